@@ -1,0 +1,246 @@
+"""The MUSA compiler backend: options, and the Triton stages up to TTGIR.
+
+Triton finds the backend by scanning this module for the one concrete
+``BaseBackend`` subclass, so no other such class may be visible here.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from dataclasses import dataclass, fields
+from types import ModuleType
+from typing import Any, Callable, Dict, Optional, Tuple
+
+from triton._C.libtriton import ir, passes
+from triton.backends.compiler import BaseBackend, GPUTarget, Language
+
+from .. import __version__
+from .target import MusaArch, libdevice_path, parse_arch
+
+# fp8 formats the hardware converts natively (MUSA-FACTS: e4m3/e5m2 need mp_31).
+_FP8_DTYPES_MP31 = ("fp8e4nv", "fp8e5")
+_DOT_PRECISIONS = ("ieee", "tf32")
+
+
+def _is_power_of_two(n: int) -> bool:
+    return n > 0 and (n & (n - 1)) == 0
+
+
+def _normalize_extern_libs(libs: Any) -> Tuple[Tuple[str, str], ...]:
+    """Accept a dict or (name, path) pairs; options stay hashable as a sorted tuple."""
+    if libs is None:
+        return ()
+    items = libs.items() if isinstance(libs, dict) else libs
+    return tuple(sorted((str(name), str(path)) for name, path in items))
+
+
+@dataclass(frozen=True)
+class MusaOptions:
+    """Compilation options; every field is part of the cache key (see ``hash``).
+
+    The names are those Triton's code generator, JIT and cache read from an
+    options object (num_warps, supported_fp8_dtypes, allowed_dot_input_precisions, ...).
+    """
+
+    arch: str = "mp_31"
+    warp_size: int = 32
+    num_warps: int = 4
+    num_ctas: int = 1
+    num_stages: int = 3
+    debug: bool = False
+    enable_fp_fusion: bool = True
+    sanitize_overflow: bool = True
+    # Read by triton.runtime.jit when it builds launch hooks; MUSA has no such launches yet.
+    launch_cooperative_grid: bool = False
+    launch_pdl: bool = False
+    supported_fp8_dtypes: Tuple[str, ...] = ()
+    deprecated_fp8_dot_operand_dtypes: Tuple[str, ...] = ()
+    # No hardware TF32 path is selected before the MUSA matrix passes exist, so IEEE by default.
+    default_dot_input_precision: str = "ieee"
+    allowed_dot_input_precisions: Tuple[str, ...] = _DOT_PRECISIONS
+    max_num_imprecise_acc_default: int = 0
+    extern_libs: Optional[Tuple[Tuple[str, str], ...]] = None
+    ir_override: Optional[str] = None
+    instrumentation_mode: str = ""
+    backend_name: str = "musa"
+
+    def __post_init__(self) -> None:
+        arch = parse_arch(self.arch)
+        object.__setattr__(self, "arch", arch.name)
+        if self.warp_size != arch.warp_size:
+            raise ValueError(f"warp_size={self.warp_size} does not match {arch.name} ({arch.codename}), "
+                             f"whose warps have {arch.warp_size} threads; pass warp_size={arch.warp_size} "
+                             f"or GPUTarget('musa', '{arch.name}', {arch.warp_size})")
+        if not isinstance(self.num_warps, int) or not _is_power_of_two(self.num_warps):
+            raise ValueError(f"num_warps must be a positive power of two, got {self.num_warps!r}")
+        if self.num_ctas != 1:
+            raise ValueError(f"num_ctas={self.num_ctas} is not supported on MUSA: "
+                             "thread-block clusters are not used, pass num_ctas=1")
+        if not isinstance(self.num_stages, int) or self.num_stages < 0:
+            raise ValueError(f"num_stages must be a non-negative integer, got {self.num_stages!r}")
+        unsupported_fp8 = set(self.supported_fp8_dtypes) - set(supported_fp8_dtypes(arch))
+        if unsupported_fp8:
+            raise ValueError(f"{arch.name} does not support fp8 types {sorted(unsupported_fp8)}; "
+                             f"supported: {list(supported_fp8_dtypes(arch)) or 'none'}")
+        object.__setattr__(self, "supported_fp8_dtypes", tuple(self.supported_fp8_dtypes))
+        bad_precisions = set(self.allowed_dot_input_precisions) - set(_DOT_PRECISIONS)
+        if bad_precisions:
+            raise ValueError(f"dot input precisions {sorted(bad_precisions)} are not supported on MUSA; "
+                             f"choose among {list(_DOT_PRECISIONS)}")
+        object.__setattr__(self, "allowed_dot_input_precisions", tuple(self.allowed_dot_input_precisions))
+        if self.default_dot_input_precision not in self.allowed_dot_input_precisions:
+            raise ValueError(f"default_dot_input_precision={self.default_dot_input_precision!r} "
+                             f"is not one of {list(self.allowed_dot_input_precisions)}")
+        libs = dict(_normalize_extern_libs(self.extern_libs))
+        libs.setdefault("libdevice", libdevice_path(arch))
+        object.__setattr__(self, "extern_libs", _normalize_extern_libs(libs))
+
+    @property
+    def musa_arch(self) -> MusaArch:
+        return parse_arch(self.arch)
+
+    def hash(self) -> str:
+        # Library paths, not contents: the SDK may be absent while only IR is produced.
+        key = "_".join(f"{f.name}-{getattr(self, f.name)}" for f in sorted(fields(self), key=lambda f: f.name))
+        return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def supported_fp8_dtypes(arch: MusaArch) -> Tuple[str, ...]:
+    return _FP8_DTYPES_MP31 if arch.capability >= 31 else ()
+
+
+def min_dot_size(lhs_type: Any, rhs_type: Any) -> Tuple[int, int, int]:
+    """Smallest (M, N, K) accepted by ``tl.dot``.
+
+    Permissive on purpose: dots that no matrix unit can take fall back to FMA in
+    our lowering, so only a 16-element K is required (what every Triton frontend
+    check and the 8/16-bit MMA atoms assume), never a minimum M or N."""
+    return (1, 1, 16)
+
+
+def _check_dtypes(mod: Any, arch: MusaArch) -> None:
+    """Reject element types the architecture cannot run, before any lowering."""
+    if arch.capability >= 22:
+        return
+    # mp_21 has no bf16 arithmetic.
+    # A bf16 type prints as a word of its own or after a shape ("tensor<64xbf16>").
+    if re.search(r"(?:^|\W|\dx)bf16\b", mod.str_nodebug()):
+        raise ValueError(f"bf16 is not supported on {arch.name}: it needs mp_22 or newer")
+
+
+class MusaBackend(BaseBackend):
+    """Compiles Triton kernels for ``GPUTarget("musa", "mp_31" | "mp_22" | "mp_21", warp_size)``."""
+
+    @staticmethod
+    def supports_target(target: GPUTarget) -> bool:
+        return target.backend == "musa"
+
+    def __init__(self, target: GPUTarget) -> None:
+        super().__init__(target)
+        self.arch = parse_arch(target.arch)
+        if target.warp_size != self.arch.warp_size:
+            raise ValueError(f"GPUTarget warp_size={target.warp_size} does not match {self.arch.name}, "
+                             f"whose warps have {self.arch.warp_size} threads")
+        # Until the MUSA lowering exists the last stage is TTGIR text, which
+        # CompiledKernel then treats as the "binary" (stored and read as bytes).
+        self.binary_ext = "ttgir"
+
+    @functools.lru_cache()
+    def hash(self) -> str:
+        return f"triton-musa-{__version__}-{self.arch.name}-{self.arch.warp_size}"
+
+    def parse_options(self, opts: Dict[str, Any]) -> MusaOptions:
+        arch = self.arch
+        given_arch = opts.get("arch")
+        if given_arch is not None and parse_arch(given_arch) != arch:
+            raise ValueError(f"option arch={given_arch!r} contradicts the target architecture {arch.name}")
+        args: Dict[str, Any] = {k: opts[k] for k in MusaOptions.__dataclass_fields__ if opts.get(k) is not None}
+        args["arch"] = arch.name
+        args.setdefault("warp_size", self.target.warp_size)
+        args.setdefault("supported_fp8_dtypes", supported_fp8_dtypes(arch))
+        return MusaOptions(**args)
+
+    def pack_metadata(self, metadata: Any) -> Tuple[int, int, int]:
+        return (metadata.num_warps, metadata.num_ctas, metadata.shared)
+
+    def get_codegen_implementation(self, options: MusaOptions) -> Dict[str, Callable[..., Any]]:
+        # No "convert_custom_types": it only serves fp8e4b15, which MUSA does not offer
+        # (the frontend rejects it first through supported_fp8_dtypes).
+        return {"min_dot_size": min_dot_size}
+
+    def get_module_map(self) -> Dict[str, ModuleType]:
+        from ..language import libdevice
+        return {"triton.language.extra.libdevice": libdevice}
+
+    def load_dialects(self, ctx: Any) -> None:
+        # MUSA dialects live in our own MLIR library, never in Triton's context.
+        pass
+
+    def add_stages(self, stages: Dict[str, Callable[[Any, Dict[str, Any]], Any]], options: MusaOptions,
+                   language: Language = Language.TRITON) -> None:
+        if language != Language.TRITON:
+            raise NotImplementedError("Gluon kernels are not supported by the MUSA backend yet")
+        stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata, options)
+        stages["ttgir"] = lambda src, metadata: self.make_ttgir(src, metadata, options)
+
+    @staticmethod
+    def make_ttir(mod: Any, metadata: Dict[str, Any], opt: MusaOptions) -> Any:
+        """The stock TTIR cleanup, as Triton's NVIDIA backend runs it.
+
+        Tensor descriptors are kept as they are (no rewrite to pointers): the MUSA
+        stages lower them to TME."""
+        pm = ir.pass_manager(mod.context)
+        pm.enable_debug()
+        passes.common.add_inliner(pm)
+        passes.ttir.add_rewrite_tensor_pointer(pm)
+        passes.common.add_canonicalizer(pm)
+        passes.ttir.add_combine(pm)
+        passes.ttir.add_reorder_broadcast(pm)
+        passes.common.add_cse(pm)
+        passes.common.add_symbol_dce(pm)
+        passes.ttir.add_loop_unroll(pm)
+        pm.run(mod, "make_ttir")
+        _check_dtypes(mod, opt.musa_arch)
+        return mod
+
+    @staticmethod
+    def make_ttgir(mod: Any, metadata: Dict[str, Any], opt: MusaOptions) -> Any:
+        """TTIR -> TTGIR with Triton's target-independent layout passes.
+
+        Never add passes.ttgpuir.add_accelerate_matmul (asserts on non-"cuda:" targets
+        and aborts the process) nor any nvidia./amd. pass: matrix units, pipelining and
+        TME are chosen by the MUSA stages that follow."""
+        pm = ir.pass_manager(mod.context)
+        pm.enable_debug()
+        passes.ttir.add_convert_to_ttgpuir(pm, f"musa:{opt.arch}", opt.num_warps, opt.warp_size, opt.num_ctas)
+        passes.ttgpuir.add_coalesce(pm)
+        passes.ttgpuir.add_remove_layout_conversions(pm)
+        passes.ttgpuir.add_optimize_thread_locality(pm)
+        passes.ttgpuir.add_remove_layout_conversions(pm)
+        passes.ttir.add_loop_aware_cse(pm)
+        passes.ttir.add_triton_licm(pm)
+        passes.common.add_canonicalizer(pm)
+        # Without accelerate_matmul the dots keep blocked (FMA) operand layouts; this
+        # pass only fuses conversions/transposes into them and is target-independent.
+        passes.ttgpuir.add_optimize_dot_operands(pm, False)
+        passes.ttgpuir.add_remove_layout_conversions(pm)
+        passes.ttgpuir.add_reduce_data_duplication(pm)
+        passes.ttgpuir.add_reorder_instructions(pm)
+        passes.ttir.add_loop_aware_cse(pm)
+        passes.common.add_symbol_dce(pm)
+        passes.common.add_sccp(pm)
+        passes.common.add_cse(pm)
+        passes.common.add_canonicalizer(pm)
+        pm.run(mod, "make_ttgir")
+
+        # What CompiledKernel and launchers read; shared memory is allocated by later MUSA stages.
+        metadata["name"] = mod.get_entry_func_name()
+        metadata["shared"] = 0
+        metadata["tensordesc_meta"] = mod.get_tensordesc_metadata()
+        metadata["global_scratch_size"] = 0
+        metadata["global_scratch_align"] = 1
+        metadata["profile_scratch_size"] = 0
+        metadata["profile_scratch_align"] = 1
+        return mod

@@ -1,0 +1,1 @@
+"""Device-side language extensions for MUSA (libdevice math bindings)."""
