@@ -1,0 +1,196 @@
+//===- MusaMLIRModule.cpp - triton_musa._musa_mlir ------------------------===//
+//
+// The Python face of our MLIR library: parse Triton's printed IR, verify it,
+// run pass pipelines and print the result. MLIR diagnostics become
+// `MLIRError` exceptions carrying "file:line:col: severity: message" lines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "registration/InitAll.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nb = nanobind;
+using namespace mlir;
+
+namespace {
+
+/// Raised (as `_musa_mlir.MLIRError`) when MLIR reports an error.
+struct MLIRDiagnosticError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string formatLocation(Location loc) {
+  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
+    return (fileLoc.getFilename().str() + ":" +
+            std::to_string(fileLoc.getLine()) + ":" +
+            std::to_string(fileLoc.getColumn()));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+const char *severityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "diagnostic";
+}
+
+/// Collects every diagnostic emitted while alive, with its notes.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diag) {
+          record(diag);
+          for (Diagnostic &note : diag.getNotes())
+            record(note);
+          return success();
+        }) {}
+
+  /// Throws MLIRDiagnosticError with everything collected, led by `what`.
+  [[noreturn]] void raise(const std::string &what) const {
+    std::string message = what;
+    for (const std::string &line : lines)
+      message += "\n" + line;
+    throw MLIRDiagnosticError(message);
+  }
+
+private:
+  void record(Diagnostic &diag) {
+    lines.push_back(formatLocation(diag.getLocation()) + ": " +
+                    severityName(diag.getSeverity()) + ": " + diag.str());
+  }
+
+  std::vector<std::string> lines;
+  ScopedDiagnosticHandler handler;
+};
+
+std::unique_ptr<MLIRContext> makeContext() {
+  DialectRegistry registry;
+  triton_musa::registerAllDialects(registry);
+  auto context = std::make_unique<MLIRContext>(
+      registry, MLIRContext::Threading::DISABLED);
+  context->loadAllAvailableDialects();
+  return context;
+}
+
+/// A parsed module with the context that owns it.
+class PyModule {
+public:
+  PyModule(const std::string &text, const std::string &sourceName,
+           bool verify)
+      : context(makeContext()) {
+    DiagnosticCollector diagnostics(context.get());
+    ParserConfig config(context.get(), verify);
+    module = parseSourceString<ModuleOp>(text, config, sourceName);
+    if (!module)
+      diagnostics.raise("failed to parse " + sourceName);
+  }
+
+  void verify() {
+    DiagnosticCollector diagnostics(context.get());
+    if (failed(mlir::verify(*module)))
+      diagnostics.raise("module failed to verify");
+  }
+
+  /// Runs a textual pipeline, `builtin.module(...)` or a bare pass list.
+  void runPipeline(const std::string &pipeline) {
+    DiagnosticCollector diagnostics(context.get());
+    llvm::StringRef inner(pipeline);
+    inner = inner.trim();
+    if (inner.consume_front("builtin.module(") && inner.consume_back(")"))
+      inner = inner.trim();
+    PassManager pm(context.get(), ModuleOp::getOperationName());
+    std::string parseError;
+    llvm::raw_string_ostream errorStream(parseError);
+    if (failed(parsePassPipeline(inner, pm, errorStream)))
+      throw MLIRDiagnosticError("invalid pass pipeline '" + pipeline +
+                                "': " + parseError);
+    if (failed(pm.run(*module)))
+      diagnostics.raise("pass pipeline '" + pipeline + "' failed");
+  }
+
+  std::string str(bool debugInfo, bool generic) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    OpPrintingFlags flags;
+    if (debugInfo)
+      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+    if (generic)
+      flags.printGenericOpForm();
+    module->print(os, flags);
+    return text;
+  }
+
+private:
+  std::unique_ptr<MLIRContext> context;
+  OwningOpRef<ModuleOp> module;
+};
+
+std::vector<std::string> registeredDialects() {
+  DialectRegistry registry;
+  triton_musa::registerAllDialects(registry);
+  std::vector<std::string> names;
+  for (llvm::StringRef name : registry.getDialectNames())
+    names.push_back(name.str());
+  return names;
+}
+
+} // namespace
+
+NB_MODULE(_musa_mlir, m) {
+  m.doc() = "triton-musa's MLIR library: parse, verify, transform, print.";
+  triton_musa::registerAllPasses();
+
+  nb::exception<MLIRDiagnosticError>(m, "MLIRError");
+
+  nb::class_<PyModule>(m, "Module")
+      .def("verify", &PyModule::verify,
+           "Verifies the module; raises MLIRError with the diagnostics.")
+      .def("run_pipeline", &PyModule::runPipeline, nb::arg("pipeline"),
+           "Runs a textual pass pipeline in place.")
+      .def("str", &PyModule::str, nb::arg("debug_info") = false,
+           nb::arg("generic") = false, "Prints the module.")
+      .def("__str__", [](PyModule &self) {
+        return self.str(/*debugInfo=*/false, /*generic=*/false);
+      });
+
+  m.def(
+      "parse",
+      [](const std::string &text, const std::string &sourceName, bool verify) {
+        return std::make_unique<PyModule>(text, sourceName, verify);
+      },
+      nb::arg("text"), nb::arg("source_name") = "<string>",
+      nb::arg("verify") = true,
+      "Parses (and by default verifies) a module; raises MLIRError.");
+  m.def("registered_dialects", &registeredDialects,
+        "Names of the dialects the library can parse.");
+}

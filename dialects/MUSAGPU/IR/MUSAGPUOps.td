@@ -1,0 +1,6 @@
+#ifndef TRITON_MUSA_MUSAGPU_OPS_TD
+#define TRITON_MUSA_MUSAGPU_OPS_TD
+
+include "dialects/MUSAGPU/IR/MUSAGPUDialect.td"
+
+#endif // TRITON_MUSA_MUSAGPU_OPS_TD
