@@ -238,7 +238,10 @@ class MusaBackend(BaseBackend):
         # What CompiledKernel and launchers read; shared memory is allocated by later MUSA stages.
         metadata["name"] = mod.get_entry_func_name()
         metadata["shared"] = 0
-        metadata["tensordesc_meta"] = mod.get_tensordesc_metadata()
+        # Not mod.get_tensordesc_metadata(): it dereferences the NVIDIA shared encoding
+        # that only nvidia passes attach to descriptors and segfaults on a musa module.
+        # Descriptor metadata for the launcher will come from the MUSA TME stage.
+        metadata["tensordesc_meta"] = None
         metadata["global_scratch_size"] = 0
         metadata["global_scratch_align"] = 1
         metadata["profile_scratch_size"] = 0
