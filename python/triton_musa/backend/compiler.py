@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from types import ModuleType
 from typing import Any, Callable, Dict, Optional, Tuple
 
+from triton import knobs
 from triton._C.libtriton import ir, passes
 from triton.backends.compiler import BaseBackend, GPUTarget, Language
 
@@ -160,6 +161,8 @@ class MusaBackend(BaseBackend):
         args["arch"] = arch.name
         args.setdefault("warp_size", self.target.warp_size)
         args.setdefault("supported_fp8_dtypes", supported_fp8_dtypes(arch))
+        # Honour TRITON_DEFAULT_FP_FUSION like the in-tree backends do.
+        args.setdefault("enable_fp_fusion", knobs.language.default_fp_fusion)
         return MusaOptions(**args)
 
     def pack_metadata(self, metadata: Any) -> Tuple[int, int, int]:

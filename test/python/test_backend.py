@@ -1,0 +1,267 @@
+"""The MUSA backend as Triton sees it: registration, options, stages, libdevice, driver."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+from triton.language.extra import libdevice
+
+from triton_musa.backend import driver as musa_driver
+from triton_musa.backend.compiler import MusaBackend, MusaOptions
+from triton_musa.backend.driver import MusaDriver
+
+MP31 = GPUTarget("musa", "mp_31", 32)
+MP22 = GPUTarget("musa", "mp_22", 128)
+MP21 = GPUTarget("musa", "mp_21", 128)
+
+
+@triton.jit
+def _add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@triton.jit
+def _exp(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, libdevice.exp(tl.load(x_ptr + offs)))
+
+
+@triton.jit
+def _missing_libdevice(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, libdevice.j0(tl.load(x_ptr + offs)))
+
+
+@triton.jit
+def _to_fp8(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs).to(tl.float8e4nv))
+
+
+def _compile(fn: Any, signature: dict, constexprs: dict, target: GPUTarget, **options: Any) -> Any:
+    return triton.compile(ASTSource(fn, signature=signature, constexprs=constexprs), target=target, options=options)
+
+
+def _compile_add(target: GPUTarget, **options: Any) -> Any:
+    sig = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}
+    return _compile(_add, sig, {"BLOCK": 1024}, target, **options)
+
+
+def _text(ir: Any) -> str:
+    # The ttgir stage is the last one for now, so CompiledKernel stores it as the binary (bytes).
+    return ir.decode() if isinstance(ir, bytes) else ir
+
+
+# -- registration --------------------------------------------------------------------------------
+
+
+def test_backend_registered() -> None:
+    from triton.backends import backends
+    assert backends["musa"].compiler is MusaBackend
+    assert backends["musa"].driver is MusaDriver
+
+
+def test_make_backend_selects_musa_only_for_musa_targets() -> None:
+    from triton.compiler.compiler import make_backend
+    assert isinstance(make_backend(MP31), MusaBackend)
+    assert MusaBackend.supports_target(MP22)
+    assert not MusaBackend.supports_target(GPUTarget("cuda", 90, 32))
+
+
+# -- options -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target,fp8", [(MP31, ("fp8e4nv", "fp8e5")), (MP22, ()), (MP21, ())])
+def test_default_options(target: GPUTarget, fp8: tuple) -> None:
+    opts = MusaBackend(target).parse_options({})
+    assert opts.arch == target.arch and opts.warp_size == target.warp_size
+    assert opts.num_ctas == 1 and opts.num_warps == 4
+    assert set(opts.supported_fp8_dtypes) == set(fp8)
+    assert opts.default_dot_input_precision == "ieee"
+    assert set(opts.allowed_dot_input_precisions) == {"ieee", "tf32"}
+    libdevice_name = "libdevice.31.bc" if target.arch == "mp_31" else "libdevice.bc"
+    assert dict(opts.extern_libs)["libdevice"].endswith(f"mtgpu/bitcode/{libdevice_name}")
+
+
+def test_options_round_trip_through_dict() -> None:
+    # Triton's JIT feeds options.__dict__ back into parse_options when it compiles.
+    backend = MusaBackend(MP31)
+    opts = backend.parse_options({"num_warps": 8, "num_stages": 2, "debug": True})
+    again = backend.parse_options(dict(opts.__dict__))
+    assert again == opts and again.hash() == opts.hash()
+    assert backend.parse_options({"num_warps": 4}).hash() != opts.hash()
+
+
+@pytest.mark.parametrize("target,opts,match", [
+    (MP31, {"warp_size": 128}, "warp_size=128 does not match mp_31"),
+    (MP22, {"warp_size": 32}, "warp_size=32 does not match mp_22"),
+    (MP31, {"num_warps": 3}, "num_warps must be a positive power of two"),
+    (MP31, {"num_warps": 0}, "num_warps must be a positive power of two"),
+    (MP31, {"num_ctas": 2}, "num_ctas=2 is not supported"),
+    (MP22, {"supported_fp8_dtypes": ("fp8e4nv", )}, "mp_22 does not support fp8"),
+    (MP31, {"allowed_dot_input_precisions": ("ieee", "tf32x3")}, "tf32x3"),
+    (MP31, {"arch": "mp_22"}, "contradicts the target architecture mp_31"),
+])
+def test_invalid_options_raise(target: GPUTarget, opts: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        MusaBackend(target).parse_options(opts)
+
+
+@pytest.mark.parametrize("target,match", [
+    (GPUTarget("musa", "mp_99", 32), "unknown MUSA architecture 'mp_99'"),
+    (GPUTarget("musa", "mp_31", 128), "warp_size=128 does not match mp_31"),
+    (GPUTarget("musa", "mp_22", 32), "warp_size=32 does not match mp_22"),
+])
+def test_invalid_targets_raise(target: GPUTarget, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        MusaBackend(target)
+
+
+def test_options_dataclass_validates_directly() -> None:
+    with pytest.raises(ValueError, match="known architectures: mp_21, mp_22, mp_31"):
+        MusaOptions(arch="sm_90")
+
+
+# -- compilation ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", [MP31, MP22], ids=["mp_31", "mp_22"])
+def test_compile_to_ttgir(target: GPUTarget) -> None:
+    kernel = _compile_add(target)
+    assert {"ttir", "ttgir"} <= set(kernel.asm)
+    ttgir = _text(kernel.asm["ttgir"])
+    assert f'ttg.target = "musa:{target.arch}"' in ttgir
+    assert f'"ttg.threads-per-warp" = {target.warp_size}' in ttgir
+    assert '"ttg.num-warps" = 4' in ttgir
+    assert "tt.func public @_add" in _text(kernel.asm["ttir"])
+    assert kernel.name == "_add"
+    assert kernel.metadata.shared == 0
+    assert kernel.metadata.target == target
+
+
+@pytest.mark.parametrize("num_warps", [1, 2, 8])
+def test_num_warps_reaches_ttgir(num_warps: int) -> None:
+    ttgir = _text(_compile_add(MP22, num_warps=num_warps).asm["ttgir"])
+    assert f'"ttg.num-warps" = {num_warps}' in ttgir
+
+
+def test_launch_is_reported_missing() -> None:
+    kernel = _compile_add(MP31)
+    with pytest.raises(NotImplementedError, match="MUSA kernel launch is not implemented yet"):
+        musa_driver.MusaLauncher(kernel.src, kernel.metadata)
+    with pytest.raises(NotImplementedError, match="MUSA kernel launch is not implemented yet"):
+        MusaDriver().utils.load_binary(kernel.name, kernel.kernel, 0, 0)
+
+
+@pytest.mark.parametrize("target,lib", [(MP31, "libdevice.31.bc"), (MP22, "libdevice.bc")], ids=["mp_31", "mp_22"])
+def test_libdevice_calls_musa_math_library(target: GPUTarget, lib: str) -> None:
+    kernel = _compile(_exp, {"x_ptr": "*fp32", "out_ptr": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 128}, target)
+    ttir = _text(kernel.asm["ttir"])
+    assert 'symbol = "__mt_exp_f32"' in ttir
+    assert f'/mtgpu/bitcode/{lib}"' in ttir
+
+
+def test_libdevice_missing_function_is_explained() -> None:
+    with pytest.raises(Exception) as info:
+        _compile(_missing_libdevice, {"x_ptr": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 128}, MP31)
+    chain = []
+    err: BaseException | None = info.value
+    while err is not None:
+        chain.append(str(err))
+        err = err.__cause__ or err.__context__
+    assert any("libdevice.j0 is not available on the MUSA backend" in msg for msg in chain), chain
+
+
+def test_fp8_accepted_on_mp31_only() -> None:
+    sig = {"x_ptr": "*fp32", "out_ptr": "*fp8e4nv", "BLOCK": "constexpr"}
+    assert "f8E4M3FN" in _text(_compile(_to_fp8, sig, {"BLOCK": 128}, MP31).asm["ttgir"])
+    with pytest.raises(Exception, match="fp8e4nv"):
+        _compile(_to_fp8, sig, {"BLOCK": 128}, MP22)
+
+
+def test_bf16_rejected_before_mp22() -> None:
+    sig = {"x_ptr": "*bf16", "y_ptr": "*bf16", "out_ptr": "*bf16", "n": "i32", "BLOCK": "constexpr"}
+    with pytest.raises(ValueError, match="bf16 is not supported on mp_21"):
+        _compile(_add, sig, {"BLOCK": 256}, MP21)
+    assert "bf16" in _text(_compile(_add, sig, {"BLOCK": 256}, MP22).asm["ttgir"])
+
+
+def test_codegen_and_module_map() -> None:
+    backend = MusaBackend(MP31)
+    fns = backend.get_codegen_implementation(backend.parse_options({}))
+    assert fns["min_dot_size"](None, None) == (1, 1, 16)
+    from triton_musa.language import libdevice as musa_libdevice
+    assert backend.get_module_map() == {"triton.language.extra.libdevice": musa_libdevice}
+
+
+# -- driver --------------------------------------------------------------------------------------
+
+
+def test_musa_driver_inactive_without_device() -> None:
+    assert MusaDriver.is_active() is False
+
+
+def test_importing_triton_musa_activates_no_driver() -> None:
+    # In a fresh interpreter: whatever Triton decided before, it decides the same with us installed.
+    script = textwrap.dedent("""
+        import triton_musa
+        import triton
+        from triton.backends import backends
+        from triton.runtime.driver import driver
+        active = sorted(name for name, b in backends.items() if b.driver.is_active())
+        assert "musa" not in active, active
+        if not active:
+            try:
+                driver.active
+            except RuntimeError as e:
+                assert "0 active drivers" in str(e), e
+            else:
+                raise AssertionError("a driver became active on a machine without GPUs")
+        print("ok", active)
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("ok")
+
+
+def test_package_import_is_light() -> None:
+    script = "import sys, triton_musa; assert 'triton' not in sys.modules and 'torch' not in sys.modules"
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("capability,target", [((3, 1), MP31), ((2, 2), MP22), ((2, 1), MP21)])
+def test_current_target_from_device_capability(monkeypatch: pytest.MonkeyPatch, capability: tuple,
+                                               target: GPUTarget) -> None:
+    fake = SimpleNamespace(is_available=lambda: True, current_device=lambda: 0,
+                           get_device_capability=lambda device=None: capability)
+    monkeypatch.setattr(musa_driver, "_torch_musa", lambda: fake)
+    assert MusaDriver.is_active()
+    assert MusaDriver().get_current_target() == target
+
+
+def test_unknown_device_capability_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = SimpleNamespace(current_device=lambda: 0, get_device_capability=lambda device=None: (4, 0))
+    monkeypatch.setattr(musa_driver, "_torch_musa", lambda: fake)
+    with pytest.raises(ValueError, match="unknown MUSA architecture 'mp_40'"):
+        MusaDriver().get_current_target()
+
+
+def test_cpp_argument_types() -> None:
+    d = MusaDriver()
+    assert d.map_python_to_cpp_type("*fp16") == "MUdeviceptr"
+    assert d.map_python_to_cpp_type("i32") == "int32_t"
+    assert d.map_python_to_cpp_type("tensordesc<fp16[64,64]>") == "MUtensorDescriptor"
+    with pytest.raises(ValueError, match="no C type"):
+        d.map_python_to_cpp_type("fp128")
