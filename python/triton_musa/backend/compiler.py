@@ -225,8 +225,10 @@ class MusaBackend(BaseBackend):
         passes.ttir.add_loop_aware_cse(pm)
         passes.ttir.add_triton_licm(pm)
         passes.common.add_canonicalizer(pm)
-        # Without accelerate_matmul the dots keep blocked (FMA) operand layouts; this
-        # pass only fuses conversions/transposes into them and is target-independent.
+        # Without accelerate_matmul the dots keep blocked (FMA) operand layouts. This pass is
+        # target-independent; it folds transposed operands into ttg.local_alloc +
+        # ttg.memdesc_trans (and reduce_data_duplication below routes the other dot operands
+        # through local_alloc/local_load), so MUSA matrix passes see shared-memory operands.
         passes.ttgpuir.add_optimize_dot_operands(pm, False)
         passes.ttgpuir.add_remove_layout_conversions(pm)
         passes.ttgpuir.add_reduce_data_duplication(pm)
