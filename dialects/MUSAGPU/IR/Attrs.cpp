@@ -1,0 +1,413 @@
+//===- Attrs.cpp - musagpu encodings and the hardware legality tables -----===//
+
+#include "dialects/MUSAGPU/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::musagpu;
+
+#include "dialects/MUSAGPU/IR/MUSAGPUEnums.cpp.inc"
+
+/// `#musagpu.wmma<...>` (or an alias of one) as a wmma_operand parent.
+static FailureOr<WMMAEncodingAttr> parseWMMAParent(AsmParser &parser) {
+  WMMAEncodingAttr parent;
+  if (parser.parseAttribute(parent))
+    return failure();
+  return parent;
+}
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/MUSAGPU/IR/MUSAGPUAttrDefs.cpp.inc"
+
+void MUSAGPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/MUSAGPU/IR/MUSAGPUAttrDefs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Assembly helpers
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<unsigned>>
+mlir::musagpu::parseUnsignedArray(AsmParser &parser) {
+  SmallVector<unsigned> values;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(values.emplace_back());
+      }))
+    return failure();
+  return values;
+}
+
+void mlir::musagpu::printUnsignedArray(AsmPrinter &printer,
+                                       ArrayRef<unsigned> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer);
+  printer << ']';
+}
+
+//===----------------------------------------------------------------------===//
+// Legality tables (MUSA-FACTS.md)
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct MN {
+  unsigned m, n;
+};
+struct MNK {
+  unsigned m, n, k;
+};
+} // namespace
+
+// SQMMA M x N for f16/bf16/s8/e4m3/e5m2, and the TF32 subset.
+static constexpr MN kSQMMAInstrMN[] = {
+    {32, 32}, {32, 64},  {32, 128}, {16, 64},  {64, 16},  {64, 32},
+    {64, 64}, {64, 128}, {128, 32}, {128, 64}, {128, 128}};
+static constexpr MN kSQMMATF32InstrMN[] = {{16, 64}, {32, 32}, {32, 64},
+                                           {64, 16}, {64, 32}, {64, 64},
+                                           {128, 64}, {128, 128}};
+static constexpr unsigned kSQMMAK16Bit[] = {16, 32, 64};
+static constexpr unsigned kSQMMAKTF32[] = {8, 16, 32};
+static constexpr unsigned kSQMMAK8Bit[] = {32, 64, 128};
+
+// WMMA atoms. QY2 (128-thread warps) from MUSA-FACTS.md; the mp_31
+// per-type lists are inferred from public MUSA code generators.
+static constexpr MNK kWMMAv2F16[] = {{32, 32, 16}};
+static constexpr MNK kWMMAv2TF32[] = {{32, 32, 8}};
+static constexpr MNK kWMMAv2S8[] = {{32, 32, 32}};
+static constexpr MNK kWMMAv3F16[] = {
+    {16, 8, 8}, {16, 8, 16}, {8, 16, 16}, {16, 16, 16}, {16, 16, 32}};
+static constexpr MNK kWMMAv3TF32[] = {{16, 8, 4}, {16, 8, 8}, {16, 16, 16}};
+static constexpr MNK kWMMAv3Int8[] = {
+    {8, 16, 16}, {16, 8, 16}, {16, 16, 16}, {16, 16, 32}, {16, 16, 64}};
+
+std::optional<MmaElementKind> mlir::musagpu::getMmaElementKind(Type type) {
+  if (type.isF16())
+    return MmaElementKind::F16;
+  if (type.isBF16())
+    return MmaElementKind::BF16;
+  if (type.isF32())
+    return MmaElementKind::TF32;
+  if (type.isInteger(8))
+    return MmaElementKind::S8;
+  if (isa<Float8E4M3FNType>(type))
+    return MmaElementKind::E4M3;
+  if (isa<Float8E5M2Type>(type))
+    return MmaElementKind::E5M2;
+  return std::nullopt;
+}
+
+StringRef mlir::musagpu::stringifyMmaElementKind(MmaElementKind kind) {
+  switch (kind) {
+  case MmaElementKind::F16:
+    return "f16";
+  case MmaElementKind::BF16:
+    return "bf16";
+  case MmaElementKind::TF32:
+    return "tf32";
+  case MmaElementKind::S8:
+    return "s8";
+  case MmaElementKind::E4M3:
+    return "e4m3";
+  case MmaElementKind::E5M2:
+    return "e5m2";
+  }
+  llvm_unreachable("unknown MmaElementKind");
+}
+
+static ArrayRef<MN> getLegalSQMMAInstrMNs(MmaElementKind kind) {
+  if (kind == MmaElementKind::TF32)
+    return kSQMMATF32InstrMN;
+  return kSQMMAInstrMN;
+}
+
+bool mlir::musagpu::isLegalSQMMAInstrMN(MmaElementKind kind, unsigned m,
+                                        unsigned n) {
+  return llvm::any_of(getLegalSQMMAInstrMNs(kind), [&](MN mn) {
+    return mn.m == m && mn.n == n;
+  });
+}
+
+ArrayRef<unsigned> mlir::musagpu::getLegalSQMMAInstrK(MmaElementKind kind) {
+  switch (kind) {
+  case MmaElementKind::F16:
+  case MmaElementKind::BF16:
+    return kSQMMAK16Bit;
+  case MmaElementKind::TF32:
+    return kSQMMAKTF32;
+  case MmaElementKind::S8:
+  case MmaElementKind::E4M3:
+  case MmaElementKind::E5M2:
+    return kSQMMAK8Bit;
+  }
+  llvm_unreachable("unknown MmaElementKind");
+}
+
+static ArrayRef<MNK> getLegalWMMAInstrShapes(MmaElementKind kind,
+                                             unsigned versionMajor) {
+  bool qy2 = versionMajor == 2;
+  switch (kind) {
+  case MmaElementKind::F16:
+  case MmaElementKind::BF16:
+    return qy2 ? ArrayRef<MNK>(kWMMAv2F16) : ArrayRef<MNK>(kWMMAv3F16);
+  case MmaElementKind::TF32:
+    return qy2 ? ArrayRef<MNK>(kWMMAv2TF32) : ArrayRef<MNK>(kWMMAv3TF32);
+  case MmaElementKind::S8:
+    return qy2 ? ArrayRef<MNK>(kWMMAv2S8) : ArrayRef<MNK>(kWMMAv3Int8);
+  case MmaElementKind::E4M3:
+  case MmaElementKind::E5M2:
+    // fp8 needs capability >= 3.1.
+    return qy2 ? ArrayRef<MNK>() : ArrayRef<MNK>(kWMMAv3Int8);
+  }
+  llvm_unreachable("unknown MmaElementKind");
+}
+
+bool mlir::musagpu::isLegalWMMAInstrShape(MmaElementKind kind,
+                                          unsigned versionMajor,
+                                          ArrayRef<unsigned> instrShape) {
+  if (instrShape.size() != 3)
+    return false;
+  return llvm::any_of(getLegalWMMAInstrShapes(kind, versionMajor),
+                      [&](MNK s) {
+                        return s.m == instrShape[0] && s.n == instrShape[1] &&
+                               s.k == instrShape[2];
+                      });
+}
+
+/// "32x32, 32x64, ..." for diagnostics.
+static std::string formatShapes(ArrayRef<MN> shapes) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shapes, os, [&](MN mn) { os << mn.m << 'x' << mn.n; });
+  return s;
+}
+
+static std::string formatShapes(ArrayRef<MNK> shapes) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(
+      shapes, os, [&](MNK t) { os << t.m << 'x' << t.n << 'x' << t.k; });
+  return s;
+}
+
+std::string mlir::musagpu::describeLegalSQMMAInstrMN(MmaElementKind kind) {
+  return formatShapes(getLegalSQMMAInstrMNs(kind));
+}
+
+std::string mlir::musagpu::describeLegalWMMAInstrShapes(MmaElementKind kind,
+                                                        unsigned versionMajor) {
+  return formatShapes(getLegalWMMAInstrShapes(kind, versionMajor));
+}
+
+//===----------------------------------------------------------------------===//
+// Accumulator encodings
+//===----------------------------------------------------------------------===//
+
+/// Checks shared by #musagpu.sqmma and #musagpu.wmma.
+static LogicalResult
+verifyMmaParams(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> instrShape) {
+  if (warpsPerCTA.size() != 2 && warpsPerCTA.size() != 3)
+    return emitError() << "#musagpu." << name
+                       << " warpsPerCTA must have rank 2 or 3, got "
+                       << warpsPerCTA.size();
+  if (llvm::is_contained(warpsPerCTA, 0u))
+    return emitError() << "#musagpu." << name
+                       << " warpsPerCTA entries must be positive";
+  if (instrShape.size() != 3)
+    return emitError() << "#musagpu." << name
+                       << " instrShape must be [M, N, K], got "
+                       << instrShape.size() << " entries";
+  return success();
+}
+
+static LogicalResult
+verifyRank(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+           unsigned encodingRank, ArrayRef<int64_t> shape) {
+  if (shape.size() != encodingRank)
+    return emitError() << "#musagpu." << name << " encoding has rank "
+                       << encodingRank << " but the tensor has rank "
+                       << shape.size();
+  return success();
+}
+
+LogicalResult
+SQMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned versionMajor, unsigned versionMinor,
+                          ArrayRef<unsigned> warpsPerCTA,
+                          ArrayRef<unsigned> instrShape) {
+  if (versionMajor < 3)
+    return emitError() << "#musagpu.sqmma needs capability >= 3.1 (mp_31), got "
+                       << versionMajor << "." << versionMinor;
+  if (failed(verifyMmaParams(emitError, "sqmma", warpsPerCTA, instrShape)))
+    return failure();
+  // 4 warps form one squad along M.
+  unsigned warpsM = warpsPerCTA[warpsPerCTA.size() - 2];
+  if (warpsM % 4 != 0)
+    return emitError() << "#musagpu.sqmma warpsPerCTA along M must be a "
+                          "multiple of 4 (4 warps per squad), got "
+                       << warpsM;
+  // Per element type rules are checked by musagpu.sqmma; here only that
+  // the shape is legal for some type.
+  if (!isLegalSQMMAInstrMN(MmaElementKind::F16, instrShape[0], instrShape[1]))
+    return emitError() << "#musagpu.sqmma instrShape M x N = " << instrShape[0]
+                       << "x" << instrShape[1] << " is not a SQMMA shape; legal: "
+                       << describeLegalSQMMAInstrMN(MmaElementKind::F16);
+  if (!llvm::is_contained({8u, 16u, 32u, 64u, 128u}, instrShape[2]))
+    return emitError() << "#musagpu.sqmma instrShape K = " << instrShape[2]
+                       << " is not one of 8, 16, 32, 64, 128";
+  return success();
+}
+
+LogicalResult SQMMAEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyRank(emitError, "sqmma", getRank(), shape);
+}
+
+LogicalResult
+WMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         unsigned versionMajor, unsigned versionMinor,
+                         ArrayRef<unsigned> warpsPerCTA,
+                         ArrayRef<unsigned> instrShape) {
+  if (versionMajor != 2 && versionMajor != 3)
+    return emitError() << "#musagpu.wmma versionMajor must be 2 (mp_2x) or 3 "
+                          "(mp_31), got "
+                       << versionMajor;
+  if (failed(verifyMmaParams(emitError, "wmma", warpsPerCTA, instrShape)))
+    return failure();
+  bool legalForSomeType = llvm::any_of(
+      ArrayRef<MmaElementKind>{MmaElementKind::F16, MmaElementKind::TF32,
+                               MmaElementKind::S8},
+      [&](MmaElementKind kind) {
+        return isLegalWMMAInstrShape(kind, versionMajor, instrShape);
+      });
+  if (!legalForSomeType)
+    return emitError() << "#musagpu.wmma instrShape " << instrShape[0] << "x"
+                       << instrShape[1] << "x" << instrShape[2]
+                       << " is not a WMMA atom of capability " << versionMajor
+                       << "." << versionMinor << "; legal: "
+                       << describeLegalWMMAInstrShapes(MmaElementKind::F16,
+                                                       versionMajor)
+                       << " (f16/bf16), "
+                       << describeLegalWMMAInstrShapes(MmaElementKind::TF32,
+                                                       versionMajor)
+                       << " (tf32), "
+                       << describeLegalWMMAInstrShapes(MmaElementKind::S8,
+                                                       versionMajor)
+                       << " (s8)";
+  return success();
+}
+
+LogicalResult WMMAEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyRank(emitError, "wmma", getRank(), shape);
+}
+
+LogicalResult
+WMMAOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                unsigned opIdx, WMMAEncodingAttr parent) {
+  if (opIdx > 1)
+    return emitError() << "#musagpu.wmma_operand opIdx must be 0 (A) or 1 (B), "
+                          "got "
+                       << opIdx;
+  if (!parent)
+    return emitError() << "#musagpu.wmma_operand needs a #musagpu.wmma parent";
+  return success();
+}
+
+LogicalResult WMMAOperandEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyRank(emitError, "wmma_operand", getParent().getRank(), shape);
+}
+
+//===----------------------------------------------------------------------===//
+// TME shared encoding
+//===----------------------------------------------------------------------===//
+
+static unsigned getBytes(TMESwizzleGranularity g) {
+  return g == TMESwizzleGranularity::None
+             ? 0
+             : 8u << static_cast<uint32_t>(g); // 1 -> 16 B ... 4 -> 128 B
+}
+static unsigned getBytes(TMESwizzleStride s) {
+  return 32u << static_cast<uint32_t>(s); // 0 -> 32 B ... 3 -> 256 B
+}
+static unsigned getBytes(TMESwizzleLine l) {
+  return 128u << static_cast<uint32_t>(l); // 0 -> 128 B, 1 -> 256 B
+}
+
+unsigned TMESharedEncodingAttr::getSwizzleGranularityBytes() const {
+  return getBytes(getSwizzleGranularity());
+}
+unsigned TMESharedEncodingAttr::getSwizzleStrideBytes() const {
+  return getBytes(getSwizzleStride());
+}
+unsigned TMESharedEncodingAttr::getSwizzleLineBytes() const {
+  return getBytes(getSwizzleLine());
+}
+
+LogicalResult
+TMESharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              TMESwizzleGranularity granularity,
+                              TMESwizzleStride stride, TMESwizzleLine,
+                              unsigned elementBitWidth,
+                              ArrayRef<unsigned> order) {
+  if (!llvm::is_contained({8u, 16u, 32u, 64u}, elementBitWidth))
+    return emitError() << "#musagpu.tme_shared elementBitWidth must be 8, 16, "
+                          "32 or 64, got "
+                       << elementBitWidth;
+  if (order.empty() || order.size() > kTMEMaxRank)
+    return emitError() << "#musagpu.tme_shared order must have 1 to "
+                       << kTMEMaxRank << " entries, got " << order.size();
+  SmallVector<bool> seen(order.size(), false);
+  for (unsigned dim : order) {
+    if (dim >= order.size() || seen[dim])
+      return emitError() << "#musagpu.tme_shared order must be a permutation "
+                            "of [0, "
+                         << order.size() << ")";
+    seen[dim] = true;
+  }
+  // A swizzle permutes granules within a stride.
+  if (getBytes(granularity) > getBytes(stride))
+    return emitError() << "#musagpu.tme_shared swizzle granularity ("
+                       << getBytes(granularity)
+                       << " B) must not exceed the swizzle stride ("
+                       << getBytes(stride) << " B)";
+  return success();
+}
+
+LogicalResult TMESharedEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(verifyRank(emitError, "tme_shared", getOrder().size(), shape)))
+    return failure();
+  if (elementType.isIntOrFloat() &&
+      elementType.getIntOrFloatBitWidth() != getElementBitWidth())
+    return emitError() << "#musagpu.tme_shared is for " << getElementBitWidth()
+                       << "-bit elements but the element type is "
+                       << elementType;
+  return success();
+}
+
+TMESharedEncodingAttr TMESharedEncodingAttr::getForSQMMAOperand(
+    MLIRContext *ctx, unsigned opIdx, ArrayRef<unsigned> order,
+    unsigned elementBitWidth) {
+  // A is [M, K] and B is [K, N]: K is dim 1 of A and dim 0 of B.
+  unsigned kDim = opIdx == 0 ? 1 : 0;
+  bool kMajor = !order.empty() && order[0] == kDim;
+  TMESwizzleGranularity granularity = TMESwizzleGranularity::B16;
+  if (!kMajor && elementBitWidth == 16)
+    granularity = TMESwizzleGranularity::B32;
+  else if (!kMajor && elementBitWidth == 32)
+    granularity = TMESwizzleGranularity::B64;
+  return get(ctx, granularity, TMESwizzleStride::B256, TMESwizzleLine::B256,
+             elementBitWidth, order);
+}

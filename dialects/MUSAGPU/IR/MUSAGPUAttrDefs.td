@@ -1,0 +1,172 @@
+#ifndef TRITON_MUSA_MUSAGPU_ATTRDEFS_TD
+#define TRITON_MUSA_MUSAGPU_ATTRDEFS_TD
+
+include "dialects/MUSAGPU/IR/MUSAGPUDialect.td"
+include "dialects/MUSAGPU/IR/MUSAGPUEnums.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/TensorEncoding.td"
+
+// `[a, b, ...]`, as Triton prints its layout arrays.
+class MUSAGPU_UnsignedArrayParameter<string desc>
+    : ArrayRefParameter<"unsigned", desc> {
+  let parser = [{ ::mlir::musagpu::parseUnsignedArray($_parser) }];
+  let printer = [{ ::mlir::musagpu::printUnsignedArray($_printer, $_self) }];
+}
+
+// The parent accumulator layout, printed in full (`#musagpu.wmma<...>`) so
+// that the printer can alias it.
+def MUSAGPU_WMMAParentParameter
+    : AttrParameter<"::mlir::musagpu::WMMAEncodingAttr", "accumulator layout"> {
+  let parser = [{ parseWMMAParent($_parser) }];
+  let printer = [{ $_printer.printAttribute($_self) }];
+}
+
+class MUSAGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<MUSAGPU_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+  // Triton's layout syntax: `#musagpu.x<{key = value, ...}>`.
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+// Parameters shared by the SQMMA and WMMA accumulator layouts.
+class MUSAGPU_MmaAccumulatorAttr<string name, string attrMnemonic>
+    : MUSAGPU_Attr<name, attrMnemonic,
+                   [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let parameters = (ins
+    "unsigned":$versionMajor,
+    "unsigned":$versionMinor,
+    MUSAGPU_UnsignedArrayParameter<"warps per CTA, per tensor dim">:$warpsPerCTA,
+    MUSAGPU_UnsignedArrayParameter<"[M, N, K] of one instruction">:$instrShape
+  );
+  code extraMMADecl = [{
+    unsigned getRank() const { return getWarpsPerCTA().size(); }
+    unsigned getInstrM() const { return getInstrShape()[0]; }
+    unsigned getInstrN() const { return getInstrShape()[1]; }
+    unsigned getInstrK() const { return getInstrShape()[2]; }
+  }];
+}
+
+def MUSAGPU_SQMMAEncodingAttr
+    : MUSAGPU_MmaAccumulatorAttr<"SQMMAEncoding", "sqmma"> {
+  let summary = "accumulator layout of SQMMA (squad MMA, mp_31)";
+  let description = [{
+    Distributes an accumulator tensor over the warps of a CTA the way the
+    SQMMA instructions `llvm.musa.sqmma.<type>.m<M>n<N>k<K>.mma` hold it:
+    4 warps (a "squad", 128 threads at warp size 32) cooperate on one
+    `instrShape[0] x instrShape[1]` accumulator tile, so `warpsPerCTA` along
+    M (dim rank-2) must be a multiple of 4. Operands A and B are not in
+    registers: they are read from shared memory (see `#musagpu.tme_shared`).
+
+    `versionMajor.versionMinor` is the MUSA capability (3.1 = mp_31/PH1).
+    `instrShape = [M, N, K]` is one instruction. The encoding checks that
+    M x N is one of the legal SQMMA shapes (MUSA-FACTS.md):
+    32x32, 32x64, 32x128, 16x64, 64x16, 64x32, 64x64, 64x128, 128x32,
+    128x64, 128x128, and K one of 8/16/32/64/128; which of these are legal
+    for a given element type (the TF32 subset, K per type) is checked by
+    `musagpu.sqmma`.
+
+    ```mlir
+    #acc = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1,
+                           warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+    %c = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+    ```
+  }];
+  let extraClassDeclaration = extraMMADecl;
+}
+
+def MUSAGPU_WMMAEncodingAttr
+    : MUSAGPU_MmaAccumulatorAttr<"WMMAEncoding", "wmma"> {
+  let summary = "accumulator layout of WMMA (warp MMA, mp_22 and mp_31)";
+  let description = [{
+    Distributes an accumulator tensor over warps the way one warp holds the
+    result of `llvm.musa.{ffmma,bfmma,tfmma,imma,e4m3,e5m2}.m<M>n<N>k<K>.mma`.
+    On QY2 (mp_22, `versionMajor = 2`) a warp is 128 threads and the atoms
+    are 32x32x16 (f16/bf16), 32x32x8 (tf32) and 32x32x32 (s8), 8 accumulators
+    per thread. On mp_31 (`versionMajor = 3`, warp size 32) the atoms are the
+    m16n8/m8n16/m16n16 shapes. `musagpu.wmma` checks the atom against the
+    element type.
+
+    ```mlir
+    #acc = #musagpu.wmma<{versionMajor = 2, versionMinor = 2,
+                          warpsPerCTA = [2, 2], instrShape = [32, 32, 16]}>
+    ```
+  }];
+  let extraClassDeclaration = extraMMADecl # [{
+    /// Threads per warp for this version: 128 on mp_2x, 32 on mp_31.
+    unsigned getThreadsPerWarp() const {
+      return getVersionMajor() == 2 ? 128 : 32;
+    }
+  }];
+}
+
+def MUSAGPU_WMMAOperandEncodingAttr
+    : MUSAGPU_Attr<"WMMAOperandEncoding", "wmma_operand",
+                   [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "register layout of a WMMA A (opIdx 0) or B (opIdx 1) operand";
+  let description = [{
+    The layout of the A (`opIdx = 0`, M x K) or B (`opIdx = 1`, K x N)
+    operand of `musagpu.wmma` when it is held in registers, relative to the
+    accumulator layout `parent`.
+
+    ```mlir
+    #acc = #musagpu.wmma<{versionMajor = 2, versionMinor = 2,
+                          warpsPerCTA = [2, 2], instrShape = [32, 32, 16]}>
+    #a = #musagpu.wmma_operand<{opIdx = 0, parent = #acc}>
+    ```
+  }];
+  let parameters = (ins
+    "unsigned":$opIdx,
+    MUSAGPU_WMMAParentParameter:$parent
+  );
+}
+
+def MUSAGPU_TMESharedEncodingAttr
+    : MUSAGPU_Attr<"TMESharedEncoding", "tme_shared",
+                   [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "shared-memory layout written by TME and read by SQMMA";
+  let description = [{
+    The swizzled shared-memory layout produced by a TME tile load
+    (`llvm.musa.tme.ld.tile.<r>d`) and consumed by SQMMA descriptors
+    (`llvm.musa.sqmma.desc.*`). The three swizzle parameters are the ones
+    both instructions take:
+
+    * `swizzleGranularity`: `none`, `b16`, `b32`, `b64`, `b128`
+      (NONE/16/32/64/128 B, encoded 0..4);
+    * `swizzleStride`: `b32`, `b64`, `b128`, `b256` (32..256 B, encoded 0..3);
+    * `swizzleLine`: `b128`, `b256` (128/256 B, encoded 0/1).
+
+    `order` lists the dimensions from fastest to slowest varying, as
+    Triton's shared encodings do; `elementBitWidth` is the element size
+    the swizzle was chosen for. A granularity never exceeds the stride.
+
+    ```mlir
+    #smem = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256,
+                                 swizzleLine = b256, elementBitWidth = 16,
+                                 order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<MUSAGPU_TMESwizzleGranularity>:$swizzleGranularity,
+    EnumParameter<MUSAGPU_TMESwizzleStride>:$swizzleStride,
+    EnumParameter<MUSAGPU_TMESwizzleLine>:$swizzleLine,
+    "unsigned":$elementBitWidth,
+    MUSAGPU_UnsignedArrayParameter<"dims from fastest to slowest">:$order
+  );
+  let extraClassDeclaration = [{
+    unsigned getSwizzleGranularityBytes() const;
+    unsigned getSwizzleStrideBytes() const;
+    unsigned getSwizzleLineBytes() const;
+
+    /// The layout SQMMA expects for operand `opIdx` (0 = A [M, K],
+    /// 1 = B [K, N]) stored in `order` (inferred from public MUSA code):
+    /// 256 B line and stride; 16 B granularity when K is the fastest dim
+    /// or elements are 8-bit, else 32 B (16-bit) or 64 B (32-bit).
+    static TMESharedEncodingAttr getForSQMMAOperand(
+        ::mlir::MLIRContext *ctx, unsigned opIdx,
+        ::llvm::ArrayRef<unsigned> order, unsigned elementBitWidth);
+  }];
+}
+
+#endif // TRITON_MUSA_MUSAGPU_ATTRDEFS_TD
