@@ -1,0 +1,106 @@
+"""The MUSA SDK step: LLVM IR text -> object (SDK ``llc``) -> ``mubin`` (``ld.lld``).
+
+Only this step needs the SDK. Without one, compilation up to ``llir`` still
+works and asking for the binary raises ``MusaToolchainNotFound`` naming every
+place that was searched.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from .target import DEFAULT_MUSA_HOME, MusaArch
+
+LLC_ENV = "TRITON_MUSA_LLC_PATH"
+LLD_ENV = "TRITON_MUSA_LLD_PATH"
+_TOOL_TIMEOUT_S = 600
+
+
+class MusaToolchainNotFound(RuntimeError):
+    """No MUSA SDK ``llc``/``ld.lld`` could be found."""
+
+
+class MusaToolchainError(RuntimeError):
+    """An SDK tool ran and failed; the message carries its command and stderr."""
+
+
+@dataclass(frozen=True)
+class MusaToolchain:
+    llc: Path
+    lld: Path
+
+    def compile_mubin(self, llir: str, arch: MusaArch, kernel_name: str = "kernel") -> bytes:
+        """Runs ``llc`` then ``ld.lld`` on ``llir`` and returns the mubin (an ELF shared object)."""
+        with tempfile.TemporaryDirectory(prefix="triton-musa-") as tmp:
+            work = Path(tmp)
+            ll_path, obj_path, mubin_path = (work / f"{kernel_name}{ext}" for ext in (".ll", ".o", ".mubin"))
+            ll_path.write_text(llir)
+            # The SDK llc is LLVM 14: opaque pointers must be asked for.
+            _run([str(self.llc), str(ll_path), "-march=mtgpu", f"-mcpu={arch.name}", "-O2", "-filetype=obj",
+                  "--opaque-pointers", "-o", str(obj_path)])
+            _run([str(self.lld), "-flavor", "gnu", "-shared", str(obj_path), "-o", str(mubin_path)])
+            return mubin_path.read_bytes()
+
+
+def _run(cmd: Sequence[str]) -> None:
+    try:
+        proc = subprocess.run(list(cmd), capture_output=True, text=True, timeout=_TOOL_TIMEOUT_S)
+    except OSError as exc:
+        raise MusaToolchainError(f"could not run `{cmd[0]}`: {exc}") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise MusaToolchainError(f"`{' '.join(cmd)}` did not finish within {_TOOL_TIMEOUT_S} s") from exc
+    if proc.returncode != 0:
+        raise MusaToolchainError(f"`{' '.join(cmd)}` failed with exit code {proc.returncode}:\n"
+                                 f"{proc.stderr.strip() or proc.stdout.strip()}")
+
+
+def _candidate_dirs() -> List[tuple[str, Optional[Path]]]:
+    """(how it was found, bin dir) in search order; a None dir means 'variable unset'."""
+    home = os.environ.get("MUSA_HOME")
+    return [
+        ("$MUSA_HOME/bin", Path(home) / "bin" if home else None),
+        (f"{DEFAULT_MUSA_HOME}/bin", Path(DEFAULT_MUSA_HOME) / "bin"),
+    ]
+
+
+def _is_executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def find_toolchain() -> MusaToolchain:
+    """Locates ``llc`` ($TRITON_MUSA_LLC_PATH, $MUSA_HOME/bin, /usr/local/musa/bin) and ``ld.lld``
+    ($TRITON_MUSA_LLD_PATH, else beside that ``llc``)."""
+    searched: List[str] = []
+    llc: Optional[Path] = None
+    explicit = os.environ.get(LLC_ENV)
+    if explicit:
+        if not _is_executable(Path(explicit)):
+            raise MusaToolchainNotFound(f"{LLC_ENV}={explicit} is not an executable file")
+        llc = Path(explicit)
+    else:
+        searched.append(f"{LLC_ENV} (unset)")
+        for label, directory in _candidate_dirs():
+            if directory is None:
+                searched.append(f"{label} (MUSA_HOME unset)")
+                continue
+            if _is_executable(directory / "llc"):
+                llc = directory / "llc"
+                break
+            searched.append(f"{directory}/llc (absent)")
+    if llc is None:
+        raise MusaToolchainNotFound(
+            "the MUSA SDK is needed to turn LLVM IR into a mubin, and its llc was not found; searched: "
+            + "; ".join(searched)
+            + f". Install the MUSA SDK, or set MUSA_HOME or {LLC_ENV}. Compiling to 'llir' does not need it.")
+
+    lld_env = os.environ.get(LLD_ENV)
+    lld = Path(lld_env) if lld_env else llc.parent / "ld.lld"
+    if not _is_executable(lld):
+        raise MusaToolchainNotFound(f"found the MUSA llc at {llc} but no ld.lld at {lld}; "
+                                    f"set {LLD_ENV} to the SDK's ld.lld")
+    return MusaToolchain(llc=llc, lld=lld)
