@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bindings/python/LinearLayoutBindings.h"
 #include "registration/InitAll.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -193,4 +194,6 @@ NB_MODULE(_musa_mlir, m) {
       "Parses (and by default verifies) a module; raises MLIRError.");
   m.def("registered_dialects", &registeredDialects,
         "Names of the dialects the library can parse.");
+
+  bindLinearLayout(m);
 }
