@@ -10,14 +10,17 @@ def Triton_Dialect : Dialect {
   let description = [{
     Our own declaration of Triton's `tt` dialect: enough to parse, verify and
     print the TTIR/TTGIR text that Triton 3.6.0 emits for a MUSA target.
+    Tensor encodings (`#ttg.*`) are opaque here: `tt` verifiers check shapes,
+    element types and operand/result consistency, never layouts.
   }];
   let dependentDialects = [
     "arith::ArithDialect", "math::MathDialect", "scf::SCFDialect",
     "cf::ControlFlowDialect", "ub::UBDialect"
   ];
+  let useDefaultTypePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerTypes();
+  }];
 }
-
-class TT_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Triton_Dialect, mnemonic, traits>;
 
 #endif // TRITON_MUSA_TRITON_DIALECT_TD
