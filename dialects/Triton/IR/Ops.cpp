@@ -220,8 +220,8 @@ LogicalResult UnsplatOp::verify() {
 LogicalResult ExpandDimsOp::verify() {
   auto srcTy = cast<RankedTensorType>(getSrc().getType());
   auto dstTy = cast<RankedTensorType>(getType());
-  int64_t axis = getAxis();
-  if (axis > srcTy.getRank())
+  int64_t axis = getAxisAttr().getInt();
+  if (axis < 0 || axis > srcTy.getRank())
     return emitOpError("axis ")
            << axis << " is out of range for a source of rank "
            << srcTy.getRank();
@@ -446,11 +446,10 @@ static SmallVector<Type> getElementTypes(ValueRange values) {
       values, [](Value v) { return getElementTypeOrSelf(v.getType()); });
 }
 
-/// Common checks of reduce and scan: at least one operand and a valid axis.
+/// Common check of reduce and scan (whose traits already require at least
+/// one operand): the axis is a dimension of the operands.
 static LogicalResult verifyAxisOp(Operation *op, ValueRange srcs,
                                   int64_t axis) {
-  if (srcs.empty())
-    return op->emitOpError("requires at least one operand");
   auto srcTy = cast<RankedTensorType>(srcs[0].getType());
   if (axis < 0 || axis >= srcTy.getRank())
     return op->emitOpError("axis ")
@@ -460,11 +459,11 @@ static LogicalResult verifyAxisOp(Operation *op, ValueRange srcs,
 }
 
 LogicalResult ReduceOp::verify() {
-  if (failed(verifyAxisOp(*this, getSrcs(), getAxis())))
+  int64_t axis = getAxisAttr().getInt();
+  if (failed(verifyAxisOp(*this, getSrcs(), axis)))
     return failure();
   if (getNumResults() != getSrcs().size())
     return emitOpError("requires one result per operand");
-  int64_t axis = getAxis();
   for (auto [i, src, result] : llvm::enumerate(getSrcs(), getResults())) {
     auto srcTy = cast<RankedTensorType>(src.getType());
     if (srcTy.getRank() == 1) {
@@ -494,7 +493,7 @@ LogicalResult ReduceOp::verifyRegions() {
 }
 
 LogicalResult ScanOp::verify() {
-  if (failed(verifyAxisOp(*this, getSrcs(), getAxis())))
+  if (failed(verifyAxisOp(*this, getSrcs(), getAxisAttr().getInt())))
     return failure();
   if (getResultTypes() != getSrcs().getTypes())
     return emitOpError("result types must be the operand types");
@@ -509,11 +508,10 @@ LogicalResult ScanOp::verifyRegions() {
 }
 
 LogicalResult MapElementwiseOp::verify() {
-  if (getSrcs().empty())
-    return emitOpError("requires at least one operand");
   int32_t pack = getPack();
   if (pack < 1)
     return emitOpError("pack must be at least 1, got ") << pack;
+  // SameOperandsAndResultShape guarantees at least one operand.
   if (auto tensorTy = dyn_cast<RankedTensorType>(getSrcs()[0].getType()))
     if (numElements(tensorTy.getShape()) % pack != 0)
       return emitOpError("pack (")
@@ -593,7 +591,7 @@ LogicalResult GatherOp::verify() {
   auto srcTy = cast<RankedTensorType>(getSrc().getType());
   auto idxTy = cast<RankedTensorType>(getIndices().getType());
   auto dstTy = cast<RankedTensorType>(getType());
-  int64_t axis = getAxis();
+  int64_t axis = getAxisAttr().getInt();
   if (srcTy.getRank() != idxTy.getRank())
     return emitOpError("source and indices must have the same rank");
   if (axis < 0 || axis >= srcTy.getRank())
