@@ -264,6 +264,36 @@ SQMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// Checks an MMA layout against the module's launch shape.
+static LogicalResult
+verifyMmaForModule(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                   ArrayRef<unsigned> warpsPerCTA, unsigned layoutThreads,
+                   unsigned numWarps, unsigned threadsPerWarp) {
+  if (threadsPerWarp != layoutThreads)
+    return emitError() << "#musagpu." << name << " needs "
+                       << layoutThreads
+                       << " threads per warp but ttg.threads-per-warp is "
+                       << threadsPerWarp;
+  unsigned warps = 1;
+  for (unsigned w : warpsPerCTA)
+    warps *= w;
+  if (warps != numWarps)
+    return emitError() << "#musagpu." << name << " product of warpsPerCTA ("
+                       << warps << ") does not match ttg.num-warps ("
+                       << numWarps << ")";
+  return success();
+}
+
+unsigned SQMMAEncodingAttr::getRank() const { return getWarpsPerCTA().size(); }
+
+LogicalResult SQMMAEncodingAttr::verifyForModule(
+    unsigned numWarps, unsigned threadsPerWarp, unsigned,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  // PH1 warps are 32 threads.
+  return verifyMmaForModule(emitError, "sqmma", getWarpsPerCTA(), 32, numWarps,
+                            threadsPerWarp);
+}
+
 LogicalResult SQMMAEncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
@@ -304,6 +334,15 @@ WMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+unsigned WMMAEncodingAttr::getRank() const { return getWarpsPerCTA().size(); }
+
+LogicalResult WMMAEncodingAttr::verifyForModule(
+    unsigned numWarps, unsigned threadsPerWarp, unsigned,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyMmaForModule(emitError, "wmma", getWarpsPerCTA(),
+                            getThreadsPerWarp(), numWarps, threadsPerWarp);
+}
+
 LogicalResult WMMAEncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
@@ -320,6 +359,17 @@ WMMAOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!parent)
     return emitError() << "#musagpu.wmma_operand needs a #musagpu.wmma parent";
   return success();
+}
+
+unsigned WMMAOperandEncodingAttr::getRank() const {
+  return getParent().getRank();
+}
+
+LogicalResult WMMAOperandEncodingAttr::verifyForModule(
+    unsigned numWarps, unsigned threadsPerWarp, unsigned numCTAs,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return getParent().verifyForModule(numWarps, threadsPerWarp, numCTAs,
+                                     emitError);
 }
 
 LogicalResult WMMAOperandEncodingAttr::verifyEncoding(
@@ -343,6 +393,8 @@ static unsigned getBytes(TMESwizzleStride s) {
 static unsigned getBytes(TMESwizzleLine l) {
   return 128u << static_cast<uint32_t>(l); // 0 -> 128 B, 1 -> 256 B
 }
+
+unsigned TMESharedEncodingAttr::getRank() const { return getOrder().size(); }
 
 unsigned TMESharedEncodingAttr::getSwizzleGranularityBytes() const {
   return getBytes(getSwizzleGranularity());

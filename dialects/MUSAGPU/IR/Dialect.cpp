@@ -39,6 +39,9 @@ void MUSAGPUDialect::initialize() {
 }
 
 bool mlir::musagpu::isSharedMemoryBuffer(Type type) {
+  if (auto memdesc = dyn_cast<triton::gpu::MemDescType>(type))
+    return isa_and_nonnull<triton::gpu::SharedMemorySpaceAttr>(
+        memdesc.getMemorySpace());
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref)
     return false;

@@ -1,6 +1,7 @@
 #ifndef TRITON_MUSA_DIALECTS_MUSAGPU_IR_DIALECT_H
 #define TRITON_MUSA_DIALECTS_MUSAGPU_IR_DIALECT_H
 
+#include "dialects/TritonGPU/IR/Dialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
@@ -18,8 +19,8 @@ namespace mlir::musagpu {
 FailureOr<SmallVector<unsigned>> parseUnsignedArray(AsmParser &parser);
 void printUnsignedArray(AsmPrinter &printer, ArrayRef<unsigned> values);
 
-/// Whether `type` is a shaped buffer in shared memory: a memref in address
-/// space 3 (later also !ttg.memdesc).
+/// Whether `type` is a shaped buffer in shared memory: a !ttg.memdesc in
+/// #ttg.shared_memory, or a memref in address space 3.
 bool isSharedMemoryBuffer(Type type);
 
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,7 @@ include "dialects/MUSAGPU/IR/MUSAGPUEnums.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/TensorEncoding.td"
+include "dialects/TritonGPU/IR/TritonGPUAttrInterfaces.td"
 
 // `[a, b, ...]`, as Triton prints its layout arrays.
 class MUSAGPU_UnsignedArrayParameter<string desc>
@@ -33,7 +34,10 @@ class MUSAGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 // Parameters shared by the SQMMA and WMMA accumulator layouts.
 class MUSAGPU_MmaAccumulatorAttr<string name, string attrMnemonic>
     : MUSAGPU_Attr<name, attrMnemonic,
-                   [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+                   [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
+                    DeclareAttrInterfaceMethods<TTG_LayoutEncodingTrait>,
+                    DeclareAttrInterfaceMethods<TTG_DistributedEncodingTrait,
+                                                ["verifyForModule"]>]> {
   let parameters = (ins
     "unsigned":$versionMajor,
     "unsigned":$versionMinor,
@@ -41,7 +45,6 @@ class MUSAGPU_MmaAccumulatorAttr<string name, string attrMnemonic>
     MUSAGPU_UnsignedArrayParameter<"[M, N, K] of one instruction">:$instrShape
   );
   code extraMMADecl = [{
-    unsigned getRank() const { return getWarpsPerCTA().size(); }
     unsigned getInstrM() const { return getInstrShape()[0]; }
     unsigned getInstrN() const { return getInstrShape()[1]; }
     unsigned getInstrK() const { return getInstrShape()[2]; }
@@ -103,7 +106,10 @@ def MUSAGPU_WMMAEncodingAttr
 
 def MUSAGPU_WMMAOperandEncodingAttr
     : MUSAGPU_Attr<"WMMAOperandEncoding", "wmma_operand",
-                   [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+                   [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
+                    DeclareAttrInterfaceMethods<TTG_LayoutEncodingTrait>,
+                    DeclareAttrInterfaceMethods<TTG_DistributedEncodingTrait,
+                                                ["verifyForModule"]>]> {
   let summary = "register layout of a WMMA A (opIdx 0) or B (opIdx 1) operand";
   let description = [{
     The layout of the A (`opIdx = 0`, M x K) or B (`opIdx = 1`, K x N)
@@ -124,7 +130,9 @@ def MUSAGPU_WMMAOperandEncodingAttr
 
 def MUSAGPU_TMESharedEncodingAttr
     : MUSAGPU_Attr<"TMESharedEncoding", "tme_shared",
-                   [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+                   [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
+                    DeclareAttrInterfaceMethods<TTG_LayoutEncodingTrait>,
+                    TTG_SharedEncodingTrait]> {
   let summary = "shared-memory layout written by TME and read by SQMMA";
   let description = [{
     The swizzled shared-memory layout produced by a TME tile load
@@ -140,11 +148,13 @@ def MUSAGPU_TMESharedEncodingAttr
     `order` lists the dimensions from fastest to slowest varying, as
     Triton's shared encodings do; `elementBitWidth` is the element size
     the swizzle was chosen for. A granularity never exceeds the stride.
+    It is a ttg shared encoding: the encoding of `!ttg.memdesc`.
 
     ```mlir
     #smem = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256,
                                  swizzleLine = b256, elementBitWidth = 16,
                                  order = [1, 0]}>
+    !a = !ttg.memdesc<64x32xf16, #smem, #ttg.shared_memory, mutable>
     ```
   }];
   let parameters = (ins

@@ -26,11 +26,14 @@ def MUSAGPU_Dialect : Dialect {
     `shared/MUSA-FACTS.md`; rules marked "inferred" come from public MUSA
     code generators and are not stated by a vendor document.
 
-    Shared-memory operands are "shared buffers": for now a `memref` in
-    address space 3; `!ttg.memdesc` is accepted once the ttg dialect has it
-    (see `isSharedMemoryBuffer`).
+    Shared-memory operands are "shared buffers": a `!ttg.memdesc` in
+    `#ttg.shared_memory` (TTGIR), or a `memref` in address space 3. The
+    encodings implement the ttg layout interfaces, so `!ttg.memdesc` takes
+    `#musagpu.tme_shared` and `#ttg.dot_op`/`#ttg.slice` take the MMA
+    layouts as parents.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::triton::gpu::TritonGPUDialect"];
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
     /// Defined in Attrs.cpp, next to the attribute storage classes.

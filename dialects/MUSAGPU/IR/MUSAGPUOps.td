@@ -14,11 +14,12 @@ include "mlir/IR/CommonTypeConstraints.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-// A buffer in shared memory with a shape and an element type. One predicate
-// (isSharedMemoryBuffer) so that !ttg.memdesc joins in one place.
+// A buffer in shared memory with a shape and an element type: !ttg.memdesc
+// in TTGIR; a memref in address space 3 keeps the ops testable without ttg.
 def MUSAGPU_SharedBuffer : Type<
     CPred<"::mlir::musagpu::isSharedMemoryBuffer($_self)">,
-    "shared-memory buffer (memref in address space 3)", "::mlir::ShapedType">;
+    "shared-memory buffer (!ttg.memdesc or memref in address space 3)",
+    "::mlir::ShapedType">;
 
 // A TME descriptor: the address of a 64-byte MUtensorDescriptor.
 def MUSAGPU_TMEDescriptor : AnyTypeOf<[I64, LLVM_AnyPointer],
@@ -52,7 +53,7 @@ def MUSAGPU_TMELoadOp : MUSAGPU_Op<"tme_load"> {
 
     ```mlir
     musagpu.tme_load %desc[%k, %m] to %buf, barrier %bar box [64, 128]
-        : i64, memref<128x64xf16, 3>
+        : i64, !ttg.memdesc<128x64xf16, #tme_shared, #ttg.shared_memory, mutable>
     ```
   }];
   let arguments = (ins
@@ -233,7 +234,9 @@ def MUSAGPU_SQMMAOp : MUSAGPU_Op<"sqmma", [AllTypesMatch<["c", "d"]>]> {
     #acc = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1,
                            warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
     %d = musagpu.sqmma %a, %b, %c
-        : memref<64x32xf16, 3>, memref<32x64xf16, 3> -> tensor<64x64xf32, #acc>
+        : !ttg.memdesc<64x32xf16, #smem_a, #ttg.shared_memory>,
+          !ttg.memdesc<32x64xf16, #smem_b, #ttg.shared_memory>
+        -> tensor<64x64xf32, #acc>
     ```
   }];
   let arguments = (ins

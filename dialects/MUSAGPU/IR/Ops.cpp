@@ -61,6 +61,22 @@ mlir::musagpu::getTMEBoxSplits(ArrayRef<int64_t> box, unsigned elementBitWidth,
   return splits;
 }
 
+/// A #musagpu.tme_shared encoding of a memdesc must match its element size.
+static LogicalResult verifySharedEncoding(Operation *op, ShapedType buffer) {
+  auto memdesc = dyn_cast<triton::gpu::MemDescType>(buffer);
+  if (!memdesc)
+    return success();
+  auto enc = dyn_cast<TMESharedEncodingAttr>(memdesc.getEncoding());
+  Type elementType = memdesc.getElementType();
+  if (enc && elementType.isIntOrFloat() &&
+      enc.getElementBitWidth() != elementType.getIntOrFloatBitWidth())
+    return op->emitOpError()
+           << "shared buffer " << buffer << " holds " << elementType
+           << " but its #musagpu.tme_shared encoding is for "
+           << enc.getElementBitWidth() << "-bit elements";
+  return success();
+}
+
 /// Checks a TME op's box and coordinates against its shared buffer.
 static LogicalResult verifyTMEAccess(Operation *op, ArrayRef<int32_t> box,
                                      size_t numCoords, ShapedType buffer) {
@@ -70,6 +86,8 @@ static LogicalResult verifyTMEAccess(Operation *op, ArrayRef<int32_t> box,
   if (numCoords != box.size())
     return op->emitOpError() << "expects one coordinate per box dimension ("
                              << box.size() << "), got " << numCoords;
+  if (failed(verifySharedEncoding(op, buffer)))
+    return failure();
   Type elementType = buffer.getElementType();
   if (!elementType.isIntOrFloat())
     return op->emitOpError() << "TME moves integer or float elements, got "
@@ -201,6 +219,9 @@ LogicalResult SQMMAOp::verify() {
     return emitOpError() << "accumulator must have a #musagpu.sqmma encoding";
   auto aType = cast<ShapedType>(getA().getType());
   auto bType = cast<ShapedType>(getB().getType());
+  if (failed(verifySharedEncoding(*this, aType)) ||
+      failed(verifySharedEncoding(*this, bType)))
+    return failure();
   FailureOr<MmaElementKind> kind = verifyMmaInputTypes(
       *this, aType.getElementType(), bType.getElementType());
   if (failed(kind))

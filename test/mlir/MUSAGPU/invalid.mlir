@@ -188,7 +188,7 @@ func.func @partial_tile(%a: memref<64x16xf16, 3>, %b: memref<16x64xf16, 3>, %c: 
 
 #acc = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
 func.func @not_shared(%a: memref<64x16xf16>, %b: memref<16x64xf16, 3>, %c: tensor<64x64xf32, #acc>) {
-  // expected-error @+1 {{operand #0 must be shared-memory buffer (memref in address space 3)}}
+  // expected-error @+1 {{operand #0 must be shared-memory buffer (!ttg.memdesc or memref in address space 3)}}
   %d = musagpu.sqmma %a, %b, %c : memref<64x16xf16>, memref<16x64xf16, 3> -> tensor<64x64xf32, #acc>
   return
 }
@@ -389,7 +389,7 @@ func.func @tme_store_box(%desc: i64, %x: i32, %src: memref<4x4xf32, 3>) {
 // -----
 
 func.func @tme_global_dst(%desc: i64, %x: i32, %bar: i32, %dst: memref<64xf16, 1>) {
-  // expected-error @+1 {{operand #2 must be shared-memory buffer (memref in address space 3)}}
+  // expected-error @+1 {{operand #2 must be shared-memory buffer (!ttg.memdesc or memref in address space 3)}}
   musagpu.tme_load %desc[%x] to %dst, barrier %bar box [64] : i64, memref<64xf16, 1>
   return
 }
@@ -469,3 +469,40 @@ func.func @copy_index(%src: !llvm.ptr<1>, %dst: !llvm.ptr<3>) {
   musagpu.async_copy_global_to_shared %src, %dst : index
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Layouts against the module launch shape, and memdesc encodings
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// QY2 WMMA atoms span 128-thread warps.
+#wmma = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [2, 2], instrShape = [32, 32, 16]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32} {
+  // expected-error @+1 {{#musagpu.wmma needs 128 threads per warp but ttg.threads-per-warp is 32}}
+  func.func @wmma_warp(%c: tensor<64x64xf32, #wmma>) {
+    return
+  }
+}
+
+// -----
+
+#acc = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 2], instrShape = [64, 64, 16]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32} {
+  // expected-error @+1 {{#musagpu.sqmma product of warpsPerCTA (8) does not match ttg.num-warps (4)}}
+  func.func @sqmma_warps(%c: tensor<64x64xf32, #acc>) {
+    return
+  }
+}
+
+// -----
+
+#acc = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+#s8 = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 8, order = [1, 0]}>
+#s16 = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+func.func @memdesc_elt(%a: !ttg.memdesc<64x16xf16, #s8, #ttg.shared_memory>, %b: !ttg.memdesc<16x64xf16, #s16, #ttg.shared_memory>, %c: tensor<64x64xf32, #acc>) {
+  // expected-error @+1 {{but its #musagpu.tme_shared encoding is for 8-bit elements}}
+  %d = musagpu.sqmma %a, %b, %c : !ttg.memdesc<64x16xf16, #s8, #ttg.shared_memory>, !ttg.memdesc<16x64xf16, #s16, #ttg.shared_memory> -> tensor<64x64xf32, #acc>
+  return
+}
+

@@ -16,11 +16,10 @@
 #wb31 = #musagpu.wmma_operand<{opIdx = 1, parent = #wmma31}>
 #smem = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
 
-// Aliases print in alphabetical order.
-// CHECK: #[[SQMMA:sqmma[0-9]*]] = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
-// CHECK: #[[SMEM:tme_shared[0-9]*]] = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
-// CHECK: #[[WMMA:wmma[0-9]*]] = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [2, 2], instrShape = [32, 32, 16]}>
-// CHECK: #[[WA:wmma_operand[0-9]*]] = #musagpu.wmma_operand<{opIdx = 0, parent = #[[WMMA]]}>
+// CHECK-DAG: #[[SQMMA:[a-z_]+[0-9]*]] = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+// CHECK-DAG: #[[SMEM:[a-z_]+[0-9]*]] = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+// CHECK-DAG: #[[WMMA:[a-z_]+[0-9]*]] = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [2, 2], instrShape = [32, 32, 16]}>
+// CHECK-DAG: #[[WA:[a-z_]+[0-9]*]] = #musagpu.wmma_operand<{opIdx = 0, parent = #[[WMMA]]}>
 
 // CHECK-LABEL: func.func @encodings
 // CHECK-SAME: tensor<64x64xf32, #[[SQMMA]]>
