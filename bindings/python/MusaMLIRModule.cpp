@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bindings/python/LayoutConversionBindings.h"
 #include "bindings/python/LinearLayoutBindings.h"
 #include "registration/InitAll.h"
 
@@ -196,4 +197,5 @@ NB_MODULE(_musa_mlir, m) {
         "Names of the dialects the library can parse.");
 
   bindLinearLayout(m);
+  bindLayoutConversion(m);
 }
