@@ -1,5 +1,6 @@
 #include "registration/InitAll.h"
 
+#include "conversion/TritonGPUToMUSA/Passes.h"
 #include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
@@ -27,4 +28,5 @@ void mlir::triton_musa::registerAllDialects(DialectRegistry &registry) {
 void mlir::triton_musa::registerAllPasses() {
   // Upstream passes used between our stages (canonicalize, cse, ...).
   registerTransformsPasses();
+  registerTritonGPUToMUSAPasses();
 }

@@ -1,0 +1,155 @@
+//===- ConvertTritonGPUToMUSA.cpp - --convert-tritongpu-to-musa ----------===//
+//
+// Thin driver: checks the module against the target, rejects what no
+// pattern lowers (naming the op), then runs one full conversion to the LLVM
+// dialect with the pattern families of PatternTritonGPUOpToLLVM.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/TritonGPUToMUSA/Passes.h"
+
+#include "conversion/TritonGPUToMUSA/LayoutIndices.h"
+#include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/TargetInfo.h"
+#include "conversion/TritonGPUToMUSA/TypeConverter.h"
+
+#include "dialects/Triton/IR/Dialect.h"
+#include "dialects/TritonGPU/IR/Dialect.h"
+
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::triton_musa {
+#define GEN_PASS_DEF_CONVERTTRITONGPUTOMUSA
+#include "conversion/TritonGPUToMUSA/Passes.h.inc"
+} // namespace mlir::triton_musa
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+
+namespace {
+
+constexpr StringLiteral kPassFlag = "--convert-tritongpu-to-musa";
+
+/// Ops that can never be lowered for MUSA, with the reason.
+std::optional<StringRef> getNeverSupportedReason(Operation *op) {
+  if (isa<triton::ElementwiseInlineAsmOp>(op))
+    return StringRef("PTX inline assembly cannot run on MUSA");
+  return std::nullopt;
+}
+
+/// Reports every op that no pattern lowers (once per op name) and every
+/// tensor whose layout has no linear layout yet. Diagnosing here, before
+/// the conversion, names the op instead of a generic legalization failure.
+LogicalResult checkSupported(ModuleOp module, RewritePatternSet &patterns) {
+  llvm::StringSet<> lowered;
+  for (const auto &pattern : patterns.getNativePatterns())
+    if (std::optional<OperationName> root = pattern->getRootKind())
+      lowered.insert(root->getStringRef());
+
+  bool ok = true;
+  llvm::StringSet<> reported;
+  module.walk([&](Operation *op) {
+    if (op == module.getOperation() || isa<LLVM::LLVMDialect>(op->getDialect()))
+      return;
+    StringRef name = op->getName().getStringRef();
+    if (std::optional<StringRef> reason = getNeverSupportedReason(op)) {
+      op->emitError() << "'" << name << "': " << *reason;
+      ok = false;
+      return;
+    }
+    if (!lowered.contains(name)) {
+      if (reported.insert(name).second)
+        op->emitError() << "'" << name << "' is not supported by " << kPassFlag
+                        << " yet";
+      ok = false;
+      return;
+    }
+    auto checkType = [&](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        return true;
+      return succeeded(getLinearLayout(tensor, [&] {
+        return op->emitError() << "'" << name << "' on " << tensor << ": ";
+      }));
+    };
+    for (Type type : op->getOperandTypes())
+      ok &= checkType(type);
+    for (Type type : op->getResultTypes())
+      ok &= checkType(type);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type type : block.getArgumentTypes())
+          ok &= checkType(type);
+  });
+  return success(ok);
+}
+
+struct ConvertTritonGPUToMUSA
+    : public mlir::triton_musa::impl::ConvertTritonGPUToMUSABase<
+          ConvertTritonGPUToMUSA> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(arch);
+
+    auto launch = triton::gpu::getModuleLaunchInfo(module);
+    if (!launch) {
+      module.emitError() << kPassFlag
+                         << " needs the module attributes \"ttg.num-warps\" "
+                            "and \"ttg.threads-per-warp\"";
+      return signalPassFailure();
+    }
+    if (launch->threadsPerWarp != targetInfo->getWarpSize()) {
+      module.emitError() << "\"ttg.threads-per-warp\" = "
+                         << launch->threadsPerWarp << " does not match arch "
+                         << targetInfo->getArchName() << ", whose warps have "
+                         << targetInfo->getWarpSize() << " threads";
+      return signalPassFailure();
+    }
+    if (launch->numCTAs != 1) {
+      module.emitError() << "\"ttg.num-ctas\" = " << launch->numCTAs
+                         << " (clusters) is not supported by " << kPassFlag
+                         << " yet";
+      return signalPassFailure();
+    }
+
+    LowerToLLVMOptions options(ctx);
+    TritonGPUToMUSATypeConverter typeConverter(ctx, options, *targetInfo);
+    RewritePatternSet patterns(ctx);
+    populateFuncOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateSPMDOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateMakeRangeOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateViewOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateElementwiseOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    cf::populateControlFlowToLLVMConversionPatterns(typeConverter, patterns);
+    ub::populateUBToLLVMConversionPatterns(typeConverter, patterns);
+
+    if (failed(checkSupported(module, patterns)))
+      return signalPassFailure();
+
+    // A pattern that reports an error may still be followed by a fallback
+    // that "succeeds"; any error during the conversion fails the pass.
+    bool sawError = false;
+    ScopedDiagnosticHandler watch(ctx, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        sawError = true;
+      return failure(); // Let the diagnostic through.
+    });
+
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<LLVM::LLVMDialect>();
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))) ||
+        sawError)
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,140 @@
+//===- FuncOpToLLVM.cpp - tt.func, tt.return, tt.call -> LLVM ------------===//
+//
+// Public functions are kernels. MLIR's LLVM dialect cannot spell calling
+// convention 102 (its CConv enum ends at 101), so a kernel carries
+// discardable markers that the LLVM IR export turns into cc 102 and
+// `!musa.annotations`:
+//   musa.kernel   (unit) -> cc 102, !{ptr @k, !"kernel", i32 1}
+//   musa.maxntidx (i32)  -> !{ptr @k, !"maxntidx", i32 N}, N = warps x lanes
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/Utility.h"
+
+#include "dialects/Triton/IR/Dialect.h"
+#include "dialects/TritonGPU/IR/Dialect.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+
+namespace {
+
+constexpr StringLiteral kKernelAttr = "musa.kernel";
+constexpr StringLiteral kMaxNTidXAttr = "musa.maxntidx";
+
+/// Lowers tt.func to llvm.func: kernels (public) get the MUSA kernel
+/// markers, other functions internal linkage.
+struct FuncOpConversion : public ConvertOpToLLVMPattern<triton::FuncOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::FuncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const LLVMTypeConverter *converter = getTypeConverter();
+    FunctionType type = op.getFunctionType();
+    TypeConverter::SignatureConversion signature(type.getNumInputs());
+    auto llvmType = dyn_cast_or_null<LLVM::LLVMFunctionType>(
+        converter->convertFunctionSignature(type, /*isVariadic=*/false,
+                                            /*useBarePtrCallConv=*/false,
+                                            signature));
+    if (!llvmType)
+      return op.emitError("cannot convert the signature ")
+             << type << " to LLVM types";
+
+    auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(),
+                                         llvmType);
+    if (op.isPublic()) {
+      auto launch = triton::gpu::getModuleLaunchInfo(
+          op->getParentOfType<ModuleOp>());
+      if (!launch)
+        return op.emitError("the module has no \"ttg.num-warps\" and "
+                            "\"ttg.threads-per-warp\"");
+      func->setAttr(kKernelAttr, rewriter.getUnitAttr());
+      func->setAttr(kMaxNTidXAttr,
+                    rewriter.getI32IntegerAttr(launch->numWarps *
+                                               launch->threadsPerWarp));
+    } else {
+      func.setLinkage(LLVM::Linkage::Internal);
+      if (auto noinline = op->getAttrOfType<BoolAttr>("noinline");
+          noinline && noinline.getValue())
+        func.setNoInline(true);
+    }
+    // Argument hints (tt.divisibility, ...) feed TTGIR analyses that already
+    // ran; only non-Triton attributes carry over.
+    for (unsigned i = 0, e = op.getNumArguments(); i < e; ++i)
+      if (DictionaryAttr attrs = op.getArgAttrDict(i))
+        for (NamedAttribute attr : attrs)
+          if (!attr.getName().strref().starts_with("tt."))
+            func.setArgAttr(i, attr.getName(), attr.getValue());
+
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+    if (failed(rewriter.convertRegionTypes(&func.getBody(), *converter,
+                                           &signature)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Lowers tt.return to llvm.return (several values as one struct).
+struct ReturnOpConversion : public ConvertOpToLLVMPattern<triton::ReturnOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::ReturnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange values = adaptor.getSrcs();
+    if (values.size() <= 1) {
+      rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, values);
+      return success();
+    }
+    Type packed = getTypeConverter()->packFunctionResults(op.getOperandTypes());
+    if (!packed)
+      return failure();
+    Value result =
+        packLLElements(rewriter, op.getLoc(), values, packed);
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, result);
+    return success();
+  }
+};
+
+/// Lowers tt.call of a device function to llvm.call.
+struct CallOpConversion : public ConvertOpToLLVMPattern<triton::CallOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::CallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Type> resultTypes;
+    if (op.getNumResults() > 0) {
+      Type packed =
+          getTypeConverter()->packFunctionResults(op.getResultTypes());
+      if (!packed)
+        return failure();
+      resultTypes.push_back(packed);
+    }
+    auto call = LLVM::CallOp::create(rewriter, loc, resultTypes,
+                                     op.getCalleeAttr(), adaptor.getOperands());
+    if (op.getNumResults() <= 1) {
+      rewriter.replaceOp(op, call->getResults());
+      return success();
+    }
+    SmallVector<Value> results =
+        unpackLLElements(rewriter, loc, call.getResult());
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::triton_musa::populateFuncOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
+  patterns.add<FuncOpConversion, ReturnOpConversion, CallOpConversion>(
+      typeConverter);
+}

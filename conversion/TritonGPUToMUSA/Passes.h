@@ -1,0 +1,31 @@
+//===- Passes.h - TTGIR -> LLVM dialect for MUSA ----------------*- C++ -*-===//
+//
+// Public entry points of --convert-tritongpu-to-musa.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PASSES_H
+#define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::triton_musa {
+
+/// The MUSA architectures the lowering targets.
+enum class MUSAArch {
+  /// QY2 (S4000): 128-thread warps.
+  MP22,
+  /// PH1 (S5000): 32-thread warps.
+  MP31,
+};
+
+#define GEN_PASS_DECL
+#include "conversion/TritonGPUToMUSA/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "conversion/TritonGPUToMUSA/Passes.h.inc"
+
+} // namespace mlir::triton_musa
+
+#endif // TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PASSES_H

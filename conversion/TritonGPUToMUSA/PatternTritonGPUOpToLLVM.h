@@ -1,0 +1,56 @@
+//===- PatternTritonGPUOpToLLVM.h - Pattern families of the lowering -*- C++ -*-===//
+//
+// Private to --convert-tritongpu-to-musa: one populate function per op
+// family, each in its own <Family>OpToLLVM.cpp. Patterns reach the hardware
+// only through `targetInfo`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PATTERNTRITONGPUOPTOLLVM_H
+#define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PATTERNTRITONGPUOPTOLLVM_H
+
+#include "conversion/TritonGPUToMUSA/TargetInfo.h"
+#include "conversion/TritonGPUToMUSA/TypeConverter.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::triton_musa {
+
+/// Patterns of the tensor ops that must win over upstream scalar patterns
+/// for the same op (arith/math on tensors) use this benefit.
+constexpr unsigned kTensorPatternBenefit = 10;
+
+/// tt.func, tt.return, tt.call.
+void populateFuncOpToLLVMPatterns(TritonGPUToMUSATypeConverter &typeConverter,
+                                  RewritePatternSet &patterns,
+                                  const TargetInfo &targetInfo);
+
+/// tt.get_program_id, tt.get_num_programs.
+void populateSPMDOpToLLVMPatterns(TritonGPUToMUSATypeConverter &typeConverter,
+                                  RewritePatternSet &patterns,
+                                  const TargetInfo &targetInfo);
+
+/// tt.make_range.
+void populateMakeRangeOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// tt.splat, tt.broadcast, tt.expand_dims (register-only cases).
+void populateViewOpToLLVMPatterns(TritonGPUToMUSATypeConverter &typeConverter,
+                                  RewritePatternSet &patterns,
+                                  const TargetInfo &targetInfo);
+
+/// tt.load, tt.store (pointers and tensors of pointers), tt.addptr.
+void populateLoadStoreOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// arith/math elementwise ops and arith.constant on tensors; the scalar
+/// arith/math -> LLVM patterns of upstream MLIR.
+void populateElementwiseOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+} // namespace mlir::triton_musa
+
+#endif // TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PATTERNTRITONGPUOPTOLLVM_H

@@ -1,0 +1,264 @@
+//===- TargetInfo.cpp - MUSA implementations of the target interface -----===//
+//
+// mp_31 and mp_22 share the `llvm.musa.*` vocabulary (MUSA-FACTS.md); they
+// differ in warp size, shared-memory size and ballot width.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/TritonGPUToMUSA/TargetInfo.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+
+TargetInfo::~TargetInfo() = default;
+
+static Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                  b.getI32IntegerAttr(v));
+}
+
+Value TargetInfo::shuffleXor(OpBuilder &b, Location loc, Value value, int mask,
+                             unsigned width) const {
+  return shuffle(b, loc, ShuffleKind::Xor, value, i32Const(b, loc, mask),
+                 width);
+}
+Value TargetInfo::shuffleUp(OpBuilder &b, Location loc, Value value,
+                            int delta, unsigned width) const {
+  return shuffle(b, loc, ShuffleKind::Up, value, i32Const(b, loc, delta),
+                 width);
+}
+Value TargetInfo::shuffleDown(OpBuilder &b, Location loc, Value value,
+                              int delta, unsigned width) const {
+  return shuffle(b, loc, ShuffleKind::Down, value, i32Const(b, loc, delta),
+                 width);
+}
+Value TargetInfo::shuffleIdx(OpBuilder &b, Location loc, Value value,
+                             Value lane, unsigned width) const {
+  return shuffle(b, loc, ShuffleKind::Idx, value, lane, width);
+}
+
+namespace {
+
+/// What the callee of an `llvm.musa.*` call may do; it decides the attributes
+/// of the declaration and of each call.
+enum class CalleeKind {
+  /// Reads a special register: no memory effects, never unwinds, so CSE and
+  /// LICM may move or merge it.
+  ReadNone,
+  /// Barrier, shuffle or vote: must not be made control dependent on more or
+  /// fewer values (convergent).
+  Convergent,
+};
+
+/// Returns the external declaration of `name` in the module around the
+/// builder's insertion point, declaring it on first use.
+LLVM::LLVMFuncOp getOrDeclare(OpBuilder &b, StringRef name, Type result,
+                              ArrayRef<Type> args, CalleeKind kind) {
+  Operation *anchor = b.getInsertionBlock()->getParentOp();
+  auto module = isa<ModuleOp>(anchor) ? cast<ModuleOp>(anchor)
+                                      : anchor->getParentOfType<ModuleOp>();
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return fn;
+  MLIRContext *ctx = b.getContext();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fnType = LLVM::LLVMFunctionType::get(result, args);
+  auto fn = LLVM::LLVMFuncOp::create(b, UnknownLoc::get(ctx), name, fnType);
+  fn.setNoUnwindAttr(b.getUnitAttr());
+  if (kind == CalleeKind::ReadNone) {
+    auto none = LLVM::ModRefInfo::NoModRef;
+    fn.setMemoryEffectsAttr(LLVM::MemoryEffectsAttr::get(
+        ctx, {none, none, none, none, none, none}));
+  } else {
+    fn.setConvergentAttr(b.getUnitAttr());
+  }
+  return fn;
+}
+
+Value callMusa(OpBuilder &b, Location loc, StringRef name, Type result,
+               ValueRange args, CalleeKind kind) {
+  SmallVector<Type> argTypes(args.getTypes());
+  Type resultType = result ? result : LLVM::LLVMVoidType::get(b.getContext());
+  LLVM::LLVMFuncOp fn = getOrDeclare(b, name, resultType, argTypes, kind);
+  auto call = LLVM::CallOp::create(b, loc, fn, args);
+  call.setNoUnwind(true);
+  if (kind == CalleeKind::Convergent)
+    call.setConvergent(true);
+  else
+    call.setMemoryEffectsAttr(fn.getMemoryEffectsAttr());
+  return result ? call.getResult() : Value();
+}
+
+/// Where `value` goes through a 32-bit shuffle: i32 as is, narrower
+/// integers and floats widened, 64-bit values as two halves.
+Value shuffle32(OpBuilder &b, Location loc, StringRef fn, Value v32,
+                Value offset, Value maskAndClamp, Value predSlot) {
+  return callMusa(b, loc, fn, b.getI32Type(),
+                  {v32, offset, maskAndClamp, predSlot},
+                  CalleeKind::Convergent);
+}
+
+/// The target interface for the MUSA GPUs (`llvm.musa.*` functions).
+class MUSATargetInfo : public TargetInfo {
+public:
+  unsigned getGlobalAddressSpace() const override { return 1; }
+  unsigned getSharedAddressSpace() const override { return 3; }
+
+  Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
+    return readSpecial(b, loc, "tid", dim);
+  }
+  Value blockId(OpBuilder &b, Location loc, unsigned dim) const override {
+    return readSpecial(b, loc, "ctaid", dim);
+  }
+  Value numBlocks(OpBuilder &b, Location loc, unsigned dim) const override {
+    return readSpecial(b, loc, "nctaid", dim);
+  }
+
+  void barrier(OpBuilder &b, Location loc) const override {
+    callMusa(b, loc, "llvm.musa.barrier0", {}, {}, CalleeKind::Convergent);
+  }
+  void sharedMemoryBarrier(OpBuilder &b, Location loc) const override {
+    callMusa(b, loc, "llvm.musa.syncthreads.lm", {}, {},
+             CalleeKind::Convergent);
+  }
+  void warpSync(OpBuilder &b, Location loc) const override {
+    callMusa(b, loc, "llvm.musa.syncwarp", {}, {}, CalleeKind::Convergent);
+  }
+
+  Value shuffle(OpBuilder &b, Location loc, ShuffleKind kind, Value value,
+                Value offset, unsigned width) const override;
+
+  Value ballot(OpBuilder &b, Location loc, Value pred) const override {
+    return callMusa(b, loc, "llvm.musa.vote.ballot.sync",
+                    getBallotType(b.getContext()), {pred},
+                    CalleeKind::Convergent);
+  }
+
+private:
+  static Value readSpecial(OpBuilder &b, Location loc, StringRef reg,
+                           unsigned dim) {
+    static const char *const kDims[] = {"x", "y", "z"};
+    std::string name =
+        ("llvm.musa.read.ptx.sreg." + reg + "." + kDims[dim % 3]).str();
+    return callMusa(b, loc, name, b.getI32Type(), {}, CalleeKind::ReadNone);
+  }
+};
+
+Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
+                              Value value, Value offset,
+                              unsigned width) const {
+  if (width == 0)
+    width = getWarpSize();
+  StringRef fn;
+  switch (kind) {
+  case ShuffleKind::Xor:
+    fn = "llvm.musa.shfl.xor.sync.i32";
+    break;
+  case ShuffleKind::Up:
+    fn = "llvm.musa.shfl.up.sync.i32";
+    break;
+  case ShuffleKind::Down:
+    fn = "llvm.musa.shfl.down.sync.i32";
+    break;
+  case ShuffleKind::Idx:
+    fn = "llvm.musa.shfl.idx.sync.i32";
+    break;
+  }
+  // The segment mask is encoded against 128 lanes on every MUSA arch; `up`
+  // clamps at the segment start, so its low (clamp) field is 0.
+  int64_t clamp = kind == ShuffleKind::Up ? 0 : int64_t(width) - 1;
+  Value maskAndClamp =
+      i32Const(b, loc, ((int64_t(128) - width) << 7) | clamp);
+
+  // The intrinsic reports through a private-memory i1 whether the source
+  // lane was in range; nobody reads it, one slot per function suffices but
+  // an alloca in the entry block is what LLVM promotes, so put it there.
+  Value predSlot;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto func = b.getInsertionBlock()->getParentOp()
+                    ->getParentOfType<LLVM::LLVMFuncOp>();
+    if (auto self = dyn_cast<LLVM::LLVMFuncOp>(
+            b.getInsertionBlock()->getParentOp()))
+      func = self;
+    if (func && !func.getBody().empty())
+      b.setInsertionPointToStart(&func.getBody().front());
+    auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 5);
+    predSlot = LLVM::AllocaOp::create(b, loc, ptrTy, b.getI1Type(),
+                                      i32Const(b, loc, 1));
+  }
+
+  Type type = value.getType();
+  Type i32 = b.getI32Type();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(bits);
+  Value asInt = type.isInteger() ? value
+                                 : LLVM::BitcastOp::create(b, loc, intType,
+                                                           value).getResult();
+  Value result;
+  if (bits == 64) {
+    // Two 32-bit shuffles, low half first.
+    Type i64 = b.getI64Type();
+    Value lo = LLVM::TruncOp::create(b, loc, i32, asInt);
+    Value hi = LLVM::TruncOp::create(
+        b, loc, i32, LLVM::LShrOp::create(b, loc, asInt, LLVM::ConstantOp::create(
+                                                             b, loc, i64, b.getI64IntegerAttr(32))));
+    lo = shuffle32(b, loc, fn, lo, offset, maskAndClamp, predSlot);
+    hi = shuffle32(b, loc, fn, hi, offset, maskAndClamp, predSlot);
+    Value wideLo = LLVM::ZExtOp::create(b, loc, i64, lo);
+    Value wideHi = LLVM::ShlOp::create(
+        b, loc, LLVM::ZExtOp::create(b, loc, i64, hi),
+        LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(32)));
+    result = LLVM::OrOp::create(b, loc, wideLo, wideHi);
+  } else {
+    Value v32 = bits == 32 ? asInt
+                           : LLVM::ZExtOp::create(b, loc, i32, asInt).getResult();
+    result = shuffle32(b, loc, fn, v32, offset, maskAndClamp, predSlot);
+    if (bits != 32)
+      result = LLVM::TruncOp::create(b, loc, intType, result);
+  }
+  if (!type.isInteger())
+    result = LLVM::BitcastOp::create(b, loc, type, result);
+  return result;
+}
+
+/// PH1 (S5000): 32-thread warps, 192 KiB of shared memory per block.
+class MP31TargetInfo final : public MUSATargetInfo {
+public:
+  StringRef getArchName() const override { return "mp_31"; }
+  unsigned getWarpSize() const override { return 32; }
+  unsigned getMaxSharedMemoryBytes() const override { return 196608; }
+  Type getBallotType(MLIRContext *ctx) const override {
+    return IntegerType::get(ctx, 32);
+  }
+};
+
+/// QY2 (S4000): 128-thread warps, 72 KiB of shared memory per block.
+class MP22TargetInfo final : public MUSATargetInfo {
+public:
+  StringRef getArchName() const override { return "mp_22"; }
+  unsigned getWarpSize() const override { return 128; }
+  unsigned getMaxSharedMemoryBytes() const override { return 73728; }
+  // One bit per lane of a 128-lane warp (inferred: no public source gives
+  // the ballot's result type on mp_22).
+  Type getBallotType(MLIRContext *ctx) const override {
+    return IntegerType::get(ctx, 128);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<TargetInfo> mlir::triton_musa::createTargetInfo(MUSAArch arch) {
+  switch (arch) {
+  case MUSAArch::MP31:
+    return std::make_unique<MP31TargetInfo>();
+  case MUSAArch::MP22:
+    return std::make_unique<MP22TargetInfo>();
+  }
+  return nullptr;
+}

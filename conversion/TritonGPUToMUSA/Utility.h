@@ -1,0 +1,30 @@
+//===- Utility.h - Helpers shared by the lowering patterns ------*- C++ -*-===//
+
+#ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_UTILITY_H
+#define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_UTILITY_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::triton_musa {
+
+/// An i32 `llvm.mlir.constant`.
+Value i32Const(OpBuilder &b, Location loc, int64_t value);
+
+/// Packs the per-thread values of a tensor into its `!llvm.struct` type.
+Value packLLElements(OpBuilder &b, Location loc, ValueRange elements,
+                     Type structType);
+
+/// The per-thread values of a converted tensor (its struct fields); a
+/// non-struct value is returned as its single element.
+SmallVector<Value> unpackLLElements(OpBuilder &b, Location loc, Value packed);
+
+/// The per-thread values of a converted operand, or `count` copies of it if
+/// the operand is a scalar (broadcast of a scalar into a tensor op).
+SmallVector<Value> unpackOrSplat(OpBuilder &b, Location loc, Value packed,
+                                 unsigned count);
+
+} // namespace mlir::triton_musa
+
+#endif // TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_UTILITY_H
