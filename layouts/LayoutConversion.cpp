@@ -410,56 +410,72 @@ FailureOr<Tile> linearTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
 }
 
 //===----------------------------------------------------------------------===//
-// MUSA matrix layouts (inferred)
+// MUSA matrix layouts
 //
-// No public source gives the register/lane arrangement of SQMMA or WMMA
-// fragments. We assume the pattern of the NVIDIA MMA fragments that public
-// MUSA code mirrors, extended to the MUSA atom sizes (inferred):
-//  * accumulator, per warp, on a tile of R rows x C columns: register bit 0
-//    -> column 1 (two consecutive columns per thread, one 64-bit store);
-//    lanes -> columns 2, 4, then rows 1, 2, 4, then further columns 8, 16
-//    (lanes 32..127 of a 128-thread mp_22 warp); the remaining registers
-//    -> the remaining rows, then the remaining columns.
-//    E.g. mp_22 32x32: register [col 1, row 8, row 16], lane [col 2, col 4,
-//    row 1, row 2, row 4, col 8, col 16]: 8 f32 per thread, 128 threads.
-//  * WMMA A [M, K] / B [K, N] operands: the same pattern on the M x K
-//    (resp. N x K) atom, K in the role of the column: register bit 0 -> K 1,
-//    lanes -> K 2, 4, M (or N) 1, 2, 4, then K, then M (or N); e.g. mp_22
-//    A 32x16: register [K 1, M 16], lane [K 2, K 4, M 1, M 2, M 4, K 8, M 8].
-//  * warps: N fastest (warp 1 is the tile to the right of warp 0), then M,
-//    then batch; SQMMA: the 4 warps of a squad are consecutive and split the
-//    instruction's M rows in four, then squads go along M, then along N.
+// MUSA-FACTS gives the atom sizes (mp_22: 32x32 over 128 threads, 8 f32 per
+// thread) but no fragment arrangement. We follow the one public MUSA Triton
+// backend's PH1 (mp_31) WMMA accumulator tile: lanes 0..2 walk N 1, 2, 4,
+// lanes 3..4 walk M 1, 2; registers walk N from 8, then M from 4. Extending
+// it to other tiles is (inferred):
+//  * accumulator, per warp, on a tile of R rows (M) x C columns (N): lanes
+//    -> columns 1, 2, 4, then rows 1, 2, ..., then further columns;
+//    registers -> the remaining columns, then the remaining rows. E.g. mp_22
+//    32x32 (inferred): lane [N 1, N 2, N 4, M 1, M 2, M 4, M 8], register
+//    [N 8, N 16, M 16]: 8 f32 per thread over 128 threads. SQMMA (inferred):
+//    each warp of the squad holds M/4 consecutive rows with this pattern.
+//  * WMMA A [M, K] / B [K, N] operands (inferred): on the M x K (N x K)
+//    atom, K in the role of the column: register bit 0 -> K 1 (pairs of K
+//    pack into 32 bits), lanes -> K 2, 4, then M (N) 1, 2, 4, then K, then M
+//    (N); the remaining registers -> M (N), then K. E.g. mp_22 A 32x16:
+//    register [K 1, M 16], lane [K 2, K 4, M 1, M 2, M 4, K 8, M 8].
+//  * warps (inferred): N fastest (warp 1 holds the tile right of warp 0),
+//    then M, then batch; SQMMA: the 4 warps of a squad are consecutive and
+//    split the instruction's M rows in four, then squads go along M, then N.
 //  * repetitions over a larger tensor: in registers, N (or K) first.
 //===----------------------------------------------------------------------===//
 
-/// One warp's share of an `rows` x `cols` tile (dims `rowDim`, `colDim`)
-/// with `lanes` threads, following the pattern above. The tile's column
-/// pair per register needs `cols` >= 2; fails when the lanes do not fit.
+/// How a warp's fragment spreads over registers and lanes (see above).
+struct FragmentPattern {
+  /// Column bits held in the lowest registers.
+  unsigned regLeadCols;
+  /// Column bits along the first lanes, then at most `laneRows` row bits.
+  unsigned laneLeadCols;
+  unsigned laneRows;
+  /// After the lanes: the remaining columns before the remaining rows.
+  bool regColsFirst;
+};
+
+constexpr FragmentPattern kAccumulatorPattern = {0, 3, 32, true};
+constexpr FragmentPattern kOperandPattern = {1, 2, 3, false};
+
+/// One warp's share of a `rows` x `cols` tile (dims `rowDim`, `colDim`)
+/// with `lanes` threads, following `pattern`; fails when the tile has fewer
+/// elements than the warp has lanes.
 LogicalResult appendFragment(const ErrorReporter &err, StringRef what,
                              Tile &tile, int64_t rows, int64_t cols,
-                             int64_t lanes, unsigned rowDim, unsigned colDim) {
+                             int64_t lanes, unsigned rowDim, unsigned colDim,
+                             const FragmentPattern &pattern) {
   auto unit = [&](unsigned dim, int64_t value) {
     Basis basis(tile.rank(), 0);
     basis[dim] = static_cast<int32_t>(value);
     return basis;
   };
-  // Bits of the row and column index still unassigned.
-  int64_t row = 1, col = 2;
+  // The next row and column bit still unassigned.
+  int64_t row = 1, col = 1;
   std::vector<Basis> &regs = tile.in(kRegister);
   std::vector<Basis> &laneBases = tile.in(kLane);
-  if (cols >= 2)
-    regs.push_back(unit(colDim, 1));
-  else
-    col = 1;
-  // Lanes: columns 2 and 4, rows 1, 2, 4, then columns, then rows.
+  for (unsigned i = 0; i < pattern.regLeadCols && col < cols; ++i, col *= 2)
+    regs.push_back(unit(colDim, col));
+  unsigned laneCols = 0, laneRows = 0;
   for (int64_t lane = 1; lane < lanes; lane *= 2) {
-    size_t bit = laneBases.size();
-    if (bit < 2 && col < cols) {
+    if (laneCols < pattern.laneLeadCols && col < cols) {
       laneBases.push_back(unit(colDim, col));
       col *= 2;
-    } else if (bit < 5 && row < rows) {
+      ++laneCols;
+    } else if (laneRows < pattern.laneRows && row < rows) {
       laneBases.push_back(unit(rowDim, row));
       row *= 2;
+      ++laneRows;
     } else if (col < cols) {
       laneBases.push_back(unit(colDim, col));
       col *= 2;
@@ -472,10 +488,21 @@ LogicalResult appendFragment(const ErrorReporter &err, StringRef what,
                           .str());
     }
   }
-  for (; row < rows; row *= 2)
-    regs.push_back(unit(rowDim, row));
-  for (; col < cols; col *= 2)
-    regs.push_back(unit(colDim, col));
+  auto restCols = [&] {
+    for (; col < cols; col *= 2)
+      regs.push_back(unit(colDim, col));
+  };
+  auto restRows = [&] {
+    for (; row < rows; row *= 2)
+      regs.push_back(unit(rowDim, row));
+  };
+  if (pattern.regColsFirst) {
+    restCols();
+    restRows();
+  } else {
+    restRows();
+    restCols();
+  }
   tile.sizes[rowDim] *= rows;
   tile.sizes[colDim] *= cols;
   return success();
@@ -521,14 +548,17 @@ FailureOr<Tile> wmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
   std::optional<unsigned> broadcastDim;
   SmallVector<unsigned> repOrder = defaultOrder(rank);
   if (!opIdx) {
-    built = appendFragment(err, what, cta, m, n, lanes, mDim, nDim);
+    built = appendFragment(err, what, cta, m, n, lanes, mDim, nDim,
+                           kAccumulatorPattern);
   } else if (*opIdx == 0) {
     // A [M, K]: K plays the column.
-    built = appendFragment(err, what, cta, m, k, lanes, mDim, nDim);
+    built = appendFragment(err, what, cta, m, k, lanes, mDim, nDim,
+                           kOperandPattern);
     broadcastDim = nDim;
   } else {
     // B [K, N]: K plays the column, N the row; K repeats first.
-    built = appendFragment(err, what, cta, n, k, lanes, nDim, mDim);
+    built = appendFragment(err, what, cta, n, k, lanes, nDim, mDim,
+                           kOperandPattern);
     broadcastDim = mDim;
     std::swap(repOrder[0], repOrder[1]);
   }
@@ -555,7 +585,7 @@ FailureOr<Tile> sqmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
   Tile cta(rank);
   // Each warp of the squad holds M/4 consecutive rows.
   if (failed(appendFragment(err, what, cta, m / kSquadWarps, n, kLanes, mDim,
-                            nDim)))
+                            nDim, kAccumulatorPattern)))
     return failure();
   cta.appendIdentity(kWarp, kSquadWarps, mDim);
   // Then squads: along M first, then N, then batch.

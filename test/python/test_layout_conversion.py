@@ -425,11 +425,10 @@ def bit(value: int, i: int) -> int:
                                        ([1, 1], [32, 128]), ([2, 2], [32, 32]),
                                        ([2, 1], [16, 8])])
 def test_wmma_mp22_accumulator(wpc: List[int], shape: List[int]) -> None:
-    # mp_22 32x32 atom, 128 lanes, 8 f32 per thread (inferred arrangement).
+    # mp_22 32x32 atom, 128 lanes, 8 f32 per thread (inferred arrangement): lanes N 1, 2, 4
+    # then M 1..8, registers N 8, 16 then M 16.
     def atom(r: int, l: int) -> Tuple[int, int]:
-        row = (l >> 2 & 7) + 8 * bit(r, 1) + 16 * bit(r, 2)
-        col = bit(r, 0) + 2 * (l & 3) + 8 * (l >> 5 & 3)
-        return row, col
+        return (l >> 3) + 16 * bit(r, 2), (l & 7) + 8 * (r & 3)
     warp_tile = lambda w: (32 * (w // wpc[1]), 32 * (w % wpc[1]))
     model = mma_model(atom, 8, (32, 32), warp_tile, (32 * wpc[0], 32 * wpc[1]), shape, [1, 0])
     layout = layout_to_linear(wmma_text(2, wpc, [32, 32, 16]), shape)
@@ -445,11 +444,11 @@ def test_wmma_mp31_accumulator(instr: List[int], shape: List[int]) -> None:
     m, n = instr[0], instr[1]
     wpc = [2, 2]
 
+    # The public PH1 WMMA tile: lanes N 1, 2, 4, M 1, 2; registers N from 8, then M from 4.
+    n_bits = int(math.log2(n // 8))
+
     def atom(r: int, l: int) -> Tuple[int, int]:
-        row_bits = int(math.log2(m)) - 3  # rows past the 8 the lanes reach
-        row = (l >> 2) + 8 * (r >> 1 & ((1 << row_bits) - 1))
-        col = bit(r, 0) + 2 * (l & 3) + 8 * (r >> (1 + row_bits))
-        return row, col
+        return (l >> 3) + 4 * (r >> n_bits), (l & 7) + 8 * (r & ((1 << n_bits) - 1))
     atom_regs = m * n // 32
     warp_tile = lambda w: (m * (w // wpc[1]), n * (w % wpc[1]))
     model = mma_model(atom, atom_regs, (m, n), warp_tile, (m * wpc[0], n * wpc[1]), shape, [1, 0])
@@ -489,17 +488,16 @@ def test_wmma_mp22_operands(op_idx: int, wpc: List[int]) -> None:
 @pytest.mark.parametrize("instr,wpc,shape", [([64, 64, 16], [4, 1], [64, 64]),
                                              ([64, 128, 16], [8, 1], [128, 128]),
                                              ([128, 64, 16], [4, 2], [128, 256]),
-                                             ([32, 32, 16], [4, 1], [64, 32])])
+                                             ([32, 32, 16], [4, 1], [64, 32]),
+                                             ([16, 64, 16], [4, 2], [32, 128])])
 def test_sqmma_accumulator(instr: List[int], wpc: List[int], shape: List[int]) -> None:
-    # 4 warps of a squad split M in four; per warp the Hopper-like fragment (inferred).
+    # 4 warps of a squad split M in four; per warp the PH1 WMMA-like fragment (inferred).
     m, n = instr[0], instr[1]
     rows = m // 4
-    row_bits = int(math.log2(rows)) - 3
+    n_bits = int(math.log2(n // 8))
 
     def atom(r: int, l: int) -> Tuple[int, int]:
-        row = (l >> 2) + 8 * (r >> 1 & ((1 << row_bits) - 1))
-        col = bit(r, 0) + 2 * (l & 3) + 8 * (r >> (1 + row_bits))
-        return row, col
+        return (l >> 3) + 4 * (r >> n_bits), (l & 7) + 8 * (r & ((1 << n_bits) - 1))
     squads_m = wpc[0] // 4
 
     def warp_tile(w: int) -> Tuple[int, int]:
