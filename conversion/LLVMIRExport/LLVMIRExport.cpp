@@ -1,0 +1,309 @@
+//===- LLVMIRExport.cpp - LLVM-dialect module -> MUSA LLVM IR -------------===//
+//
+// Translation, MUSA kernel conventions, libdevice linking and optimization;
+// the LLVM 14 rewrite lives in LLVM14Compat.cpp / LLVM14Print.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/LLVMIRExport/LLVMIRExport.h"
+#include "conversion/LLVMIRExport/LLVM14Compat.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+
+namespace {
+
+/// Emits `message` as an MLIR error at `loc` (so that tools and the Python
+/// module report it like every other diagnostic) and returns it as an error.
+llvm::Error emitFailure(Location loc, const llvm::Twine &message) {
+  emitError(loc) << message;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 message.str());
+}
+
+/// What the conversion asked for on one kernel `llvm.func`.
+struct KernelMarker {
+  std::string name;
+  std::optional<uint32_t> maxNTidX;
+};
+
+/// Reads the `musa.kernel` / `musa.maxntidx` attributes (LLVMIRExport.h).
+llvm::Expected<SmallVector<KernelMarker>> collectKernels(ModuleOp module) {
+  SmallVector<KernelMarker> kernels;
+  llvm::Error error = llvm::Error::success();
+  module.walk([&](LLVM::LLVMFuncOp func) {
+    Attribute kernelAttr = func->getAttr(kKernelAttrName);
+    Attribute maxAttr = func->getAttr(kMaxNTidXAttrName);
+    if (!kernelAttr && !maxAttr)
+      return WalkResult::advance();
+    auto fail = [&](const llvm::Twine &message) {
+      error = emitFailure(func.getLoc(), message);
+      return WalkResult::interrupt();
+    };
+    if (!kernelAttr)
+      return fail(llvm::Twine("'") + kMaxNTidXAttrName + "' on '" +
+                  func.getName() + "', which is not marked '" +
+                  kKernelAttrName + "'");
+    if (!isa<UnitAttr>(kernelAttr))
+      return fail(llvm::Twine("'") + kKernelAttrName +
+                  "' must be a unit attribute");
+    if (func.isExternal())
+      return fail("kernel '" + func.getName() + "' has no body");
+    KernelMarker marker{func.getName().str(), std::nullopt};
+    if (maxAttr) {
+      auto intAttr = dyn_cast<IntegerAttr>(maxAttr);
+      if (!intAttr || intAttr.getValue().isNegative() ||
+          intAttr.getValue().getActiveBits() > 32 || intAttr.getInt() == 0)
+        return fail(llvm::Twine("'") + kMaxNTidXAttrName +
+                    "' must be a positive 32-bit integer");
+      marker.maxNTidX = static_cast<uint32_t>(intAttr.getInt());
+    }
+    kernels.push_back(std::move(marker));
+    return WalkResult::advance();
+  });
+  if (error)
+    return std::move(error);
+  return kernels;
+}
+
+/// Makes the marked functions MUSA kernels: calling convention 102 and
+/// `!musa.annotations` entries.
+void markKernels(llvm::Module &module, ArrayRef<KernelMarker> kernels) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::NamedMDNode *annotations =
+      module.getOrInsertNamedMetadata("musa.annotations");
+  auto addAnnotation = [&](llvm::Function *func, llvm::StringRef key,
+                           uint32_t value) {
+    llvm::Metadata *operands[] = {
+        llvm::ValueAsMetadata::get(func), llvm::MDString::get(ctx, key),
+        llvm::ConstantAsMetadata::get(
+            llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), value))};
+    annotations->addOperand(llvm::MDNode::get(ctx, operands));
+  };
+  for (const KernelMarker &kernel : kernels) {
+    llvm::Function *func = module.getFunction(kernel.name);
+    func->setCallingConv(kMUSAKernelCallingConv);
+    // The driver looks kernels up by name; keep them visible and whole.
+    func->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    func->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    addAnnotation(func, "kernel", 1);
+    if (kernel.maxNTidX)
+      addAnnotation(func, "maxntidx", *kernel.maxNTidX);
+  }
+}
+
+/// Special-register reads and pure conversions: no memory, may be CSE'd,
+/// hoisted and removed when unused.
+bool isPureMUSAIntrinsic(llvm::StringRef name) {
+  return name.starts_with("llvm.musa.read.ptx.sreg.") ||
+         llvm::StringSwitch<bool>(name)
+             .Cases({"llvm.musa.f162e4m3.rn", "llvm.musa.f162e5m2.rn",
+                     "llvm.musa.float2bfloat16", "llvm.musa.bfloat162float"},
+                    true)
+             .Default(false);
+}
+
+/// Gives the `llvm.musa.*` declarations the attributes LLVM cannot know for
+/// unknown intrinsics. Everything that is not pure is `convergent`: barriers,
+/// shuffles, votes, squad MMA, TME and async barriers involve other threads,
+/// and over-marking only costs optimization, never correctness.
+void annotateMUSAIntrinsics(llvm::Module &module) {
+  for (llvm::Function &func : module) {
+    if (!func.isDeclaration() || !func.getName().starts_with("llvm.musa."))
+      continue;
+    func.addFnAttr(llvm::Attribute::NoUnwind);
+    bool pure = isPureMUSAIntrinsic(func.getName());
+    if (pure) {
+      func.setDoesNotAccessMemory();
+      func.addFnAttr(llvm::Attribute::WillReturn);
+      func.addFnAttr(llvm::Attribute::NoSync);
+    } else {
+      func.setConvergent();
+    }
+    // Call sites too: LLVM 14 passes look at either.
+    for (llvm::User *user : func.users()) {
+      auto *call = dyn_cast<llvm::CallBase>(user);
+      if (!call || call->getCalledFunction() != &func)
+        continue;
+      call->addFnAttr(llvm::Attribute::NoUnwind);
+      if (!pure)
+        call->setConvergent();
+    }
+  }
+}
+
+/// Links the functions of `path` that `module` needs and internalizes them.
+llvm::Error linkLibdevice(llvm::Module &module, llvm::StringRef path,
+                          Location loc) {
+  if (!llvm::sys::fs::exists(path))
+    return emitFailure(loc, "libdevice '" + path + "' does not exist");
+  llvm::SMDiagnostic diag;
+  std::unique_ptr<llvm::Module> lib =
+      llvm::parseIRFile(path, diag, module.getContext());
+  if (!lib) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    diag.print("libdevice", os, /*ShowColors=*/false);
+    return emitFailure(loc, "cannot read libdevice '" + path + "': " + text);
+  }
+  // libdevice is built for the same target; agreeing on the strings keeps the
+  // linker from warning about a mismatch.
+  lib->setTargetTriple(module.getTargetTriple());
+  lib->setDataLayout(module.getDataLayout());
+  bool failed = llvm::Linker::linkModules(
+      module, std::move(lib), llvm::Linker::Flags::LinkOnlyNeeded,
+      [](llvm::Module &linked, const llvm::StringSet<> &fromLib) {
+        llvm::internalizeModule(linked, [&](const llvm::GlobalValue &gv) {
+          return !gv.hasName() || !fromLib.contains(gv.getName());
+        });
+      });
+  if (failed)
+    return emitFailure(loc, "linking libdevice '" + path + "' failed");
+  return llvm::Error::success();
+}
+
+/// Runs LLVM's default O<level> pipeline. There is no TargetMachine for
+/// mtgpu, so target hooks take their defaults; the library is switched off
+/// because a GPU has no libc to call (LLVM would otherwise form memset,
+/// sqrtf, puts ... calls).
+void optimize(llvm::Module &module, unsigned optLevel) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb;
+  llvm::TargetLibraryInfoImpl tlii(module.getTargetTriple());
+  tlii.disableAllFunctions();
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+
+  llvm::OptimizationLevel level = llvm::OptimizationLevel::O0;
+  switch (optLevel) {
+  case 0:
+    break;
+  case 1:
+    level = llvm::OptimizationLevel::O1;
+    break;
+  case 2:
+    level = llvm::OptimizationLevel::O2;
+    break;
+  default:
+    level = llvm::OptimizationLevel::O3;
+    break;
+  }
+  llvm::ModulePassManager mpm =
+      optLevel == 0 ? pb.buildO0DefaultPipeline(level)
+                    : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(module, mam);
+}
+
+} // namespace
+
+void mlir::triton_musa::registerLLVMIRExportTranslations(
+    DialectRegistry &registry) {
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+mlir::triton_musa::translateToMUSALLVMModule(ModuleOp module,
+                                             llvm::LLVMContext &llvmContext,
+                                             const ExportOptions &options) {
+  Location loc = module.getLoc();
+  if (!llvm::is_contained({"mp_21", "mp_22", "mp_31"}, options.arch))
+    return emitFailure(loc, "unknown MUSA architecture '" + options.arch +
+                                "' (expected mp_21, mp_22 or mp_31)");
+  if (options.optLevel > 3)
+    return emitFailure(loc, "optimization level " +
+                                llvm::Twine(options.optLevel) +
+                                " is not in 0..3");
+
+  auto kernels = collectKernels(module);
+  if (!kernels)
+    return kernels.takeError();
+
+  DialectRegistry registry;
+  registerLLVMIRExportTranslations(registry);
+  module->getContext()->appendDialectRegistry(registry);
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "LLVMDialectModule");
+  if (!llvmModule)
+    return emitFailure(loc, "cannot translate the module to LLVM IR");
+
+  llvmModule->setTargetTriple(llvm::Triple(kMUSATriple));
+  llvmModule->setDataLayout(kMUSADataLayout);
+  markKernels(*llvmModule, *kernels);
+  annotateMUSAIntrinsics(*llvmModule);
+
+  if (options.libdevicePath && !options.libdevicePath->empty())
+    if (llvm::Error error =
+            linkLibdevice(*llvmModule, *options.libdevicePath, loc))
+      return std::move(error);
+
+  std::string brokenWhy;
+  llvm::raw_string_ostream brokenStream(brokenWhy);
+  if (llvm::verifyModule(*llvmModule, &brokenStream))
+    return emitFailure(loc, "invalid LLVM IR: " + brokenWhy);
+
+  optimize(*llvmModule, options.optLevel);
+  // Kernels carry no debug info to the SDK, and LLVM 14 cannot read LLVM
+  // 22's debug records anyway.
+  llvm::StripDebugInfo(*llvmModule);
+
+  if (options.llvm14Compatible)
+    if (llvm::Error error = makeLLVM14Compatible(*llvmModule)) {
+      std::string message = llvm::toString(std::move(error));
+      return emitFailure(loc, "LLVM 14 compatibility: " + message);
+    }
+  return llvmModule;
+}
+
+llvm::Expected<std::string>
+mlir::triton_musa::translateToMUSALLVMIR(ModuleOp module,
+                                         const ExportOptions &options) {
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = translateToMUSALLVMModule(module, llvmContext, options);
+  if (!llvmModule)
+    return llvmModule.takeError();
+  if (options.llvm14Compatible) {
+    auto text = printLLVM14Module(**llvmModule);
+    if (!text) {
+      std::string message = llvm::toString(text.takeError());
+      return emitFailure(module.getLoc(), "LLVM 14 compatibility: " + message);
+    }
+    return text;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*llvmModule)->print(os, /*AAW=*/nullptr);
+  return text;
+}
