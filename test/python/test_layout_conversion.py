@@ -152,11 +152,10 @@ def test_blocked(spt: List[int], tpw: List[int], wpc: List[int], order: List[int
     check_distributed(layout, shape, math.prod(tpw), math.prod(wpc), model.registers, model)
 
 
-@pytest.mark.parametrize("spt,tpw,wpc,order,shape", list(blocked_params()))
+@pytest.mark.parametrize("spt,tpw,wpc,order,shape",
+                         [p for p in blocked_params() if len(p.values[4]) >= 2])
 def test_slice(spt: List[int], tpw: List[int], wpc: List[int], order: List[int],
                shape: List[int]) -> None:
-    if len(shape) < 2:
-        pytest.skip("slicing needs rank >= 2")
     for dim in range(len(shape)):
         parent_shape = list(shape)
         parent_shape[dim] = 1
@@ -166,6 +165,29 @@ def test_slice(spt: List[int], tpw: List[int], wpc: List[int], order: List[int],
         layout = layout_to_linear(text, sub_shape)
         check_distributed(layout, sub_shape, math.prod(tpw), math.prod(wpc), model.registers,
                           sliced(model, dim))
+
+
+@pytest.mark.parametrize("cga,shape", [([[1, 0]], [64, 32]), ([[0, 1], [1, 0]], [64, 64]),
+                                       ([[0, 1]], [16, 4]), ([[1, 0], [0, 0]], [32, 16])])
+def test_blocked_cga(cga: List[List[int]], shape: List[int]) -> None:
+    # Block bit i splits the tensor along the dims of CGALayout basis i (in CTA tiles); each
+    # CTA holds the blocked layout of its share. A zero basis duplicates the data.
+    spt, tpw, wpc, order = [1, 2], [8, 4], [2, 2], [1, 0]
+    splits = [max([1] + [2 * b[d] for b in cga]) for d in range(2)]
+    cta_shape = [max(1, s // k) for s, k in zip(shape, splits)]
+    model = BlockedModel(spt, tpw, wpc, order, cta_shape)
+    text = blocked_text(spt, tpw, wpc, order)[:-2] + f", CGALayout = {cga}}}>"
+    layout = layout_to_linear(text, shape)
+    assert layout.in_dims == {"register": model.registers, "lane": 32, "warp": 4,
+                              "block": 2 ** len(cga)}
+    for (reg, lane, warp, block), coord in evaluate(layout).items():
+        split = [0, 0]
+        for i, basis in enumerate(cga):
+            if block >> i & 1:
+                split = [a ^ b for a, b in zip(split, basis)]
+        local = model(reg, lane, warp)
+        assert coord == tuple(c + k * s for c, k, s in zip(local, split, cta_shape))
+    assert layout.is_surjective()
 
 
 def test_slice_of_slice() -> None:
