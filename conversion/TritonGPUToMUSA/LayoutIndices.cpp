@@ -3,7 +3,8 @@
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 
 #include "conversion/TritonGPUToMUSA/TargetInfo.h"
-#include "conversion/TritonGPUToMUSA/TemporaryLayoutConversion.h"
+
+#include "layouts/LayoutConversion.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/MathExtras.h"
@@ -39,8 +40,15 @@ mlir::triton_musa::getLinearLayout(RankedTensorType type,
                                    function_ref<InFlightDiagnostic()> emitError) {
   if (!type.getEncoding())
     return emitError() << "tensor type " << type << " has no layout";
-  return ::triton_musa::temporary::toLinearLayout(type.getShape(),
-                                                  type.getEncoding(), emitError);
+  auto layout = ::triton_musa::toLinearLayout(type.getShape(),
+                                              type.getEncoding(), emitError);
+  if (failed(layout))
+    return failure();
+  // Shared-memory layouts map "offset", not threads: no register values.
+  if (!layout->hasInDim(kRegister))
+    return emitError() << "tensor type " << type
+                       << " does not have a distributed layout";
+  return layout;
 }
 
 SmallVector<int32_t>
@@ -88,10 +96,16 @@ mlir::triton_musa::emitIndices(OpBuilder &b, Location loc,
   // bits it may set there.
   SmallVector<Value> dynamic(rank);
   SmallVector<int32_t> dynamicBits(rank, 0);
-  auto accumulate = [&](unsigned d, Value v) {
-    dynamic[d] = dynamic[d] ? LLVM::XOrOp::create(b, loc, dynamic[d], v)
-                                  .getResult()
-                            : v;
+  // Terms are XORed; where their bits cannot overlap (always, for blocked
+  // layouts) `or` says the same and folds better into addresses.
+  auto accumulate = [&](unsigned d, Value v, int32_t bits) {
+    if (!dynamic[d])
+      dynamic[d] = v;
+    else if (dynamicBits[d] & bits)
+      dynamic[d] = LLVM::XOrOp::create(b, loc, dynamic[d], v);
+    else
+      dynamic[d] = LLVM::OrOp::create(b, loc, dynamic[d], v);
+    dynamicBits[d] |= bits;
   };
   for (auto [name, id] : {std::pair<StringRef, Value>{kLane, lane},
                           std::pair<StringRef, Value>{kWarp, warp}}) {
@@ -102,14 +116,14 @@ mlir::triton_musa::emitIndices(OpBuilder &b, Location loc,
     for (unsigned d = 0; d < rank; ++d) {
       // Common case (blocked layouts): bit i lands on 2^(i + shift), so the
       // whole contribution is one mask and one shift.
-      int32_t mask = 0;
+      int32_t mask = 0, bits = 0;
       std::optional<int> shift;
       bool shifted = true;
       for (unsigned i = 0; i < numBits; ++i) {
         int32_t v = (*bases)[i][d];
         if (v == 0)
           continue;
-        dynamicBits[d] |= v;
+        bits |= v;
         mask |= 1 << i;
         int s = llvm::isPowerOf2_32(v) ? int(llvm::Log2_32(v)) - int(i) : 0;
         if (!llvm::isPowerOf2_32(v) || (shift && *shift != s))
@@ -126,7 +140,7 @@ mlir::triton_musa::emitIndices(OpBuilder &b, Location loc,
           v = LLVM::ShlOp::create(b, loc, v, i32Const(b, loc, *shift));
         else if (*shift < 0)
           v = LLVM::LShrOp::create(b, loc, v, i32Const(b, loc, -*shift));
-        accumulate(d, v);
+        accumulate(d, v, bits);
         continue;
       }
       // General basis: bit i contributes basis_i when set.
@@ -137,7 +151,8 @@ mlir::triton_musa::emitIndices(OpBuilder &b, Location loc,
         Value bit = LLVM::AndOp::create(
             b, loc, LLVM::LShrOp::create(b, loc, id, i32Const(b, loc, i)),
             i32Const(b, loc, 1));
-        accumulate(d, LLVM::MulOp::create(b, loc, bit, i32Const(b, loc, basis)));
+        accumulate(d, LLVM::MulOp::create(b, loc, bit, i32Const(b, loc, basis)),
+                   basis);
       }
     }
   }
