@@ -363,8 +363,13 @@ FailureOr<Tile> fmaDotTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
   cta.appendIdentityND(kLane, toInt64(blocked.getThreadsPerWarp()), order,
                        kDim);
   cta.appendIdentityND(kWarp, toInt64(blocked.getWarpsPerCTA()), order, kDim);
-  return combineWithShape(err, std::move(cta), blocked.getCgaBases(), shape,
-                          order, kRegister, /*dropRegisters=*/true);
+  // CTAs never split K: where the result's CTAs split its dimension kDim
+  // (N for A, M for B), they hold the same operand.
+  SmallVector<int32_t> cga(blocked.getCgaBases());
+  for (size_t i = kDim; i < cga.size(); i += rank)
+    cga[i] = 0;
+  return combineWithShape(err, std::move(cta), cga, shape, order, kRegister,
+                          /*dropRegisters=*/true);
 }
 
 /// The dimensions ordered by the first register basis that moves them, the

@@ -535,6 +535,24 @@ def test_sqmma_accumulator(instr: List[int], wpc: List[int], shape: List[int]) -
     check_distributed(layout, shape, 32, math.prod(wpc), regs, model)
 
 
+def test_slice_of_mma() -> None:
+    parent = wmma_text(2, [2, 2], [32, 32, 16])
+    acc = layout_to_linear(parent, [64, 1])
+    row = layout_to_linear(f"#ttg.slice<{{dim = 1, parent = {parent}}}>", [64])
+    # Each thread keeps the rows it held; registers that only walked N are gone.
+    for (reg, lane, warp, _), coord in evaluate(row).items():
+        assert coord == (evaluate(acc)[(reg, lane, warp, 0)][0],)
+    assert row.in_dims["register"] == 2 and row.is_surjective()
+
+
+def test_dot_operand_fma_cga_never_splits_k() -> None:
+    parent = blocked_text([1, 1], [4, 8], [2, 2], [1, 0])[:-2] + ", CGALayout = [[0, 1]]}>"
+    a = layout_to_linear(f"#ttg.dot_op<{{opIdx = 0, parent = {parent}}}>", [32, 16])
+    b = layout_to_linear(f"#ttg.dot_op<{{opIdx = 1, parent = {parent}}}>", [16, 64])
+    assert a.bases["block"] == [[0, 0]]  # CTAs split N: both hold all of A
+    assert b.bases["block"] == [[0, 32]]  # and each its half of B
+
+
 def test_mma_3d_batch() -> None:
     layout = layout_to_linear(wmma_text(2, [2, 2, 1], [32, 32, 16]), [4, 32, 32])
     assert layout.in_dims == {"register": 16, "lane": 128, "warp": 4, "block": 1}
