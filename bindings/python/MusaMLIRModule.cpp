@@ -8,6 +8,7 @@
 
 #include "bindings/python/LayoutConversionBindings.h"
 #include "bindings/python/LinearLayoutBindings.h"
+#include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "registration/InitAll.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -22,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
@@ -140,6 +142,29 @@ public:
       diagnostics.raise("pass pipeline '" + pipeline + "' failed");
   }
 
+  /// The `llir` stage: LLVM IR text for MUSA (conversion/LLVMIRExport).
+  std::string toLLVMIR(const std::string &arch, int optLevel,
+                       const std::optional<std::string> &libdevice,
+                       bool llvm14Compatible) {
+    if (optLevel < 0 || optLevel > 3)
+      throw std::invalid_argument("opt_level must be in 0..3, got " +
+                                  std::to_string(optLevel));
+    DiagnosticCollector diagnostics(context.get());
+    triton_musa::ExportOptions options;
+    options.arch = arch;
+    options.optLevel = static_cast<unsigned>(optLevel);
+    options.libdevicePath = libdevice;
+    options.llvm14Compatible = llvm14Compatible;
+    llvm::Expected<std::string> text =
+        triton_musa::translateToMUSALLVMIR(*module, options);
+    if (!text) {
+      // The reason is among the collected diagnostics.
+      llvm::consumeError(text.takeError());
+      diagnostics.raise("cannot export the module to LLVM IR for " + arch);
+    }
+    return std::move(*text);
+  }
+
   std::string str(bool debugInfo, bool generic) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -179,6 +204,13 @@ NB_MODULE(_musa_mlir, m) {
            "Verifies the module; raises MLIRError with the diagnostics.")
       .def("run_pipeline", &PyModule::runPipeline, nb::arg("pipeline"),
            "Runs a textual pass pipeline in place.")
+      .def("to_llvm_ir", &PyModule::toLLVMIR, nb::arg("arch"),
+           nb::arg("opt_level") = 3, nb::arg("libdevice") = nb::none(),
+           nb::arg("llvm14_compatible") = true,
+           "LLVM IR text for triple mtgpu-mt-musa from a module in the LLVM "
+           "dialect (kernels marked `musa.kernel`), optimized at O<opt_level>, "
+           "with `libdevice` linked if given, rewritten for the MUSA SDK's "
+           "LLVM 14 llc unless llvm14_compatible is False; raises MLIRError.")
       .def("str", &PyModule::str, nb::arg("debug_info") = false,
            nb::arg("generic") = false, "Prints the module.")
       .def("__str__", [](PyModule &self) {

@@ -55,7 +55,7 @@ struct KernelMarker {
 /// Reads the `musa.kernel` / `musa.maxntidx` attributes (LLVMIRExport.h).
 llvm::Expected<SmallVector<KernelMarker>> collectKernels(ModuleOp module) {
   SmallVector<KernelMarker> kernels;
-  llvm::Error error = llvm::Error::success();
+  std::optional<llvm::Error> error;
   module.walk([&](LLVM::LLVMFuncOp func) {
     Attribute kernelAttr = func->getAttr(kKernelAttrName);
     Attribute maxAttr = func->getAttr(kMaxNTidXAttrName);
@@ -87,7 +87,7 @@ llvm::Expected<SmallVector<KernelMarker>> collectKernels(ModuleOp module) {
     return WalkResult::advance();
   });
   if (error)
-    return std::move(error);
+    return std::move(*error);
   return kernels;
 }
 
