@@ -68,22 +68,21 @@ LogicalResult checkSupported(ModuleOp module, RewritePatternSet &patterns) {
       ok = false;
       return;
     }
-    auto checkType = [&](Type type) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor)
-        return true;
-      return succeeded(getLinearLayout(tensor, [&] {
-        return op->emitError() << "'" << name << "' on " << tensor << ": ";
-      }));
-    };
-    for (Type type : op->getOperandTypes())
-      ok &= checkType(type);
-    for (Type type : op->getResultTypes())
-      ok &= checkType(type);
+    // One diagnostic per op: its first tensor type without a usable layout.
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
     for (Region &region : op->getRegions())
       for (Block &block : region)
-        for (Type type : block.getArgumentTypes())
-          ok &= checkType(type);
+        llvm::append_range(types, block.getArgumentTypes());
+    for (Type type : types) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (tensor && failed(getLinearLayout(tensor, [&] {
+            return op->emitError() << "'" << name << "' on " << tensor << ": ";
+          }))) {
+        ok = false;
+        return;
+      }
+    }
   });
   return success(ok);
 }

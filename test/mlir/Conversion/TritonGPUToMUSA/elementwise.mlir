@@ -1,0 +1,54 @@
+// arith/math on tensors: the op is applied to each of the thread's registers
+// and the scalar copies are lowered by the upstream arith/math -> LLVM
+// patterns; splat constants fill every register.
+// RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
+// RUN: FileCheck %s --input-file=%t.mp_31.mlir
+// RUN: musa-opt %S/Inputs/elementwise.mp_22.mlir -split-input-file -convert-tritongpu-to-musa=arch=mp_22 -o %t.mp_22.mlir
+// RUN: FileCheck %s --input-file=%t.mp_22.mlir
+
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @float_ops(
+  // CHECK: %[[HALF:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
+  // CHECK: llvm.insertvalue %[[HALF]], %{{.*}}[1] : !llvm.struct<(f32, f32)>
+  // CHECK-COUNT-2: llvm.fmul %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<fast>} : f32
+  // CHECK-COUNT-2: llvm.intr.exp2(%{{.*}}) : (f32) -> f32
+  // CHECK-COUNT-2: llvm.fcmp "olt" %{{.*}}, %{{.*}} : f32
+  // CHECK: llvm.insertvalue %{{.*}}[1] : !llvm.struct<(i1, i1)>
+  // CHECK-COUNT-2: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, f32
+  // CHECK-COUNT-2: llvm.fptosi %{{.*}} : f32 to i32
+  tt.func public @float_ops(%x: f32) {
+    %half = arith.constant dense<5.000000e-01> : tensor<256xf32, #blocked>
+    %xs = tt.splat %x : f32 -> tensor<256xf32, #blocked>
+    %m = arith.mulf %xs, %half fastmath<fast> : tensor<256xf32, #blocked>
+    %e = math.exp2 %m : tensor<256xf32, #blocked>
+    %c = arith.cmpf olt, %e, %half : tensor<256xf32, #blocked>
+    %s = arith.select %c, %e, %m : tensor<256xi1, #blocked>, tensor<256xf32, #blocked>
+    %i = arith.fptosi %s : tensor<256xf32, #blocked> to tensor<256xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // Integer ops, a scalar condition for arith.select (used for every
+  // register) and casts between widths.
+  // CHECK-LABEL: llvm.func @int_ops(
+  // CHECK-SAME: %[[B:.*]]: i1, %{{.*}}: i32
+  // CHECK-COUNT-2: llvm.xor %{{.*}}, %{{.*}} : i32
+  // CHECK-COUNT-2: llvm.ashr %{{.*}}, %{{.*}} : i32
+  // CHECK-COUNT-2: llvm.select %[[B]], %{{.*}}, %{{.*}} : i1, i32
+  // CHECK-COUNT-2: llvm.sext %{{.*}} : i32 to i64
+  // CHECK: llvm.insertvalue %{{.*}}[1] : !llvm.struct<(i64, i64)>
+  tt.func public @int_ops(%b: i1, %k: i32) {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %ks = tt.splat %k : i32 -> tensor<256xi32, #blocked>
+    %x = arith.xori %r, %ks : tensor<256xi32, #blocked>
+    %y = arith.shrsi %x, %r : tensor<256xi32, #blocked>
+    %z = arith.select %b, %x, %y : tensor<256xi32, #blocked>
+    %w = arith.extsi %z : tensor<256xi32, #blocked> to tensor<256xi64, #blocked>
+    tt.return
+  }
+}

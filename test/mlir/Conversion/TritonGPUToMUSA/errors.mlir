@@ -1,0 +1,67 @@
+// What --convert-tritongpu-to-musa refuses, each with an error naming the op
+// (or the module attribute) instead of leaving tt/ttg ops behind.
+// RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -verify-diagnostics
+// RUN: musa-opt %S/Inputs/errors.mp_22.mlir -split-input-file -convert-tritongpu-to-musa=arch=mp_22 -verify-diagnostics
+
+#blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @dot(%a: tensor<32x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x32xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf32, #blocked>) {
+    // expected-error @below {{'tt.dot' is not supported by --convert-tritongpu-to-musa yet}}
+    %d = tt.dot %a, %b, %c : tensor<32x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x32xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @inline_asm(%x: tensor<128xi32, #blocked>) {
+    // expected-error @below {{'tt.elementwise_inline_asm': PTX inline assembly cannot run on MUSA}}
+    %y = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<128xi32, #blocked> -> tensor<128xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @convert(%x: tensor<256xi32, #blocked>) {
+    // Each unsupported op is reported once, at its first use.
+    // expected-error @below {{'ttg.convert_layout' is not supported by --convert-tritongpu-to-musa yet}}
+    %y = ttg.convert_layout %x : tensor<256xi32, #blocked> -> tensor<256xi32, #blocked1>
+    %z = ttg.convert_layout %y : tensor<256xi32, #blocked1> -> tensor<256xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // expected-error @below {{'tt.func' on 'tensor<128xf32>': tensor type 'tensor<128xf32>' has no layout}}
+  tt.func public @no_layout(%x: tensor<128xf32>) {
+    // expected-error @below {{'arith.addf' on 'tensor<128xf32>': tensor type 'tensor<128xf32>' has no layout}}
+    %y = arith.addf %x, %x : tensor<128xf32>
+    tt.return
+  }
+}
+
+// -----
+
+// expected-error @below {{"ttg.threads-per-warp" = 128 does not match arch mp_31, whose warps have 32 threads}}
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
+  tt.func public @wrong_warp_size() {
+    tt.return
+  }
+}
+
+// -----
+
+// expected-error @below {{"ttg.num-ctas" = 2 (clusters) is not supported by --convert-tritongpu-to-musa yet}}
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @cluster() {
+    tt.return
+  }
+}
