@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bindings/python/LayoutConversionBindings.h"
+#include "dialects/TritonGPU/IR/Dialect.h"
 #include "layouts/LayoutConversion.h"
 #include "registration/InitAll.h"
 
@@ -40,18 +41,30 @@ mlir::MLIRContext &getLayoutContext() {
   return *context;
 }
 
+/// Collects the context's diagnostics while alive.
+class DiagnosticText {
+public:
+  explicit DiagnosticText(mlir::MLIRContext &ctx)
+      : handler(&ctx, [this](mlir::Diagnostic &diag) {
+          if (!messages.empty())
+            messages += "\n";
+          messages += diag.str();
+          for (mlir::Diagnostic &note : diag.getNotes())
+            messages += "\nnote: " + note.str();
+          return mlir::success();
+        }) {}
+
+  std::string messages;
+
+private:
+  mlir::ScopedDiagnosticHandler handler;
+};
+
 triton_musa::LinearLayout layoutToLinear(const std::string &text,
                                          const std::vector<int64_t> &shape) {
   mlir::MLIRContext &ctx = getLayoutContext();
-  std::string messages;
-  mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &diag) {
-    if (!messages.empty())
-      messages += "\n";
-    messages += diag.str();
-    for (mlir::Diagnostic &note : diag.getNotes())
-      messages += "\nnote: " + note.str();
-    return mlir::success();
-  });
+  DiagnosticText diagnostics(ctx);
+  std::string &messages = diagnostics.messages;
   mlir::Attribute layout = mlir::parseAttribute(text, &ctx);
   if (!layout)
     throw nb::value_error(
@@ -66,6 +79,31 @@ triton_musa::LinearLayout layoutToLinear(const std::string &text,
   return std::move(*result);
 }
 
+/// The layout of a tensor or !ttg.memdesc type given as text.
+triton_musa::LinearLayout typeToLinear(const std::string &text) {
+  mlir::MLIRContext &ctx = getLayoutContext();
+  DiagnosticText diagnostics(ctx);
+  mlir::Type type = mlir::parseType(text, &ctx);
+  if (!type)
+    throw nb::value_error(("cannot parse type '" + text +
+                           "': " + diagnostics.messages)
+                              .c_str());
+  mlir::FailureOr<triton_musa::LinearLayout> result = mlir::failure();
+  if (auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type))
+    result = triton_musa::toLinearLayout(tensor);
+  else if (auto memdesc = mlir::dyn_cast<mlir::triton::gpu::MemDescType>(type))
+    result = triton_musa::toLinearLayout(memdesc);
+  else
+    throw nb::value_error(("'" + text +
+                           "' is neither a ranked tensor nor a !ttg.memdesc")
+                              .c_str());
+  if (mlir::failed(result))
+    throw nb::value_error(diagnostics.messages.empty()
+                              ? "layout conversion failed"
+                              : diagnostics.messages.c_str());
+  return std::move(*result);
+}
+
 } // namespace
 
 void bindLayoutConversion(nb::module_ &m) {
@@ -75,4 +113,9 @@ void bindLayoutConversion(nb::module_ &m) {
         "for a tensor of `shape`: register/lane/warp/block (distributed) or "
         "offset/block (shared) -> dim0..dim{rank-1}. Raises ValueError with "
         "the diagnostic on parse errors and unsupported layouts.");
+  m.def("type_to_linear", &typeToLinear, nb::arg("type"),
+        "The linear layout of a tensor type (its encoding over its shape) or "
+        "of a !ttg.memdesc (its encoding over the allocation shape, without "
+        "a multi-buffer leading dimension), given as text. Raises ValueError "
+        "with the diagnostic.");
 }

@@ -19,7 +19,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from triton_musa._musa_mlir import LinearLayout, layout_to_linear  # noqa: E402
+from triton_musa._musa_mlir import LinearLayout, layout_to_linear, type_to_linear  # noqa: E402
 
 settings.register_profile("layout_conversion", max_examples=120, deadline=None)
 settings.load_profile("layout_conversion")
@@ -558,6 +558,30 @@ def test_mma_3d_batch() -> None:
     assert layout.in_dims == {"register": 16, "lane": 128, "warp": 4, "block": 1}
     assert layout.is_surjective()
     assert layout.bases["warp"] == [[0, 0, 0], [1, 0, 0]]  # N warp broadcasts, then batch
+
+
+# --- types ----------------------------------------------------------------------------
+
+
+SHARED = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [1, 0]}>"
+
+
+def test_type_to_linear() -> None:
+    blocked = blocked_text([1, 4], [8, 4], [4, 1], [1, 0])
+    assert (type_to_linear(f"tensor<64x32xf16, {blocked}>")
+            == layout_to_linear(blocked, [64, 32]))
+    # A memdesc uses its allocation shape; a leading multi-buffer dim is not part of it.
+    expected = layout_to_linear(SHARED, [32, 64])
+    assert type_to_linear(f"!ttg.memdesc<32x64xf16, {SHARED}, #ttg.shared_memory>") == expected
+    assert type_to_linear(
+        f"!ttg.memdesc<3x32x64xf16, {SHARED}, #ttg.shared_memory, mutable>") == expected
+    assert type_to_linear(
+        f"!ttg.memdesc<16x64xf16, {SHARED}, #ttg.shared_memory, mutable, 32x64>") == expected
+    for bad, message in [("tensor<64xf32>", "no layout"), ("f32", "neither"),
+                         ("tensor<6xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = "
+                          "[32], warpsPerCTA = [4], order = [0]}>>", "power of two")]:
+        with pytest.raises(ValueError, match=message):
+            type_to_linear(bad)
 
 
 # --- errors -------------------------------------------------------------------------------
