@@ -174,7 +174,11 @@ constexpr StringLiteral kForbiddenWords[] = {
 constexpr StringLiteral kForbiddenPrefixes[] = {
     "splat (", "memory(", "captures(", "inrange(", "range(", "#dbg_"};
 
-bool isWordChar(char c) { return isAlnum(c) || c == '_' || c == '.'; }
+/// True if a keyword may start at `pos`: not inside a name such as
+/// `@memory(` or `%x.splat`.
+bool startsKeyword(StringRef text, size_t pos) {
+  return pos == 0 || StringRef(" \t(,{[<").contains(text[pos - 1]);
+}
 
 Expected<std::string> respell(StringRef text, const SplatLengths &splats) {
   std::string out;
@@ -210,7 +214,7 @@ Expected<std::string> respell(StringRef text, const SplatLengths &splats) {
       continue;
     }
     StringRef rest = text.substr(i);
-    if (rest.starts_with("splat (")) {
+    if (rest.starts_with("splat (") && startsKeyword(text, i)) {
       size_t close = rest.find(')');
       if (close == StringRef::npos)
         return syntaxError("unterminated splat constant");
@@ -229,7 +233,7 @@ Expected<std::string> respell(StringRef text, const SplatLengths &splats) {
       i += key.size();
       continue;
     }
-    if (rest.starts_with("memory(") && (i == 0 || !isWordChar(text[i - 1]))) {
+    if (rest.starts_with("memory(") && startsKeyword(text, i)) {
       size_t close = rest.find(')');
       if (close == StringRef::npos)
         return syntaxError("unterminated memory attribute");
@@ -240,14 +244,12 @@ Expected<std::string> respell(StringRef text, const SplatLengths &splats) {
       i += close + 1;
       continue;
     }
-    if (rest.starts_with(kKernelCCName) &&
-        (i == 0 || !isWordChar(text[i - 1]))) {
+    if (rest.starts_with(kKernelCCName) && startsKeyword(text, i)) {
       out += "cc102";
       i += kKernelCCName.size();
       continue;
     }
-    if (rest.starts_with("captures(none)") &&
-        (i == 0 || !isWordChar(text[i - 1]))) {
+    if (rest.starts_with("captures(none)") && startsKeyword(text, i)) {
       out += "nocapture";
       i += strlen("captures(none)");
       continue;
@@ -277,15 +279,15 @@ Error checkNoNewTokens(StringRef text) {
     StringRef codeRef(code);
     for (StringRef prefix : kForbiddenPrefixes) {
       size_t pos = codeRef.find(prefix);
-      // `range(` is also the tail of `inrange(`; both are forbidden.
-      if (pos != StringRef::npos &&
-          (pos == 0 || !isWordChar(codeRef[pos - 1]) || prefix == "#dbg_"))
-        return syntaxError("'" + prefix + "' left in '" + line.trim() + "'");
+      for (; pos != StringRef::npos; pos = codeRef.find(prefix, pos + 1))
+        if (prefix == "#dbg_" || startsKeyword(codeRef, pos))
+          return syntaxError("'" + prefix + "' left in '" + line.trim() +
+                             "'");
     }
     for (StringRef word : kForbiddenWords) {
       for (size_t pos = codeRef.find(word); pos != StringRef::npos;
            pos = codeRef.find(word, pos + 1)) {
-        bool startsWord = pos == 0 || codeRef[pos - 1] == ' ';
+        bool startsWord = startsKeyword(codeRef, pos);
         size_t end = pos + word.size();
         bool endsWord = end == codeRef.size() || codeRef[end] == ' ' ||
                         codeRef[end] == ',' || codeRef[end] == ')';
