@@ -115,7 +115,7 @@ struct Tile {
   }
 
   /// Identity over `shape` along `order` (most minor first), as Triton's
-  /// identityStandardND; dimensions in `broadcastDims` get zeros instead.
+  /// identityStandardND; dimension `broadcastDim` gets zeros instead.
   void appendIdentityND(StringRef inDim, ArrayRef<int64_t> shape,
                         ArrayRef<unsigned> order,
                         std::optional<unsigned> broadcastDim = std::nullopt) {
@@ -137,7 +137,7 @@ LogicalResult checkOrder(const ErrorReporter &err, StringRef what,
   SmallVector<bool> seen(rank, false);
   if (order.size() != rank)
     return err.fail((what + " order has " + Twine(order.size()) +
-                     " entries but the layout has rank " + Twine(rank))
+                     " entries but the tensor has rank " + Twine(rank))
                         .str());
   for (unsigned d : order) {
     if (d >= rank || seen[d])
@@ -154,7 +154,7 @@ LogicalResult checkPow2s(const ErrorReporter &err, StringRef what,
                          ArrayRef<unsigned> values, unsigned rank) {
   if (values.size() != rank)
     return err.fail((what + " has " + Twine(values.size()) +
-                     " entries but the layout has rank " + Twine(rank))
+                     " entries but the tensor has rank " + Twine(rank))
                         .str());
   for (unsigned v : values)
     if (!isPow2(v))

@@ -23,6 +23,12 @@
 // broadcast, the excess registers are dropped). This follows Triton's
 // ensureLayoutNotSmallerThan/ensureLayoutNotLargerThan.
 //
+// The MUSA fragment arrangements (#musagpu.sqmma, #musagpu.wmma,
+// #musagpu.wmma_operand) and the #musagpu.tme_shared swizzle are partly
+// inferred; LayoutConversion.cpp documents each assumption where it is made.
+// #ttg.nvmma_shared and #ttg.amd_rotating_shared are rejected (not MUSA
+// layouts).
+//
 // Errors (unsupported attributes, malformed parameters, shapes that are not
 // powers of two) are reported through emitError and FailureOr, never by
 // assertion.
