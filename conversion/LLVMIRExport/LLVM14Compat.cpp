@@ -20,6 +20,8 @@
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/ModRef.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace {
@@ -185,6 +187,79 @@ void expandThreeWayCompare(Function &decl, bool isSigned) {
   decl.eraseFromParent();
 }
 
+/// x * 2^n computed exactly for an IEEE type with exponent bias `bias` and
+/// `mantissa` stored mantissa bits: musl's scalbn, with selects for its
+/// branches. Big scales are applied in steps of 2^bias, small ones in steps
+/// of 2^(1-bias+mantissa+1), which keep the intermediates from rounding
+/// before the final multiplication.
+Value *emitScalbn(IRBuilder<> &builder, Value *x, Value *n, int bias,
+                  int mantissa) {
+  Type *type = x->getType();
+  Type *expType = n->getType();
+  auto expConst = [&](int64_t v) {
+    return ConstantInt::getSigned(expType, v);
+  };
+  int minExp = 1 - bias;
+  int smallStep = -minExp - (mantissa + 1);
+  Constant *big = ConstantFP::get(type, std::ldexp(1.0, bias));
+  Constant *small = ConstantFP::get(type, std::ldexp(1.0, -smallStep));
+  auto step = [&](Value *&y, Value *&e, bool up) {
+    Value *cond = up ? builder.CreateICmpSGT(e, expConst(bias))
+                     : builder.CreateICmpSLT(e, expConst(minExp));
+    y = builder.CreateSelect(cond, builder.CreateFMul(y, up ? big : small), y);
+    e = builder.CreateSelect(
+        cond, builder.CreateAdd(e, expConst(up ? -bias : smallStep)), e);
+  };
+  Value *y = x, *e = n;
+  step(y, e, /*up=*/true);
+  step(y, e, /*up=*/true);
+  step(y, e, /*up=*/false);
+  step(y, e, /*up=*/false);
+  e = builder.CreateBinaryIntrinsic(Intrinsic::smin, e, expConst(bias));
+  e = builder.CreateBinaryIntrinsic(Intrinsic::smax, e, expConst(minExp));
+  // 2^e built from its bits: e + bias is a normal exponent field.
+  unsigned bits = type->getScalarSizeInBits();
+  Type *intType = type->getWithNewType(builder.getIntNTy(bits));
+  Value *field = builder.CreateZExtOrTrunc(
+      builder.CreateAdd(e, expConst(bias)), intType);
+  Value *scale = builder.CreateBitCast(
+      builder.CreateShl(field, ConstantInt::get(intType, mantissa)), type);
+  return builder.CreateFMul(y, scale);
+}
+
+/// `llvm.ldexp` (LLVM 16; InstCombine forms it from x * exp2(sitofp n)).
+/// half and bfloat go through float, where the result is exact.
+Error expandLdexp(Function &decl) {
+  Type *type = decl.getReturnType();
+  Type *scalar = type->getScalarType();
+  if (!scalar->isHalfTy() && !scalar->isBFloatTy() && !scalar->isFloatTy() &&
+      !scalar->isDoubleTy())
+    return createStringError(inconvertibleErrorCode(),
+                             "intrinsic '" + decl.getName() +
+                                 "' has no LLVM 14 equivalent");
+  for (User *user : make_early_inc_range(decl.users())) {
+    auto *call = cast<CallInst>(user);
+    IRBuilder<> builder(call);
+    Value *x = call->getArgOperand(0), *n = call->getArgOperand(1);
+    Value *result;
+    if (scalar->isDoubleTy()) {
+      result = emitScalbn(builder, x, n, 1023, 52);
+    } else if (scalar->isFloatTy()) {
+      result = emitScalbn(builder, x, n, 127, 23);
+    } else {
+      Type *floatType = type->getWithNewType(builder.getFloatTy());
+      result = builder.CreateFPTrunc(
+          emitScalbn(builder, builder.CreateFPExt(x, floatType), n, 127, 23),
+          type);
+    }
+    result->takeName(call);
+    call->replaceAllUsesWith(result);
+    call->eraseFromParent();
+  }
+  decl.eraseFromParent();
+  return Error::success();
+}
+
 Error rewriteIntrinsics(Module &module) {
   // Resigning appends declarations: walk a snapshot.
   SmallVector<Function *> intrinsics;
@@ -211,6 +286,10 @@ Error rewriteIntrinsics(Module &module) {
       continue;
     case Intrinsic::ucmp:
       expandThreeWayCompare(decl, /*isSigned=*/false);
+      continue;
+    case Intrinsic::ldexp:
+      if (Error error = expandLdexp(decl))
+        return error;
       continue;
     default:
       break;

@@ -91,6 +91,35 @@ module {
     llvm.return
   }
 
+  // -O3 forms llvm.ldexp from x * exp2(sitofp n) and llvm.scmp from a
+  // select chain; both are expanded again (ldexp exactly, musl's scalbn).
+  // CHECK-LABEL: define void @formed(
+  // CHECK: icmp sgt i32 %1, 127
+  // CHECK: icmp slt i32 %{{[0-9]+}}, -126
+  // CHECK: shl i32 %{{[0-9]+}}, 23
+  // CHECK: bitcast i32 %{{[0-9]+}} to float
+  // CHECK: icmp sgt i32 %3, %4
+  // CHECK: icmp slt i32 %3, %4
+  // CHECK: sub i32
+  // LLVM22-LABEL: define void @formed(
+  // LLVM22: call float @llvm.ldexp.f32.i32(float 1.000000e+00, i32 %1)
+  // LLVM22: call i32 @llvm.scmp.i32.i32(i32 %3, i32 %4)
+  llvm.func @formed(%x: f32, %n: i32, %p: !llvm.ptr<1>, %a: i32, %b: i32, %q: !llvm.ptr<1>) {
+    %f = llvm.sitofp %n : i32 to f32
+    %e = llvm.intr.exp2(%f) : (f32) -> f32
+    %y = llvm.fmul %x, %e : f32
+    llvm.store %y, %p : f32, !llvm.ptr<1>
+    %lt = llvm.icmp "slt" %a, %b : i32
+    %gt = llvm.icmp "sgt" %a, %b : i32
+    %m1 = llvm.mlir.constant(-1 : i32) : i32
+    %one = llvm.mlir.constant(1 : i32) : i32
+    %zero = llvm.mlir.constant(0 : i32) : i32
+    %s0 = llvm.select %gt, %one, %zero : i1, i32
+    %s = llvm.select %lt, %m1, %s0 : i1, i32
+    llvm.store %s, %q : i32, !llvm.ptr<1>
+    llvm.return
+  }
+
   // CHECK-DAG: attributes [[CONV]] = { convergent nounwind }
   // CHECK-DAG: attributes [[ARGREAD]] = { {{.*}}argmemonly readonly }
   // LLVM22: memory(argmem: read)
