@@ -21,7 +21,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from triton_musa._musa_mlir import LinearLayout, layout_to_linear, type_to_linear  # noqa: E402
 
-settings.register_profile("layout_conversion", max_examples=120, deadline=None)
+settings.register_profile("layout_conversion", max_examples=100, deadline=None)
 settings.load_profile("layout_conversion")
 
 Coord = Tuple[int, ...]
@@ -221,7 +221,7 @@ def test_dot_operand_fma(op_idx: int, spt: List[int], tpw: List[int], wpc: List[
     assert layout.sublayout_is_zero(["lane", "warp"], [f"dim{k_dim}"])
 
 
-# --- hypothesis: random blocked and slice layouts ----------------------------------------
+# --- hypothesis: random blocked, slice and FMA dot-operand layouts ----------------------
 
 
 def split_pow2(total_log2: int, parts: int) -> st.SearchStrategy[List[int]]:
@@ -265,6 +265,21 @@ def test_slice_hypothesis(params: Tuple, data: st.DataObject) -> None:
     layout = layout_to_linear(text, sub_shape)
     check_distributed(layout, sub_shape, math.prod(tpw), math.prod(wpc), model.registers,
                       sliced(model, dim))
+
+
+@given(st.data())
+def test_dot_operand_fma_hypothesis(data: st.DataObject) -> None:
+    spt, tpw, wpc, order, shape = data.draw(blocked_layouts(min_rank=2))
+    op_idx = data.draw(st.integers(0, 1))
+    rank = len(shape)
+    k_dim = rank - 1 if op_idx == 0 else rank - 2
+    spt_k = list(spt)
+    spt_k[k_dim] = shape[k_dim]
+    model = BlockedModel(spt_k, tpw, wpc, order, shape, k_dims=[k_dim])
+    assume(model.registers * math.prod(tpw) * math.prod(wpc) <= 2 ** 16)
+    text = f"#ttg.dot_op<{{opIdx = {op_idx}, parent = {blocked_text(spt, tpw, wpc, order)}}}>"
+    layout = layout_to_linear(text, shape)
+    check_distributed(layout, shape, math.prod(tpw), math.prod(wpc), model.registers, model)
 
 
 # --- linear -------------------------------------------------------------------------------
@@ -354,6 +369,21 @@ def swizzled_model(vec: int, per_phase: int, max_phase: int, order: Sequence[int
 ])
 def test_swizzled_shared(vec: int, per_phase: int, max_phase: int, order: List[int],
                          shape: List[int]) -> None:
+    text = (f"#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per_phase}, "
+            f"maxPhase = {max_phase}, order = {order}}}>")
+    check_shared(layout_to_linear(text, shape), shape,
+                 swizzled_model(vec, per_phase, max_phase, order, shape))
+
+
+@given(st.data())
+def test_swizzled_shared_hypothesis(data: st.DataObject) -> None:
+    rank = data.draw(st.integers(1, 3))
+    pow2 = st.sampled_from([1, 2, 4, 8])
+    vec, per_phase, max_phase = data.draw(pow2), data.draw(pow2), data.draw(pow2)
+    order = data.draw(st.permutations(list(range(rank))))
+    shape = data.draw(st.lists(st.sampled_from([1, 2, 4, 8, 16, 32, 64]), min_size=rank,
+                               max_size=rank))
+    assume(math.prod(shape) <= 2 ** 12)
     text = (f"#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per_phase}, "
             f"maxPhase = {max_phase}, order = {order}}}>")
     check_shared(layout_to_linear(text, shape), shape,
