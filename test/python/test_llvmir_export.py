@@ -3,7 +3,9 @@ Debian's llvm-as-14 (the parser of the MUSA SDK's llc) checks."""
 
 from __future__ import annotations
 
+import math
 import shutil
+import struct
 import subprocess
 import textwrap
 from pathlib import Path
@@ -154,3 +156,77 @@ def test_maxntidx_without_kernel_is_located() -> None:
         """), source_name="f.mlir")
     with pytest.raises(mlir.MLIRError, match=r"f.mlir:2:3: error: 'musa.maxntidx' on 'f'"):
         module.to_llvm_ir("mp_31")
+
+
+# -O3 turns x * exp2(sitofp n) into llvm.ldexp and the select chain into
+# llvm.scmp; the compatibility step expands both. Run the LLVM 14 text on the
+# host with lli-14 and compare with numpy.
+FORMED = textwrap.dedent("""\
+    module {
+      llvm.mlir.global internal constant @fmt("%a %d\\0A\\00") {addr_space = 0 : i32}
+      llvm.func @printf(!llvm.ptr, ...) -> i32
+      llvm.func @strtof(!llvm.ptr, !llvm.ptr) -> f32
+      llvm.func @atoi(!llvm.ptr) -> i32
+      llvm.func @main(%argc: i32, %argv: !llvm.ptr) -> i32 {
+        %null = llvm.mlir.zero : !llvm.ptr
+        %p1 = llvm.getelementptr %argv[1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+        %p2 = llvm.getelementptr %argv[2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+        %s1 = llvm.load %p1 : !llvm.ptr -> !llvm.ptr
+        %s2 = llvm.load %p2 : !llvm.ptr -> !llvm.ptr
+        %x = llvm.call @strtof(%s1, %null) : (!llvm.ptr, !llvm.ptr) -> f32
+        %n = llvm.call @atoi(%s2) : (!llvm.ptr) -> i32
+        %f = llvm.sitofp %n : i32 to f32
+        %e = llvm.intr.exp2(%f) : (f32) -> f32
+        %y = llvm.fmul %x, %e : f32
+        %yd = llvm.fpext %y : f32 to f64
+        %c5 = llvm.mlir.constant(5 : i32) : i32
+        %lt = llvm.icmp "slt" %n, %c5 : i32
+        %gt = llvm.icmp "sgt" %n, %c5 : i32
+        %m1 = llvm.mlir.constant(-1 : i32) : i32
+        %one = llvm.mlir.constant(1 : i32) : i32
+        %zero = llvm.mlir.constant(0 : i32) : i32
+        %c0 = llvm.select %gt, %one, %zero : i1, i32
+        %c = llvm.select %lt, %m1, %c0 : i1, i32
+        %fmt = llvm.mlir.addressof @fmt : !llvm.ptr
+        %r = llvm.call @printf(%fmt, %yd, %c) vararg(!llvm.func<i32 (ptr, ...)>) : (!llvm.ptr, f64, i32) -> i32
+        llvm.return %zero : i32
+      }
+    }
+    """)
+
+
+def f32(value: float) -> float:
+    """`value` rounded to float32 (to nearest even, as C's conversion does)."""
+    try:
+        return struct.unpack("f", struct.pack("f", value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def test_expanded_ldexp_and_scmp_compute_the_right_values(tmp_path: Path) -> None:
+    lli = shutil.which("lli-14")
+    if lli is None:
+        pytest.skip("lli-14 not installed")
+    assert "llvm.ldexp" in mlir.parse(FORMED).to_llvm_ir("mp_31", llvm14_compatible=False)
+    text = mlir.parse(FORMED).to_llvm_ir("mp_31")
+    assert_llvm14(text)
+    # The host JIT cannot take the mtgpu triple and data layout.
+    source = tmp_path / "formed.ll"
+    source.write_text("\n".join(line for line in text.splitlines()
+                                 if not line.startswith("target ")))
+    xs = ["1.5", "-3.25", "1e-45", "1.1754944e-38", "3.4e38", "0.7", "0"]
+    ns = [-300, -280, -150, -149, -127, -126, -20, 0, 5, 9, 127, 128, 200, 260, 300]
+    for x in xs:
+        for n in ns:
+            out = subprocess.run([lli, "-opaque-pointers", str(source), x, str(n)],
+                                 capture_output=True, text=True, check=True).stdout.split()
+            # What the source computes: x * exp2(n), each rounded to f32 (the
+            # double product of two floats is exact).
+            power = f32(math.ldexp(1.0, n)) if n < 1024 else math.inf
+            expected = f32(f32(float(x)) * power) if float(x) != 0 or power != math.inf \
+                else math.nan
+            got = float.fromhex(out[0]) if "inf" not in out[0] and "nan" not in out[0] \
+                else float(out[0])
+            assert got == expected or (math.isnan(got) and math.isnan(expected)), \
+                (x, n, out, expected)
+            assert int(out[1]) == (n > 5) - (n < 5), (n, out)
