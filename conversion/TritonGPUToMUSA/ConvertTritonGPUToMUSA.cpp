@@ -126,6 +126,7 @@ struct ConvertTritonGPUToMUSA
     populateMakeRangeOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateViewOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateBarrierOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateElementwiseOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     cf::populateControlFlowToLLVMConversionPatterns(typeConverter, patterns);
     ub::populateUBToLLVMConversionPatterns(typeConverter, patterns);

@@ -58,8 +58,8 @@ public:
     if (failed(checkSameScalarType(op, resultType, *getTypeConverter())))
       return failure();
     for (Value operand : op->getOperands())
-      if (failed(checkSameScalarType(op, operand.getType(),
-                                     *getTypeConverter())))
+      if (failed(
+              checkSameScalarType(op, operand.getType(), *getTypeConverter())))
         return failure();
 
     unsigned n = structType.getBody().size();
@@ -124,26 +124,26 @@ void addElementwise(const TypeConverter &converter,
 void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  addElementwise<
-      arith::AddFOp, arith::AddIOp, arith::AndIOp, arith::BitcastOp,
-      arith::CmpFOp, arith::CmpIOp, arith::DivFOp, arith::DivSIOp,
-      arith::DivUIOp, arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp,
-      arith::FPToSIOp, arith::FPToUIOp, arith::MaxNumFOp, arith::MaximumFOp,
-      arith::MaxSIOp, arith::MaxUIOp, arith::MinNumFOp, arith::MinimumFOp,
-      arith::MinSIOp, arith::MinUIOp, arith::MulFOp, arith::MulIOp,
-      arith::NegFOp, arith::OrIOp, arith::RemFOp, arith::RemSIOp,
-      arith::RemUIOp, arith::SelectOp, arith::ShLIOp, arith::ShRSIOp,
-      arith::ShRUIOp, arith::SIToFPOp, arith::SubFOp, arith::SubIOp,
-      arith::TruncFOp, arith::TruncIOp, arith::UIToFPOp, arith::XOrIOp>(
-      typeConverter, patterns);
+  addElementwise<arith::AddFOp, arith::AddIOp, arith::AndIOp, arith::BitcastOp,
+                 arith::CmpFOp, arith::CmpIOp, arith::DivFOp, arith::DivSIOp,
+                 arith::DivUIOp, arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp,
+                 arith::FPToSIOp, arith::FPToUIOp, arith::MaxNumFOp,
+                 arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp,
+                 arith::MinNumFOp, arith::MinimumFOp, arith::MinSIOp,
+                 arith::MinUIOp, arith::MulFOp, arith::MulIOp, arith::NegFOp,
+                 arith::OrIOp, arith::RemFOp, arith::RemSIOp, arith::RemUIOp,
+                 arith::SelectOp, arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp,
+                 arith::SIToFPOp, arith::SubFOp, arith::SubIOp, arith::TruncFOp,
+                 arith::TruncIOp, arith::UIToFPOp, arith::XOrIOp>(typeConverter,
+                                                                  patterns);
   addElementwise<math::AbsFOp, math::AbsIOp, math::CeilOp, math::CopySignOp,
                  math::CosOp, math::CountLeadingZerosOp,
                  math::CountTrailingZerosOp, math::CtPopOp, math::ExpOp,
                  math::Exp2Op, math::ExpM1Op, math::FloorOp, math::FmaOp,
                  math::LogOp, math::Log10Op, math::Log1pOp, math::Log2Op,
-                 math::PowFOp, math::RoundEvenOp, math::RoundOp,
-                 math::RsqrtOp, math::SinOp, math::SqrtOp, math::TruncOp>(
-      typeConverter, patterns);
+                 math::PowFOp, math::RoundEvenOp, math::RoundOp, math::RsqrtOp,
+                 math::SinOp, math::SqrtOp, math::TruncOp>(typeConverter,
+                                                           patterns);
   patterns.add<TensorConstantOpConversion>(typeConverter);
 
   // Scalars, including the per-element copies made above.

@@ -44,11 +44,11 @@ struct FuncOpConversion : public ConvertOpToLLVMPattern<triton::FuncOp> {
       return op.emitError("cannot convert the signature ")
              << type << " to LLVM types";
 
-    auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(),
-                                         llvmType);
+    auto func =
+        LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(), llvmType);
     if (op.isPublic()) {
-      auto launch = triton::gpu::getModuleLaunchInfo(
-          op->getParentOfType<ModuleOp>());
+      auto launch =
+          triton::gpu::getModuleLaunchInfo(op->getParentOfType<ModuleOp>());
       if (!launch)
         return op.emitError("the module has no \"ttg.num-warps\" and "
                             "\"ttg.threads-per-warp\"");
@@ -94,8 +94,7 @@ struct ReturnOpConversion : public ConvertOpToLLVMPattern<triton::ReturnOp> {
     Type packed = getTypeConverter()->packFunctionResults(op.getOperandTypes());
     if (!packed)
       return failure();
-    Value result =
-        packLLElements(rewriter, op.getLoc(), values, packed);
+    Value result = packLLElements(rewriter, op.getLoc(), values, packed);
     rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, result);
     return success();
   }

@@ -35,9 +35,8 @@ const std::vector<LinearLayout::Basis> *findBases(const LinearLayout &layout,
 }
 } // namespace
 
-FailureOr<LinearLayout>
-mlir::triton_musa::getLinearLayout(RankedTensorType type,
-                                   function_ref<InFlightDiagnostic()> emitError) {
+FailureOr<LinearLayout> mlir::triton_musa::getLinearLayout(
+    RankedTensorType type, function_ref<InFlightDiagnostic()> emitError) {
   if (!type.getEncoding())
     return emitError() << "tensor type " << type << " has no layout";
   auto layout = ::triton_musa::toLinearLayout(type.getShape(),
@@ -235,13 +234,14 @@ Value mlir::triton_musa::emitOwnerPredicate(OpBuilder &b, Location loc,
     Value bits = LLVM::AndOp::create(b, loc, id, i32Const(b, loc, mask));
     Value isZero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, bits,
                                         i32Const(b, loc, 0));
-    pred = pred ? LLVM::AndOp::create(b, loc, pred, isZero).getResult()
-                : isZero;
+    pred =
+        pred ? LLVM::AndOp::create(b, loc, pred, isZero).getResult() : isZero;
   }
   return pred;
 }
 
-int32_t mlir::triton_musa::getDuplicateRegisterMask(const LinearLayout &layout) {
+int32_t
+mlir::triton_musa::getDuplicateRegisterMask(const LinearLayout &layout) {
   for (const auto &[name, mask] : layout.getFreeVariableMasks())
     if (name == kRegister)
       return mask;

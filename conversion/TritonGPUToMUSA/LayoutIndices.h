@@ -48,10 +48,10 @@ std::pair<Value, Value> emitLaneAndWarpId(OpBuilder &b, Location loc,
 /// `toSrc(dst coordinates)`. Fails if lanes, warps or blocks would have to
 /// exchange data (the lane/warp/block parts of the layouts differ under
 /// `toSrc`).
-FailureOr<SmallVector<unsigned>> mapRegisters(
-    const ::triton_musa::LinearLayout &src,
-    const ::triton_musa::LinearLayout &dst,
-    function_ref<SmallVector<int32_t>(ArrayRef<int32_t>)> toSrc);
+FailureOr<SmallVector<unsigned>>
+mapRegisters(const ::triton_musa::LinearLayout &src,
+             const ::triton_musa::LinearLayout &dst,
+             function_ref<SmallVector<int32_t>(ArrayRef<int32_t>)> toSrc);
 
 /// i1 that is true on the one thread (of the threads holding copies of the
 /// same elements) that should write them: lanes and warps with a free

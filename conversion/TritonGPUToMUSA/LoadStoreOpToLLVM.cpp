@@ -67,8 +67,10 @@ struct AddPtrOpConversion : public ConvertOpToLLVMPattern<triton::AddPtrOp> {
   matchAndRewrite(triton::AddPtrOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto ptrType = cast<triton::PointerType>(getElementTypeOrSelf(op.getType()));
-    Type elementType = getTypeConverter()->convertType(ptrType.getPointeeType());
+    auto ptrType =
+        cast<triton::PointerType>(getElementTypeOrSelf(op.getType()));
+    Type elementType =
+        getTypeConverter()->convertType(ptrType.getPointeeType());
     Type llvmPtrType = getTypeConverter()->convertType(ptrType);
     Type resultType = getTypeConverter()->convertType(op.getType());
     if (!elementType || !llvmPtrType || !resultType)
@@ -84,9 +86,8 @@ struct AddPtrOpConversion : public ConvertOpToLLVMPattern<triton::AddPtrOp> {
         unpackLLElements(rewriter, loc, adaptor.getOffset());
     SmallVector<Value> results;
     for (auto [ptr, offset] : llvm::zip_equal(ptrs, offsets))
-      results.push_back(LLVM::GEPOp::create(rewriter, loc, llvmPtrType,
-                                            elementType, ptr,
-                                            ValueRange(offset)));
+      results.push_back(LLVM::GEPOp::create(
+          rewriter, loc, llvmPtrType, elementType, ptr, ValueRange(offset)));
     rewriter.replaceOp(op, packLLElements(rewriter, loc, results, resultType));
     return success();
   }
@@ -212,9 +213,8 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<triton::StoreOp> {
         value = LLVM::UndefOp::create(
             rewriter, loc, VectorType::get({int64_t(vec)}, elementType));
         for (unsigned j = 0; j < vec; ++j)
-          value = LLVM::InsertElementOp::create(rewriter, loc, value,
-                                                values[i + j],
-                                                i32Const(rewriter, loc, j));
+          value = LLVM::InsertElementOp::create(
+              rewriter, loc, value, values[i + j], i32Const(rewriter, loc, j));
       }
       auto store = [&]() -> Value {
         LLVM::StoreOp::create(rewriter, loc, value, ptrs[i], alignment);
@@ -222,9 +222,10 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<triton::StoreOp> {
       };
       Value pred = owner;
       if (!masks.empty())
-        pred = pred ? LLVM::AndOp::create(rewriter, loc, pred, masks[i])
-                          .getResult()
-                    : masks[i];
+        pred =
+            pred
+                ? LLVM::AndOp::create(rewriter, loc, pred, masks[i]).getResult()
+                : masks[i];
       if (pred)
         emitIfThen(rewriter, loc, pred, store, Value());
       else

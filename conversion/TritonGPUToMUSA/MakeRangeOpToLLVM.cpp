@@ -33,11 +33,11 @@ struct MakeRangeOpConversion
       return failure();
     SmallVector<Value> values;
     int64_t start = op.getStart();
-    for (const auto &coords :
-         emitIndices(rewriter, loc, targetInfo, *layout)) {
+    for (const auto &coords : emitIndices(rewriter, loc, targetInfo, *layout)) {
       Value v = coords[0];
       if (start != 0)
-        v = LLVM::AddOp::create(rewriter, loc, v, i32Const(rewriter, loc, start));
+        v = LLVM::AddOp::create(rewriter, loc, v,
+                                i32Const(rewriter, loc, start));
       values.push_back(v);
     }
     rewriter.replaceOp(op, packLLElements(rewriter, loc, values, structType));

@@ -1,4 +1,4 @@
-//===- PatternTritonGPUOpToLLVM.h - Pattern families of the lowering -*- C++ -*-===//
+//===- PatternTritonGPUOpToLLVM.h - Pattern families ------------*- C++ -*-===//
 //
 // Private to --convert-tritongpu-to-musa: one populate function per op
 // family, each in its own <Family>OpToLLVM.cpp. Patterns reach the hardware
@@ -39,6 +39,11 @@ void populateMakeRangeOpToLLVMPatterns(
 void populateViewOpToLLVMPatterns(TritonGPUToMUSATypeConverter &typeConverter,
                                   RewritePatternSet &patterns,
                                   const TargetInfo &targetInfo);
+
+/// gpu.barrier, ttg.local_barrier.
+void populateBarrierOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
 
 /// tt.load, tt.store (pointers and tensors of pointers), tt.addptr.
 void populateLoadStoreOpToLLVMPatterns(

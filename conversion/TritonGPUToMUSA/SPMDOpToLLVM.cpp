@@ -21,8 +21,8 @@ struct GetProgramIdOpConversion
   LogicalResult
   matchAndRewrite(triton::GetProgramIdOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, targetInfo.blockId(rewriter, op.getLoc(),
-                                              unsigned(op.getAxis())));
+    rewriter.replaceOp(
+        op, targetInfo.blockId(rewriter, op.getLoc(), unsigned(op.getAxis())));
     return success();
   }
 

@@ -27,8 +27,8 @@ Value TargetInfo::shuffleXor(OpBuilder &b, Location loc, Value value, int mask,
   return shuffle(b, loc, ShuffleKind::Xor, value, i32Const(b, loc, mask),
                  width);
 }
-Value TargetInfo::shuffleUp(OpBuilder &b, Location loc, Value value,
-                            int delta, unsigned width) const {
+Value TargetInfo::shuffleUp(OpBuilder &b, Location loc, Value value, int delta,
+                            unsigned width) const {
   return shuffle(b, loc, ShuffleKind::Up, value, i32Const(b, loc, delta),
                  width);
 }
@@ -103,6 +103,31 @@ Value shuffle32(OpBuilder &b, Location loc, StringRef fn, Value v32,
                   CalleeKind::Convergent);
 }
 
+/// The i1 out-slot (addrspace 5) of the shuffles of the function around
+/// the builder's insertion point, created at its entry on first use.
+Value getPredicateSlot(OpBuilder &b, Location loc) {
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  auto func = dyn_cast<LLVM::LLVMFuncOp>(parent);
+  if (!func)
+    func = parent->getParentOfType<LLVM::LLVMFuncOp>();
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 5);
+  auto isSlot = [&](Operation &op) {
+    auto alloca = dyn_cast<LLVM::AllocaOp>(op);
+    return alloca && alloca.getType() == ptrTy &&
+           alloca.getElemType() == b.getI1Type();
+  };
+  OpBuilder::InsertionGuard guard(b);
+  if (func && !func.getBody().empty()) {
+    Block &entry = func.getBody().front();
+    for (Operation &op : entry)
+      if (isSlot(op))
+        return op.getResult(0);
+    b.setInsertionPointToStart(&entry);
+  }
+  return LLVM::AllocaOp::create(b, loc, ptrTy, b.getI1Type(),
+                                i32Const(b, loc, 1));
+}
+
 /// The target interface for the MUSA GPUs (`llvm.musa.*` functions).
 class MUSATargetInfo : public TargetInfo {
 public:
@@ -150,8 +175,7 @@ private:
 };
 
 Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
-                              Value value, Value offset,
-                              unsigned width) const {
+                              Value value, Value offset, unsigned width) const {
   if (width == 0)
     width = getWarpSize();
   StringRef fn;
@@ -172,42 +196,31 @@ Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
   // The segment mask is encoded against 128 lanes on every MUSA arch; `up`
   // clamps at the segment start, so its low (clamp) field is 0.
   int64_t clamp = kind == ShuffleKind::Up ? 0 : int64_t(width) - 1;
-  Value maskAndClamp =
-      i32Const(b, loc, ((int64_t(128) - width) << 7) | clamp);
+  Value maskAndClamp = i32Const(b, loc, ((int64_t(128) - width) << 7) | clamp);
 
   // The intrinsic reports through a private-memory i1 whether the source
-  // lane was in range; nobody reads it, one slot per function suffices but
-  // an alloca in the entry block is what LLVM promotes, so put it there.
-  Value predSlot;
-  {
-    OpBuilder::InsertionGuard guard(b);
-    auto func = b.getInsertionBlock()->getParentOp()
-                    ->getParentOfType<LLVM::LLVMFuncOp>();
-    if (auto self = dyn_cast<LLVM::LLVMFuncOp>(
-            b.getInsertionBlock()->getParentOp()))
-      func = self;
-    if (func && !func.getBody().empty())
-      b.setInsertionPointToStart(&func.getBody().front());
-    auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 5);
-    predSlot = LLVM::AllocaOp::create(b, loc, ptrTy, b.getI1Type(),
-                                      i32Const(b, loc, 1));
-  }
+  // lane was in range; nobody reads it, so one slot per function, in the
+  // entry block where LLVM promotes allocas, serves every shuffle.
+  Value predSlot = getPredicateSlot(b, loc);
 
   Type type = value.getType();
   Type i32 = b.getI32Type();
   unsigned bits = type.getIntOrFloatBitWidth();
   Type intType = b.getIntegerType(bits);
-  Value asInt = type.isInteger() ? value
-                                 : LLVM::BitcastOp::create(b, loc, intType,
-                                                           value).getResult();
+  Value asInt =
+      type.isInteger()
+          ? value
+          : LLVM::BitcastOp::create(b, loc, intType, value).getResult();
   Value result;
   if (bits == 64) {
     // Two 32-bit shuffles, low half first.
     Type i64 = b.getI64Type();
     Value lo = LLVM::TruncOp::create(b, loc, i32, asInt);
     Value hi = LLVM::TruncOp::create(
-        b, loc, i32, LLVM::LShrOp::create(b, loc, asInt, LLVM::ConstantOp::create(
-                                                             b, loc, i64, b.getI64IntegerAttr(32))));
+        b, loc, i32,
+        LLVM::LShrOp::create(
+            b, loc, asInt,
+            LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(32))));
     lo = shuffle32(b, loc, fn, lo, offset, maskAndClamp, predSlot);
     hi = shuffle32(b, loc, fn, hi, offset, maskAndClamp, predSlot);
     Value wideLo = LLVM::ZExtOp::create(b, loc, i64, lo);
@@ -216,8 +229,9 @@ Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
         LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(32)));
     result = LLVM::OrOp::create(b, loc, wideLo, wideHi);
   } else {
-    Value v32 = bits == 32 ? asInt
-                           : LLVM::ZExtOp::create(b, loc, i32, asInt).getResult();
+    Value v32 = bits == 32
+                    ? asInt
+                    : LLVM::ZExtOp::create(b, loc, i32, asInt).getResult();
     result = shuffle32(b, loc, fn, v32, offset, maskAndClamp, predSlot);
     if (bits != 32)
       result = LLVM::TruncOp::create(b, loc, intType, result);

@@ -1,4 +1,4 @@
-//===- TargetInfo.h - The one hardware interface of the lowering -*- C++ -*-===//
+//===- TargetInfo.h - The hardware interface of the lowering ----*- C++ -*-===//
 //
 // Everything the TTGIR -> LLVM lowering needs from the hardware goes through
 // TargetInfo: patterns never look at the architecture. The MUSA
@@ -66,7 +66,8 @@ public:
   /// segments of `width` lanes (a power of two, at most the warp size; 0
   /// means the whole warp). `offset` is an i32 lane delta or lane index.
   virtual Value shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
-                        Value value, Value offset, unsigned width = 0) const = 0;
+                        Value value, Value offset,
+                        unsigned width = 0) const = 0;
   Value shuffleXor(OpBuilder &b, Location loc, Value value, int mask,
                    unsigned width = 0) const;
   Value shuffleUp(OpBuilder &b, Location loc, Value value, int delta,

@@ -25,9 +25,8 @@ TritonGPUToMUSATypeConverter::TritonGPUToMUSATypeConverter(
     // means "not convertible".
     ScopedDiagnosticHandler quiet(type.getContext(),
                                   [](Diagnostic &) { return success(); });
-    auto layout = getLinearLayout(type, [&] {
-      return emitError(UnknownLoc::get(type.getContext()));
-    });
+    auto layout = getLinearLayout(
+        type, [&] { return emitError(UnknownLoc::get(type.getContext())); });
     if (failed(layout))
       return std::nullopt;
     Type elementType = convertType(type.getElementType());

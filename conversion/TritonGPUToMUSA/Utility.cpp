@@ -18,9 +18,8 @@ Value mlir::triton_musa::packLLElements(OpBuilder &b, Location loc,
   return packed;
 }
 
-SmallVector<Value> mlir::triton_musa::unpackLLElements(OpBuilder &b,
-                                                       Location loc,
-                                                       Value packed) {
+SmallVector<Value>
+mlir::triton_musa::unpackLLElements(OpBuilder &b, Location loc, Value packed) {
   auto structType = dyn_cast<LLVM::LLVMStructType>(packed.getType());
   if (!structType)
     return {packed};

@@ -22,13 +22,11 @@ namespace {
 
 /// Replaces `op` by the registers of `src` picked through `toSrc`, which maps
 /// result coordinates to source coordinates.
-LogicalResult
-lowerRegisterPermutation(Operation *op, Value src, RankedTensorType srcType,
-                         RankedTensorType dstType,
-                         function_ref<SmallVector<int32_t>(ArrayRef<int32_t>)>
-                             toSrc,
-                         const LLVMTypeConverter &converter,
-                         ConversionPatternRewriter &rewriter) {
+LogicalResult lowerRegisterPermutation(
+    Operation *op, Value src, RankedTensorType srcType,
+    RankedTensorType dstType,
+    function_ref<SmallVector<int32_t>(ArrayRef<int32_t>)> toSrc,
+    const LLVMTypeConverter &converter, ConversionPatternRewriter &rewriter) {
   auto emitError = [&] { return op->emitError(); };
   auto srcLayout = getLinearLayout(srcType, emitError);
   if (failed(srcLayout))
@@ -123,6 +121,7 @@ struct ExpandDimsOpConversion
 void mlir::triton_musa::populateViewOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  patterns.add<SplatOpConversion, BroadcastOpConversion,
-               ExpandDimsOpConversion>(typeConverter);
+  patterns
+      .add<SplatOpConversion, BroadcastOpConversion, ExpandDimsOpConversion>(
+          typeConverter);
 }
