@@ -23,6 +23,12 @@
 // `!{ptr @k, !"maxntidx", i32 N}`. Everything else about the function (its
 // arguments, `llvm.musa.*` calls) is plain LLVM dialect.
 //
+// `llvm.musa.*` declarations need no attributes from the conversion: the
+// export makes all of them nounwind, special-register reads
+// (`llvm.musa.read.ptx.sreg.*`) and the f16/bf16/fp8 conversions
+// memory(none) + willreturn (CSE'd and hoisted at -O3; `readnone` in LLVM
+// 14), and every other one `convergent` (declaration and call sites).
+//
 //===----------------------------------------------------------------------===//
 #ifndef TRITON_MUSA_CONVERSION_LLVMIREXPORT_LLVMIREXPORT_H
 #define TRITON_MUSA_CONVERSION_LLVMIREXPORT_LLVMIREXPORT_H
