@@ -11,6 +11,8 @@
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
+#include "dialects/Triton/IR/Dialect.h"
+
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
@@ -111,6 +113,83 @@ struct TensorConstantOpConversion
   }
 };
 
+/// Lowers a tt elementwise op on scalars or tensors: `build` makes the LLVM
+/// form of one element from the element's (converted) operands.
+template <typename OpTy>
+class TritonElementwiseConversion : public ConvertOpToLLVMPattern<OpTy> {
+public:
+  using Build = Value (*)(OpBuilder &b, Location loc, Type resultType,
+                          ValueRange operands);
+
+  TritonElementwiseConversion(const LLVMTypeConverter &converter, Build build)
+      : ConvertOpToLLVMPattern<OpTy>(converter), build(build) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op->getResult(0).getType();
+    Type resultType = this->getTypeConverter()->convertType(type);
+    Type elementType =
+        this->getTypeConverter()->convertType(getElementTypeOrSelf(type));
+    if (!resultType || !elementType)
+      return failure();
+    ValueRange operands = adaptor.getOperands();
+    if (!isa<RankedTensorType>(type)) {
+      rewriter.replaceOp(op, build(rewriter, loc, elementType, operands));
+      return success();
+    }
+    unsigned n = cast<LLVM::LLVMStructType>(resultType).getBody().size();
+    SmallVector<SmallVector<Value>> elements;
+    for (Value operand : operands)
+      elements.push_back(unpackOrSplat(rewriter, loc, operand, n));
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < n; ++i) {
+      SmallVector<Value> scalars;
+      for (const auto &values : elements)
+        scalars.push_back(values[i]);
+      results.push_back(build(rewriter, loc, elementType, scalars));
+    }
+    rewriter.replaceOp(op, packLLElements(rewriter, loc, results, resultType));
+    return success();
+  }
+
+private:
+  Build build;
+};
+
+/// tt.bitcast: a no-op between pointers (opaque), else llvm.bitcast.
+Value buildBitcast(OpBuilder &b, Location loc, Type type, ValueRange ops) {
+  if (ops[0].getType() == type)
+    return ops[0];
+  return LLVM::BitcastOp::create(b, loc, type, ops[0]);
+}
+Value buildIntToPtr(OpBuilder &b, Location loc, Type type, ValueRange ops) {
+  return LLVM::IntToPtrOp::create(b, loc, type, ops[0]);
+}
+Value buildPtrToInt(OpBuilder &b, Location loc, Type type, ValueRange ops) {
+  return LLVM::PtrToIntOp::create(b, loc, type, ops[0]);
+}
+/// tt.mulhiui: the high half of the double-width unsigned product.
+Value buildMulhiUI(OpBuilder &b, Location loc, Type type, ValueRange ops) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  Type wide = b.getIntegerType(2 * width);
+  Value x = LLVM::ZExtOp::create(b, loc, wide, ops[0]);
+  Value y = LLVM::ZExtOp::create(b, loc, wide, ops[1]);
+  Value product = LLVM::MulOp::create(b, loc, x, y);
+  Value shift = LLVM::ConstantOp::create(b, loc, wide,
+                                         b.getIntegerAttr(wide, width));
+  return LLVM::TruncOp::create(b, loc, type,
+                               LLVM::LShrOp::create(b, loc, product, shift));
+}
+/// tt.precise_sqrt / tt.precise_divf: LLVM's sqrt and fdiv are IEEE exact.
+Value buildPreciseSqrt(OpBuilder &b, Location loc, Type type, ValueRange ops) {
+  return LLVM::SqrtOp::create(b, loc, type, ops[0]);
+}
+Value buildPreciseDivF(OpBuilder &b, Location loc, Type type, ValueRange ops) {
+  return LLVM::FDivOp::create(b, loc, type, ops[0], ops[1]);
+}
+
 template <typename... OpTys>
 void addElementwise(const TypeConverter &converter,
                     RewritePatternSet &patterns) {
@@ -145,6 +224,18 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
                  math::SinOp, math::SqrtOp, math::TruncOp>(typeConverter,
                                                            patterns);
   patterns.add<TensorConstantOpConversion>(typeConverter);
+  patterns.add<TritonElementwiseConversion<triton::BitcastOp>>(typeConverter,
+                                                               buildBitcast);
+  patterns.add<TritonElementwiseConversion<triton::IntToPtrOp>>(typeConverter,
+                                                                buildIntToPtr);
+  patterns.add<TritonElementwiseConversion<triton::PtrToIntOp>>(typeConverter,
+                                                                buildPtrToInt);
+  patterns.add<TritonElementwiseConversion<triton::MulhiUIOp>>(typeConverter,
+                                                               buildMulhiUI);
+  patterns.add<TritonElementwiseConversion<triton::PreciseSqrtOp>>(
+      typeConverter, buildPreciseSqrt);
+  patterns.add<TritonElementwiseConversion<triton::PreciseDivFOp>>(
+      typeConverter, buildPreciseDivF);
 
   // Scalars, including the per-element copies made above.
   arith::populateArithToLLVMConversionPatterns(typeConverter, patterns);

@@ -51,7 +51,8 @@ void populateLoadStoreOpToLLVMPatterns(
     const TargetInfo &targetInfo);
 
 /// arith/math elementwise ops and arith.constant on tensors; the scalar
-/// arith/math -> LLVM patterns of upstream MLIR.
+/// arith/math -> LLVM patterns of upstream MLIR; tt.bitcast, tt.int_to_ptr,
+/// tt.ptr_to_int, tt.mulhiui, tt.precise_sqrt, tt.precise_divf.
 void populateElementwiseOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);

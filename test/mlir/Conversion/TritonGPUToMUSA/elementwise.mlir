@@ -52,3 +52,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // tt elementwise ops, on scalars and per register.
+  // CHECK-LABEL: llvm.func @triton_ops(
+  // CHECK-SAME: %[[P:[^:]*]]: !llvm.ptr<1>, %[[X:[^:]*]]: i32, %[[F:[^:]*]]: f32
+  // CHECK: %[[I:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr<1> to i64
+  // CHECK: llvm.inttoptr %[[I]] : i64 to !llvm.ptr<1>
+  // CHECK: llvm.bitcast %[[F]] : f32 to i32
+  // CHECK: %[[XW:.*]] = llvm.zext %[[X]] : i32 to i64
+  // CHECK: %[[YW:.*]] = llvm.zext %[[X]] : i32 to i64
+  // CHECK: %[[M:.*]] = llvm.mul %[[XW]], %[[YW]] : i64
+  // CHECK: %[[H:.*]] = llvm.lshr %[[M]], %{{.*}} : i64
+  // CHECK: llvm.trunc %[[H]] : i64 to i32
+  // CHECK-COUNT-2: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
+  // CHECK-COUNT-2: llvm.fdiv %{{.*}}, %{{.*}} : f32
+  tt.func public @triton_ops(%p: !tt.ptr<f32>, %x: i32, %f: f32) {
+    %i = tt.ptr_to_int %p : !tt.ptr<f32> -> i64
+    %q = tt.int_to_ptr %i : i64 -> !tt.ptr<f32>
+    %b = tt.bitcast %f : f32 -> i32
+    %h = tt.mulhiui %x, %x : i32
+    %fs = tt.splat %f : f32 -> tensor<256xf32, #blocked>
+    %s = tt.precise_sqrt %fs : tensor<256xf32, #blocked>
+    %d = tt.precise_divf %s, %fs : tensor<256xf32, #blocked>
+    tt.return
+  }
+}

@@ -28,3 +28,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [128], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
+  tt.func public @triton_ops(%p: !tt.ptr<f32>, %x: i32, %f: f32) {
+    %i = tt.ptr_to_int %p : !tt.ptr<f32> -> i64
+    %q = tt.int_to_ptr %i : i64 -> !tt.ptr<f32>
+    %b = tt.bitcast %f : f32 -> i32
+    %h = tt.mulhiui %x, %x : i32
+    %fs = tt.splat %f : f32 -> tensor<1024xf32, #blocked>
+    %s = tt.precise_sqrt %fs : tensor<1024xf32, #blocked>
+    %d = tt.precise_divf %s, %fs : tensor<1024xf32, #blocked>
+    tt.return
+  }
+}
