@@ -52,21 +52,23 @@ LogicalResult checkSupported(ModuleOp module, RewritePatternSet &patterns) {
 
   bool ok = true;
   llvm::StringSet<> reported;
-  module.walk([&](Operation *op) {
+  // Pre-order, skipping the body of a rejected op: its terminators (e.g.
+  // tt.reduce.return) would only repeat the news.
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
     if (op == module.getOperation() || isa<LLVM::LLVMDialect>(op->getDialect()))
-      return;
+      return WalkResult::advance();
     StringRef name = op->getName().getStringRef();
     if (std::optional<StringRef> reason = getNeverSupportedReason(op)) {
       op->emitError() << "'" << name << "': " << *reason;
       ok = false;
-      return;
+      return WalkResult::skip();
     }
     if (!lowered.contains(name)) {
       if (reported.insert(name).second)
         op->emitError() << "'" << name << "' is not supported by " << kPassFlag
                         << " yet";
       ok = false;
-      return;
+      return WalkResult::skip();
     }
     // One diagnostic per op: its first tensor type without a usable layout.
     SmallVector<Type> types(op->getOperandTypes());
@@ -80,9 +82,10 @@ LogicalResult checkSupported(ModuleOp module, RewritePatternSet &patterns) {
             return op->emitError() << "'" << name << "' on " << tensor << ": ";
           }))) {
         ok = false;
-        return;
+        return WalkResult::skip();
       }
     }
+    return WalkResult::advance();
   });
   return success(ok);
 }

@@ -40,8 +40,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  // expected-error @below {{'tt.func' on 'tensor<128xf32>': tensor type 'tensor<128xf32>' has no layout}}
-  tt.func public @no_layout(%x: tensor<128xf32>) {
+  tt.func public @no_layout() {
+    // expected-error @below {{'arith.constant' on 'tensor<128xf32>': tensor type 'tensor<128xf32>' has no layout}}
+    %x = arith.constant dense<1.000000e+00> : tensor<128xf32>
     // expected-error @below {{'arith.addf' on 'tensor<128xf32>': tensor type 'tensor<128xf32>' has no layout}}
     %y = arith.addf %x, %x : tensor<128xf32>
     tt.return
