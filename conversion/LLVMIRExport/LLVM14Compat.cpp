@@ -7,6 +7,7 @@
 
 #include "conversion/LLVMIRExport/LLVM14Compat.h"
 
+#include "llvm/ADT/FloatingPointMode.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
@@ -260,6 +261,70 @@ Error expandLdexp(Function &decl) {
   return Error::success();
 }
 
+/// `llvm.is.fpclass` (LLVM 16; InstCombine forms it from fcmp chains such as
+/// isinf || isnan) -> integer tests on the bits, exact for every class.
+Error expandIsFPClass(Function &decl) {
+  Type *valueType = decl.getFunctionType()->getParamType(0);
+  Type *scalar = valueType->getScalarType();
+  if (!scalar->isIEEELikeFPTy())
+    return createStringError(inconvertibleErrorCode(),
+                             "intrinsic '" + decl.getName() +
+                                 "' has no LLVM 14 equivalent");
+  const fltSemantics &sem = scalar->getFltSemantics();
+  unsigned width = scalar->getPrimitiveSizeInBits();
+  APInt inf = APFloat::getInf(sem).bitcastToAPInt();
+  APInt quiet = APFloat::getQNaN(sem).bitcastToAPInt();
+  APInt minNormal = APFloat::getSmallestNormalized(sem).bitcastToAPInt();
+  APInt signMask = APInt::getSignMask(width);
+  for (User *user : make_early_inc_range(decl.users())) {
+    auto *call = cast<CallInst>(user);
+    auto mask = static_cast<FPClassTest>(
+        cast<ConstantInt>(call->getArgOperand(1))->getZExtValue());
+    IRBuilder<> b(call);
+    Type *intType = valueType->getWithNewType(b.getIntNTy(width));
+    auto c = [&](const APInt &v) { return ConstantInt::get(intType, v); };
+    Value *bits = b.CreateBitCast(call->getArgOperand(0), intType);
+    Value *abs = b.CreateAnd(bits, c(~signMask));
+    Value *negative = b.CreateICmpSLT(bits, ConstantInt::get(intType, 0));
+    Value *positive = b.CreateNot(negative);
+    Value *isNaN = b.CreateICmpUGT(abs, c(inf));
+    Value *isQNaN = b.CreateICmpUGE(abs, c(quiet));
+    // Each class with the sign condition it needs, or none for NaNs.
+    struct Class {
+      FPClassTest test;
+      Value *cond;
+      Value *sign;
+    };
+    Value *isInf = b.CreateICmpEQ(abs, c(inf));
+    Value *isZero = b.CreateICmpEQ(abs, ConstantInt::get(intType, 0));
+    Value *isSub = b.CreateICmpULT(b.CreateSub(abs, ConstantInt::get(intType, 1)),
+                                   c(minNormal - 1));
+    Value *isNormal = b.CreateICmpULT(b.CreateSub(abs, c(minNormal)),
+                                      c(inf - minNormal));
+    Class classes[] = {
+        {fcSNan, b.CreateAnd(isNaN, b.CreateNot(isQNaN)), nullptr},
+        {fcQNan, isQNaN, nullptr},
+        {fcNegInf, isInf, negative},
+        {fcPosInf, isInf, positive},
+        {fcNegNormal, isNormal, negative},
+        {fcPosNormal, isNormal, positive},
+        {fcNegSubnormal, isSub, negative},
+        {fcPosSubnormal, isSub, positive},
+        {fcNegZero, isZero, negative},
+        {fcPosZero, isZero, positive}};
+    Value *result = ConstantInt::getFalse(call->getType());
+    for (const Class &cls : classes)
+      if (mask & cls.test)
+        result = b.CreateOr(result, cls.sign ? b.CreateAnd(cls.cond, cls.sign)
+                                             : cls.cond);
+    result->takeName(call);
+    call->replaceAllUsesWith(result);
+    call->eraseFromParent();
+  }
+  decl.eraseFromParent();
+  return Error::success();
+}
+
 Error rewriteIntrinsics(Module &module) {
   // Resigning appends declarations: walk a snapshot.
   SmallVector<Function *> intrinsics;
@@ -289,6 +354,10 @@ Error rewriteIntrinsics(Module &module) {
       continue;
     case Intrinsic::ldexp:
       if (Error error = expandLdexp(decl))
+        return error;
+      continue;
+    case Intrinsic::is_fpclass:
+      if (Error error = expandIsFPClass(decl))
         return error;
       continue;
     default:

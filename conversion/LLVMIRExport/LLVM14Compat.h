@@ -18,7 +18,8 @@
 //    - intrinsics: `llvm.lifetime.*` get back their i64 size argument,
 //      `llvm.masked.{load,store,gather,scatter}` their i32 alignment
 //      argument; `llvm.scmp`/`llvm.ucmp` are expanded to compares,
-//      `llvm.ldexp` to exact multiplications by powers of two; any other
+//      `llvm.ldexp` to exact multiplications by powers of two,
+//      `llvm.is.fpclass` to integer tests on the bits; any other
 //      intrinsic LLVM 14 does not have, and atomicrmw operations newer than
 //      14, are reported as errors naming them.
 // 2. printLLVM14Module (LLVM14Print.cpp) prints the module and respells what

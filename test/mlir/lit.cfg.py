@@ -56,7 +56,7 @@ config.substitutions.append(("%llvm14-check-not", " ".join(
     f"'--implicit-check-not={token}'" for token in (
         "nneg", "disjoint", "samesign", "nusw", "inrange", "memory(", "captures(",
         "initializes", "range(", "nofpclass", "dead_on_", "writable", "splat",
-        "#dbg_", "aarch64_sme", "llvm.scmp", "llvm.ucmp", "llvm.ldexp"))))
+        "#dbg_", "aarch64_sme", "llvm.scmp", "llvm.ucmp", "llvm.ldexp", "llvm.is.fpclass"))))
 config.substitutions.append(("musa-opt", musa_opt))
 config.substitutions.append(("FileCheck", file_check))
 config.substitutions.append(("not ", not_tool + " "))

@@ -120,6 +120,28 @@ module {
     llvm.return
   }
 
+  // -O3 forms llvm.is.fpclass from isinf || isnan || |x| < FLT_MIN; it is
+  // expanded to tests on the bits.
+  // CHECK-LABEL: define void @fpclass(
+  // CHECK: bitcast float %0 to i32
+  // CHECK: and i32 %{{[0-9]+}}, 2147483647
+  // CHECK: icmp ugt i32 %{{[0-9]+}}, 2139095040
+  // LLVM22-LABEL: define void @fpclass(
+  // LLVM22: call i1 @llvm.is.fpclass.f32(float %0, i32 759)
+  llvm.func @fpclass(%x: f32, %q: !llvm.ptr<1>) {
+    %a = llvm.intr.fabs(%x) : (f32) -> f32
+    %inf = llvm.mlir.constant(0x7F800000 : f32) : f32
+    %c = llvm.fcmp "oeq" %a, %inf : f32
+    %n = llvm.fcmp "uno" %x, %x : f32
+    %o = llvm.or %c, %n : i1
+    %s = llvm.mlir.constant(1.17549435E-38 : f32) : f32
+    %d = llvm.fcmp "olt" %a, %s : f32
+    %o2 = llvm.or %o, %d : i1
+    %z = llvm.zext %o2 : i1 to i32
+    llvm.store %z, %q : i32, !llvm.ptr<1>
+    llvm.return
+  }
+
   // CHECK-DAG: attributes [[CONV]] = { convergent nounwind }
   // CHECK-DAG: attributes [[ARGREAD]] = { {{.*}}argmemonly readonly }
   // LLVM22: memory(argmem: read)
