@@ -17,6 +17,7 @@
 #include "dialects/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -63,7 +64,12 @@ LogicalResult checkSupported(ModuleOp module, RewritePatternSet &patterns) {
       ok = false;
       return WalkResult::skip();
     }
-    if (!lowered.contains(name)) {
+    // Terminators such as scf.yield go with their parent's pattern.
+    bool loweredWithParent = op->hasTrait<OpTrait::IsTerminator>() &&
+                             op->getParentOp() &&
+                             lowered.contains(op->getParentOp()->getName()
+                                                  .getStringRef());
+    if (!lowered.contains(name) && !loweredWithParent) {
       if (reported.insert(name).second)
         op->emitError() << "'" << name << "' is not supported by " << kPassFlag
                         << " yet";
@@ -131,6 +137,9 @@ struct ConvertTritonGPUToMUSA
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateBarrierOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateElementwiseOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    // Structured control flow becomes branches, then LLVM branches, in the
+    // same conversion (block arguments carry the converted tensor structs).
+    populateSCFToControlFlowConversionPatterns(patterns);
     cf::populateControlFlowToLLVMConversionPatterns(typeConverter, patterns);
     ub::populateUBToLLVMConversionPatterns(typeConverter, patterns);
 

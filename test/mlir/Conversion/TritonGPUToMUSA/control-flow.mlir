@@ -1,0 +1,35 @@
+// scf.for / scf.if lower to LLVM branches in the same conversion; tensors
+// carried around a loop travel as the struct of the thread's registers.
+// RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
+// RUN: FileCheck %s --input-file=%t.mp_31.mlir --implicit-check-not=scf.
+// RUN: musa-opt %S/Inputs/control-flow.mp_22.mlir -split-input-file -convert-tritongpu-to-musa=arch=mp_22 -o %t.mp_22.mlir
+// RUN: FileCheck %s --input-file=%t.mp_22.mlir --implicit-check-not=scf.
+
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @loop(
+  // CHECK: llvm.br ^[[HEAD:.*]](%{{.*}}, %{{.*}} : i32, !llvm.struct<(f32, f32)>)
+  // CHECK: ^[[HEAD]](%[[I:.*]]: i32, %[[ACC:.*]]: !llvm.struct<(f32, f32)>):
+  // CHECK: llvm.icmp "slt" %[[I]]
+  // CHECK: llvm.cond_br
+  // CHECK-COUNT-2: llvm.fadd
+  // CHECK: llvm.br ^[[HEAD]](%{{.*}}, %{{.*}} : i32, !llvm.struct<(f32, f32)>)
+  // CHECK: llvm.cond_br
+  // CHECK: llvm.return
+  tt.func public @loop(%n: i32, %x: f32, %c: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<256xf32, #blocked>
+    %xs = tt.splat %x : f32 -> tensor<256xf32, #blocked>
+    %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<256xf32, #blocked>) : i32 {
+      %next = arith.addf %acc, %xs : tensor<256xf32, #blocked>
+      scf.yield %next : tensor<256xf32, #blocked>
+    }
+    %r = scf.if %c -> (tensor<256xf32, #blocked>) {
+      scf.yield %sum : tensor<256xf32, #blocked>
+    } else {
+      scf.yield %zero : tensor<256xf32, #blocked>
+    }
+    tt.return
+  }
+}
