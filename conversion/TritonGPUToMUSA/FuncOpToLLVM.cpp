@@ -1,14 +1,15 @@
 //===- FuncOpToLLVM.cpp - tt.func, tt.return, tt.call -> LLVM ------------===//
 //
 // Public functions are kernels. MLIR's LLVM dialect cannot spell calling
-// convention 102 (its CConv enum ends at 101), so a kernel carries
-// discardable markers that the LLVM IR export turns into cc 102 and
-// `!musa.annotations`:
+// convention 102 (its CConv enum ends at 101), so a kernel carries the
+// discardable markers of LLVMIRExport.h, which the LLVM IR export turns into
+// cc 102 and `!musa.annotations`:
 //   musa.kernel   (unit) -> cc 102, !{ptr @k, !"kernel", i32 1}
 //   musa.maxntidx (i32)  -> !{ptr @k, !"maxntidx", i32 N}, N = warps x lanes
 //
 //===----------------------------------------------------------------------===//
 
+#include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -21,9 +22,6 @@ using namespace mlir;
 using namespace mlir::triton_musa;
 
 namespace {
-
-constexpr StringLiteral kKernelAttr = "musa.kernel";
-constexpr StringLiteral kMaxNTidXAttr = "musa.maxntidx";
 
 /// Lowers tt.func to llvm.func: kernels (public) get the MUSA kernel
 /// markers, other functions internal linkage.
@@ -52,8 +50,8 @@ struct FuncOpConversion : public ConvertOpToLLVMPattern<triton::FuncOp> {
       if (!launch)
         return op.emitError("the module has no \"ttg.num-warps\" and "
                             "\"ttg.threads-per-warp\"");
-      func->setAttr(kKernelAttr, rewriter.getUnitAttr());
-      func->setAttr(kMaxNTidXAttr,
+      func->setAttr(kKernelAttrName, rewriter.getUnitAttr());
+      func->setAttr(kMaxNTidXAttrName,
                     rewriter.getI32IntegerAttr(launch->numWarps *
                                                launch->threadsPerWarp));
     } else {
