@@ -2,8 +2,8 @@
 
 On a machine with a MUSA device (torch_musa installed) it runs on the device
 and compares with PyTorch. Elsewhere it runs on the CPU emulator once that
-exists; until then it compiles the kernel for mp_31 and mp_22 and says plainly
-which stages ran.
+exists; until then it compiles the kernel for mp_31 and mp_22 down to LLVM IR
+(and to a mubin where the MUSA SDK is installed) and says plainly what ran.
 """
 
 from __future__ import annotations
@@ -54,13 +54,26 @@ def run_on_device() -> None:
 
 
 def compile_only() -> None:
+    from triton_musa.backend.lowering import lower_to_llir
+    from triton_musa.backend.target import parse_arch
+    from triton_musa.backend.toolchain import MusaToolchainNotFound, find_toolchain
+
     signature = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n_elements": "i32",
                  "BLOCK_SIZE": "constexpr"}
-    for arch, warp_size in (("mp_31", 32), ("mp_22", 128)):
+    for arch_name, warp_size in (("mp_31", 32), ("mp_22", 128)):
         src = ASTSource(add_kernel, signature=signature, constexprs={"BLOCK_SIZE": 1024})
-        kernel = triton.compile(src, target=GPUTarget("musa", arch, warp_size))
-        stages = [stage for stage in ("ttir", "ttgir", "llir", "mubin") if stage in kernel.asm]
-        print(f"{arch}: compiled add_kernel through {', '.join(stages)}")
+        kernel = triton.compile(src, target=GPUTarget("musa", arch_name, warp_size))
+        ttgir = kernel.asm["ttgir"]
+        ttgir = ttgir.decode() if isinstance(ttgir, bytes) else ttgir
+        arch = parse_arch(arch_name)
+        lowered = lower_to_llir(ttgir, arch, source_name=f"add_kernel.{arch_name}.ttgir")
+        print(f"{arch_name}: add_kernel -> TTIR -> TTGIR -> LLVM IR for mtgpu-mt-musa "
+              f"({len(lowered.llir.splitlines())} lines)")
+        try:
+            mubin = find_toolchain().compile_mubin(lowered.llir, arch, "add_kernel")
+            print(f"{arch_name}: mubin of {len(mubin)} bytes")
+        except MusaToolchainNotFound as exc:
+            print(f"{arch_name}: no mubin: {exc}")
     print("vector add compiled; not run: no MUSA device here, and the CPU emulator "
           "(which runs kernels without one) is not built yet")
 
