@@ -282,16 +282,25 @@ FailureOr<Tile> combineWithShape(const ErrorReporter &err, Tile cta,
 FailureOr<Tile> distributedTile(const ErrorReporter &err,
                                 ArrayRef<int64_t> shape, Attribute layout);
 
-FailureOr<Tile> blockedTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
-                            ttg::BlockedEncodingAttr blocked) {
-  unsigned rank = shape.size();
+/// Checks what both the blocked layout and its FMA dot operands rely on:
+/// power-of-two per-dimension counts of the tensor's rank, and a valid order.
+LogicalResult checkBlockedParams(const ErrorReporter &err,
+                                 ttg::BlockedEncodingAttr blocked,
+                                 unsigned rank) {
   if (failed(checkPow2s(err, "#ttg.blocked sizePerThread",
                         blocked.getSizePerThread(), rank)) ||
       failed(checkPow2s(err, "#ttg.blocked threadsPerWarp",
                         blocked.getThreadsPerWarp(), rank)) ||
       failed(checkPow2s(err, "#ttg.blocked warpsPerCTA",
-                        blocked.getWarpsPerCTA(), rank)) ||
-      failed(checkOrder(err, "#ttg.blocked", blocked.getOrder(), rank)))
+                        blocked.getWarpsPerCTA(), rank)))
+    return failure();
+  return checkOrder(err, "#ttg.blocked", blocked.getOrder(), rank);
+}
+
+FailureOr<Tile> blockedTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
+                            ttg::BlockedEncodingAttr blocked) {
+  unsigned rank = shape.size();
+  if (failed(checkBlockedParams(err, blocked, rank)))
     return failure();
   ArrayRef<unsigned> order = blocked.getOrder();
   Tile cta(rank);
@@ -346,13 +355,7 @@ FailureOr<Tile> fmaDotTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
   if (dot.getOpIdx() > 1)
     return err.fail("#ttg.dot_op opIdx must be 0 or 1, got " +
                     std::to_string(dot.getOpIdx()));
-  if (failed(checkPow2s(err, "#ttg.blocked sizePerThread",
-                        blocked.getSizePerThread(), rank)) ||
-      failed(checkPow2s(err, "#ttg.blocked threadsPerWarp",
-                        blocked.getThreadsPerWarp(), rank)) ||
-      failed(checkPow2s(err, "#ttg.blocked warpsPerCTA",
-                        blocked.getWarpsPerCTA(), rank)) ||
-      failed(checkOrder(err, "#ttg.blocked", blocked.getOrder(), rank)))
+  if (failed(checkBlockedParams(err, blocked, rank)))
     return failure();
   unsigned kDim = dot.getOpIdx() == 0 ? rank - 1 : rank - 2;
   ArrayRef<unsigned> order = blocked.getOrder();
