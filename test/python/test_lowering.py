@@ -4,7 +4,6 @@ based SDK llc can read (checked with Debian's llvm-as-14)."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,18 +13,13 @@ from triton_musa import _musa_mlir
 from triton_musa.backend.lowering import lower_to_llir, lowering_pipeline
 from triton_musa.backend.target import parse_arch
 
+from test_llvmir_export import assert_llvm14
+
 WARPS = 4  # the corpus `add` kernel's num_warps
 
 
-def _llvm_as_14() -> str:
-    tool = shutil.which("llvm-as-14")
-    if tool is None:
-        pytest.fail("llvm-as-14 not found: install Debian's llvm-14 (apt-get install llvm-14)", pytrace=False)
-    return tool
-
-
 @pytest.mark.parametrize("arch_name", ["mp_31", "mp_22"])
-def test_vector_add_lowers_to_llvm14_ir(arch_name: str, corpus_ir, tmp_path: Path) -> None:
+def test_vector_add_lowers_to_llvm14_ir(arch_name: str, corpus_ir) -> None:
     arch = parse_arch(arch_name)
     lowered = lower_to_llir(corpus_ir.get("add", arch_name)["ttgir"], arch, source_name="add.ttgir")
 
@@ -38,11 +32,7 @@ def test_vector_add_lowers_to_llvm14_ir(arch_name: str, corpus_ir, tmp_path: Pat
     assert f'!"maxntidx", i32 {WARPS * arch.warp_size}' in lowered.llir
     assert "@llvm.musa.read.ptx.sreg.tid.x" in lowered.llir
 
-    path = tmp_path / f"add.{arch_name}.ll"
-    path.write_text(lowered.llir)
-    proc = subprocess.run([_llvm_as_14(), "-opaque-pointers", str(path), "-o", str(tmp_path / "add.bc")],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    assert_llvm14(lowered.llir)
 
 
 def test_pipeline_replays_with_musa_opt(corpus_ir, tmp_path: Path) -> None:
@@ -77,7 +67,7 @@ def _corpus_cases():
 
 
 @pytest.mark.parametrize("name,arch_name", _corpus_cases())
-def test_corpus_lowers_or_names_what_is_missing(name: str, arch_name: str, corpus_ir, tmp_path: Path) -> None:
+def test_corpus_lowers_or_names_what_is_missing(name: str, arch_name: str, corpus_ir) -> None:
     """Each corpus kernel either lowers to LLVM IR that llvm-as-14 reads, or fails
     with an error naming the op that is not lowered yet; never anything else."""
     try:
@@ -87,8 +77,4 @@ def test_corpus_lowers_or_names_what_is_missing(name: str, arch_name: str, corpu
         assert re.search(r"error: '[a-z_]+\.[a-z_.]+' is not supported by --convert-tritongpu-to-musa yet",
                          str(exc)), str(exc)
         return
-    path = tmp_path / f"{name}.{arch_name}.ll"
-    path.write_text(lowered.llir)
-    proc = subprocess.run([_llvm_as_14(), "-opaque-pointers", str(path), "-o", str(tmp_path / "out.bc")],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    assert_llvm14(lowered.llir)
