@@ -10,6 +10,7 @@
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/Scratch.h"
 #include "conversion/TritonGPUToMUSA/TargetInfo.h"
 #include "conversion/TritonGPUToMUSA/TypeConverter.h"
 
@@ -137,6 +138,16 @@ struct ConvertTritonGPUToMUSA
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateBarrierOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateElementwiseOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateConvertLayoutOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateMemoryOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateReduceOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateScanOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateGatherOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateDotOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateAtomicOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateHistogramOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateDebugOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateDescriptorOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     // Structured control flow becomes branches, then LLVM branches, in the
     // same conversion (block arguments carry the converted tensor structs).
     populateSCFToControlFlowConversionPatterns(patterns);
@@ -145,6 +156,12 @@ struct ConvertTritonGPUToMUSA
 
     if (failed(checkSupported(module, patterns)))
       return signalPassFailure();
+
+    // Buffers handed out by --musa-allocate-shared-memory live at offsets
+    // from one per-block base that the target declares.
+    if (auto bytes = module->getAttrOfType<IntegerAttr>(kSharedMemorySizeAttr);
+        bytes && bytes.getInt() > 0)
+      targetInfo->declareSharedMemory(module);
 
     // A pattern that reports an error may still be followed by a fallback
     // that "succeeds"; any error during the conversion fails the pass.

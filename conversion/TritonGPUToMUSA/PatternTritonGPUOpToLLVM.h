@@ -57,6 +57,56 @@ void populateElementwiseOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 
+/// ttg.convert_layout (register, warp-shuffle or shared-memory paths).
+void populateConvertLayoutOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// ttg.local_alloc/local_load/local_store/local_dealloc, memdesc views, async global-to-shared copies.
+void populateMemoryOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// tt.reduce (in-thread, within a warp by shuffles, across warps through shared memory).
+void populateReduceOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// tt.scan.
+void populateScanOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// tt.gather.
+void populateGatherOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// tt.dot on the FMA path.
+void populateDotOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// tt.atomic_rmw, tt.atomic_cas.
+void populateAtomicOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// tt.histogram.
+void populateHistogramOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// tt.print, tt.assert.
+void populateDebugOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// tt.make_tensor_descriptor, tt.descriptor_load/store/gather/scatter (without TME).
+void populateDescriptorOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
 } // namespace mlir::triton_musa
 
 #endif // TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PATTERNTRITONGPUOPTOLLVM_H

@@ -134,6 +134,9 @@ public:
   unsigned getGlobalAddressSpace() const override { return 1; }
   unsigned getSharedAddressSpace() const override { return 3; }
 
+  void declareSharedMemory(ModuleOp module) const override;
+  Value getSharedMemoryBase(OpBuilder &b, Location loc) const override;
+
   Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
     return readSpecial(b, loc, "tid", dim);
   }
@@ -239,6 +242,28 @@ Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
   if (!type.isInteger())
     result = LLVM::BitcastOp::create(b, loc, type, result);
   return result;
+}
+
+/// The block's shared memory: one external, zero-length array in addrspace 3
+/// whose size the driver sets at launch (as for NVIDIA's dynamic shared
+/// memory), so the kernel's need is only known to the launcher.
+constexpr StringLiteral kSharedMemoryGlobal = "global_smem";
+
+void MUSATargetInfo::declareSharedMemory(ModuleOp module) const {
+  if (module.lookupSymbol(kSharedMemoryGlobal))
+    return;
+  OpBuilder b(module.getBodyRegion());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
+                         LLVM::Linkage::External, kSharedMemoryGlobal,
+                         /*value=*/Attribute(), /*alignment=*/16,
+                         getSharedAddressSpace());
+}
+
+Value MUSATargetInfo::getSharedMemoryBase(OpBuilder &b, Location loc) const {
+  auto ptrType =
+      LLVM::LLVMPointerType::get(b.getContext(), getSharedAddressSpace());
+  return LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryGlobal);
 }
 
 /// PH1 (S5000): 32-thread warps, 192 KiB of shared memory per block.

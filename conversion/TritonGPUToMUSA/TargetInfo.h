@@ -14,6 +14,7 @@
 #include "conversion/TritonGPUToMUSA/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Value.h"
 
@@ -47,6 +48,13 @@ public:
   /// Address spaces of global and shared memory pointers.
   virtual unsigned getGlobalAddressSpace() const = 0;
   virtual unsigned getSharedAddressSpace() const = 0;
+
+  /// Declares, once per module, whatever getSharedMemoryBase refers to.
+  /// Called before the conversion on modules that use shared memory.
+  virtual void declareSharedMemory(ModuleOp module) const = 0;
+  /// Pointer (in the shared address space) to byte 0 of the block's shared
+  /// memory, which --musa-allocate-shared-memory hands out by offset.
+  virtual Value getSharedMemoryBase(OpBuilder &b, Location loc) const = 0;
 
   /// Thread index in the block along `dim` (0 = x, 1 = y, 2 = z), i32.
   virtual Value threadId(OpBuilder &b, Location loc, unsigned dim) const = 0;

@@ -1,0 +1,21 @@
+//===- GatherOpToLLVM.cpp - tt.gather.
+//
+// Not lowered yet: these ops are reported by name by the pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/Scratch.h"
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+
+FailureOr<unsigned>
+mlir::triton_musa::getGatherScratchBytes(Operation *op,
+                                          const TargetInfo &targetInfo) {
+  return 0u;
+}
+
+void mlir::triton_musa::populateGatherOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {}
