@@ -173,7 +173,8 @@ private:
     Pending entry = in;
     normalize(entry);
     for (;;) {
-      Pending next = join(in, body(entry, /*insert=*/false));
+      // Accumulated, so the entry state only grows: the loop terminates.
+      Pending next = join(entry, body(entry, /*insert=*/false));
       if (next == entry)
         return entry;
       entry = std::move(next);
