@@ -12,9 +12,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32, ttg.target = "musa:mp_22"} {
-  tt.func public @shared(%x: tensor<128x64xf32, #blocked>) -> tensor<128x64xf32, #blocked1> {
-    %y = ttg.convert_layout %x : tensor<128x64xf32, #blocked> -> tensor<128x64xf32, #blocked1>
-    tt.return %y : tensor<128x64xf32, #blocked1>
+  tt.func public @shared(%x: tensor<128x16xf32, #blocked>) -> tensor<128x16xf32, #blocked1> {
+    %y = ttg.convert_layout %x : tensor<128x16xf32, #blocked> -> tensor<128x16xf32, #blocked1>
+    tt.return %y : tensor<128x16xf32, #blocked1>
   }
 }
 
