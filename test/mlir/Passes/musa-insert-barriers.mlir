@@ -112,3 +112,56 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 2048 : i32} {
+  // CHECK-LABEL: tt.func public @while_loop
+  tt.func public @while_loop(%x: tensor<32x32xf16, #blocked>, %n: i32) {
+    %c1 = arith.constant 1 : i32
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+    // The read in "before" follows the write in "do" around the back edge
+    // (RAW); the write follows the read (WAR). Nothing is pending on entry.
+    // CHECK: scf.while
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.local_load
+    // CHECK: scf.condition
+    // CHECK: } do {
+    // CHECK-NEXT: ^bb0
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.local_store
+    // CHECK-NEXT: arith.subi
+    // CHECK-NEXT: scf.yield
+    %r = scf.while (%i = %n) : (i32) -> i32 {
+      %l = ttg.local_load %a : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<32x32xf16, #blocked1>
+      %go = arith.cmpi sgt, %i, %c1 : i32
+      scf.condition(%go) %i : i32
+    } do {
+    ^bb0(%j: i32):
+      ttg.local_store %x, %a : tensor<32x32xf16, #blocked> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+      %k = arith.subi %j, %c1 : i32
+      scf.yield %k : i32
+    }
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 4096 : i32} {
+  // A device function may follow its own earlier call: its first access
+  // gets a barrier.
+  // CHECK-LABEL: tt.func private @device
+  // CHECK-NEXT: ttg.local_barrier
+  // CHECK-NEXT: ttg.convert_layout
+  tt.func private @device(%y: tensor<32x32xf32, #blocked>) {
+    %c = ttg.convert_layout %y {allocation.offset = 0 : i32} : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+    tt.return
+  }
+}
