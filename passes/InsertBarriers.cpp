@@ -52,7 +52,8 @@ using Pending = SmallVector<Access>;
 
 void normalize(Pending &pending) {
   llvm::sort(pending, [](const Access &a, const Access &b) {
-    return std::tie(a.write, a.begin, a.end) < std::tie(b.write, b.begin, b.end);
+    return std::tie(a.write, a.begin, a.end) <
+           std::tie(b.write, b.begin, b.end);
   });
   Pending merged;
   for (const Access &a : pending) {

@@ -1,4 +1,4 @@
-//===- MemoryOpToLLVM.cpp - ttg.local_alloc/local_load/local_store/local_dealloc, memdesc views -> LLVM ===//
+//===- MemoryOpToLLVM.cpp - Shared-memory ops and memdesc views -> LLVM --===//
 //
 // A `!ttg.memdesc` is a shared pointer to element slot 0 of the buffer it
 // views (TypeConverter.h); element addresses come from the view type's
@@ -552,7 +552,8 @@ struct MemDescSubsliceOpConversion
     if (startSlot & viewSlots)
       return unsupported("a sub-tile whose slots are not a constant offset "
                          "from its start");
-    bytes += int64_t(startSlot) * getSharedElementBytes(dstType.getElementType());
+    bytes += int64_t(startSlot) *
+             getSharedElementBytes(dstType.getElementType());
     Location loc = op.getLoc();
     rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
         op, adaptor.getSrc().getType(), rewriter.getI8Type(), adaptor.getSrc(),

@@ -1,4 +1,4 @@
-//===- SharedMemory.h - Distributed tensors to and from shared memory -*- C++ -*-===//
+//===- SharedMemory.h - Tensors to and from shared memory -----*- C++ -*-===//
 //
 // How every pattern family moves a distributed tensor through shared memory
 // (defined in MemoryOpToLLVM.cpp). A buffer is a shared pointer

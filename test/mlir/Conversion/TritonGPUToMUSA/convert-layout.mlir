@@ -1,6 +1,7 @@
 // ttg.convert_layout: a register selection when every lane and warp keeps
-// its data, otherwise a row-major scratch buffer in shared memory (owner
-// threads store, barrier, every thread loads what its result layout needs).
+// its data, warp shuffles when only lanes of a warp exchange data, otherwise
+// a row-major scratch buffer in shared memory (owner threads store, barrier,
+// every thread loads what its result layout needs).
 // The mp_22 input is the same kernels with 128-lane warps.
 // RUN: musa-opt %s -split-input-file --musa-allocate-shared-memory=arch=mp_31 --musa-insert-barriers=arch=mp_31 --convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,MP31 --input-file=%t.mp_31.mlir
@@ -110,5 +111,34 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   tt.func public @bool_broadcast(%x: tensor<64xi1, #blocked>) -> tensor<64xi1, #blocked1> {
     %y = ttg.convert_layout %x : tensor<64xi1, #blocked> -> tensor<64xi1, #blocked1>
     tt.return %y : tensor<64xi1, #blocked1>
+  }
+}
+
+// -----
+
+// Lanes exchange data inside their warp, every lane reading the same
+// register: one indexed shuffle per register, from lane bitreverse(lane);
+// f16 travels zero-extended in an i32. No shared memory.
+// CHECK: ttg.shared = 0 : i32
+// CHECK-LABEL: llvm.func @lane_reverse(
+// CHECK: %[[TID:.*]] = llvm.call @llvm.musa.read.ptx.sreg.tid.x()
+// CHECK: %[[LANE:.*]] = llvm.and %[[TID]], %{{.*}} : i32
+// MP31: llvm.mlir.constant(16 : i32)
+// MP22: llvm.mlir.constant(64 : i32)
+// CHECK: %[[BITS:.*]] = llvm.bitcast %{{.*}} : f16 to i16
+// CHECK-NEXT: %[[WIDE:.*]] = llvm.zext %[[BITS]] : i16 to i32
+// MP31-NEXT: %[[MC:.*]] = llvm.mlir.constant(12319 : i32) : i32
+// MP22-NEXT: %[[MC:.*]] = llvm.mlir.constant(127 : i32) : i32
+// CHECK-NEXT: %[[MOVED:.*]] = llvm.call @llvm.musa.shfl.idx.sync.i32(%[[WIDE]], %{{.*}}, %[[MC]], %{{.*}})
+// CHECK-NEXT: %[[NARROW:.*]] = llvm.trunc %[[MOVED]] : i32 to i16
+// CHECK-NEXT: llvm.bitcast %[[NARROW]] : i16 to f16
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#linear = #ttg.linear<{register = [], lane = [[16], [8], [4], [2], [1]], warp = [[32], [64]], block = []}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
+  tt.func public @lane_reverse(%x: tensor<128xf16, #blocked>) -> tensor<128xf16, #linear> {
+    %y = ttg.convert_layout %x : tensor<128xf16, #blocked> -> tensor<128xf16, #linear>
+    tt.return %y : tensor<128xf16, #linear>
   }
 }

@@ -28,3 +28,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32
     tt.return %y : tensor<256xi1, #blocked1>
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [128], warpsPerCTA = [4], order = [0]}>
+#linear = #ttg.linear<{register = [], lane = [[64], [32], [16], [8], [4], [2], [1]], warp = [[128], [256]], block = []}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32, ttg.target = "musa:mp_22"} {
+  tt.func public @lane_reverse(%x: tensor<512xf16, #blocked>) -> tensor<512xf16, #linear> {
+    %y = ttg.convert_layout %x : tensor<512xf16, #blocked> -> tensor<512xf16, #linear>
+    tt.return %y : tensor<512xf16, #linear>
+  }
+}
