@@ -4,6 +4,7 @@
 #include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -29,4 +30,5 @@ void mlir::triton_musa::registerAllPasses() {
   // Upstream passes used between our stages (canonicalize, cse, ...).
   registerTransformsPasses();
   registerTritonGPUToMUSAPasses();
+  registerMUSATransformsPasses();
 }

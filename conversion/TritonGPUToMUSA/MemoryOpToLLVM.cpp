@@ -1,14 +1,576 @@
-//===- MemoryOpToLLVM.cpp - ttg.local_alloc/local_load/local_store/local_dealloc, memdes
+//===- MemoryOpToLLVM.cpp - Shared-memory ops and memdesc views -> LLVM --===//
 //
-// Not lowered yet: these ops are reported by name by the pass.
+// A `!ttg.memdesc` is a shared pointer to element slot 0 of the buffer it
+// views (TypeConverter.h); element addresses come from the view type's
+// shared linear layout through SharedMemory.h, which also serves the other
+// families' scratch buffers. Accesses are one element per register: vector
+// accesses (from the layouts' contiguous registers and slots) and
+// bank-conflict-free scratch layouts are future work.
 //
 //===----------------------------------------------------------------------===//
 
+#include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/Scratch.h"
+#include "conversion/TritonGPUToMUSA/SharedMemory.h"
+#include "conversion/TritonGPUToMUSA/Utility.h"
+
+#include "dialects/Triton/IR/Dialect.h"
+#include "dialects/TritonGPU/IR/Dialect.h"
+#include "layouts/LayoutConversion.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::triton_musa;
+using ::triton_musa::LinearLayout;
+namespace ttg = mlir::triton::gpu;
+
+//===----------------------------------------------------------------------===//
+// Shared-memory access helpers (SharedMemory.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Runs `body` only where `pred` holds (always when `pred` is null), as a
+/// branch; leaves the insertion point after it.
+void emitGuarded(RewriterBase &rewriter, Location loc, Value pred,
+                 function_ref<void()> body) {
+  if (!pred) {
+    body();
+    return;
+  }
+  Block *current = rewriter.getInsertionBlock();
+  Block *rest = rewriter.splitBlock(current, rewriter.getInsertionPoint());
+  Block *then = rewriter.createBlock(rest);
+  body();
+  LLVM::BrOp::create(rewriter, loc, ValueRange(), rest);
+  rewriter.setInsertionPointToEnd(current);
+  LLVM::CondBrOp::create(rewriter, loc, pred, then, ValueRange(), rest,
+                         ValueRange());
+  rewriter.setInsertionPointToStart(rest);
+}
+
+/// For each register of `layout`: the element slot (i32) of `buffer` it
+/// maps to, before padding.
+FailureOr<SmallVector<Value>>
+emitSlots(RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
+          const SharedBuffer &buffer, const LinearLayout &layout,
+          function_ref<InFlightDiagnostic()> emitError) {
+  llvm::Expected<LinearLayout> toSlots =
+      ::triton_musa::invertAndCompose(buffer.layout, layout);
+  if (!toSlots)
+    return emitError() << "cannot address shared memory of layout "
+                       << buffer.layout.toString() << " from registers of "
+                       << layout.toString() << ": "
+                       << llvm::toString(toSlots.takeError());
+  SmallVector<SmallVector<Value>> indices =
+      emitIndices(rewriter, loc, targetInfo, *toSlots);
+  int offsetDim = -1;
+  for (auto [i, name] : llvm::enumerate(toSlots->getOutDimNames()))
+    if (name == "offset")
+      offsetDim = i;
+  SmallVector<Value> slots;
+  for (SmallVector<Value> &index : indices)
+    slots.push_back(offsetDim < 0 ? i32Const(rewriter, loc, 0)
+                                  : index[offsetDim]);
+  return slots;
+}
+
+/// Pointer to element slot `slot` of `buffer` (padding applied).
+Value emitSlotPointer(RewriterBase &rewriter, Location loc,
+                      const SharedBuffer &buffer, Value slot) {
+  Value physical = slot;
+  if (buffer.padded) {
+    for (auto [interval, padding] : llvm::zip(buffer.padded.getIntervals(),
+                                              buffer.padded.getPaddings())) {
+      if (interval == 0 || padding == 0)
+        continue;
+      Value rows =
+          llvm::isPowerOf2_32(interval)
+              ? LLVM::LShrOp::create(
+                    rewriter, loc, slot,
+                    i32Const(rewriter, loc, llvm::Log2_32(interval)))
+                    .getResult()
+              : LLVM::UDivOp::create(rewriter, loc, slot,
+                                     i32Const(rewriter, loc, interval))
+                    .getResult();
+      physical = LLVM::AddOp::create(
+          rewriter, loc, physical,
+          LLVM::MulOp::create(rewriter, loc, rows,
+                              i32Const(rewriter, loc, padding)));
+    }
+  }
+  unsigned bytes = getSharedElementBytes(buffer.elementType);
+  Value byteOffset = LLVM::MulOp::create(rewriter, loc, physical,
+                                         i32Const(rewriter, loc, bytes));
+  return LLVM::GEPOp::create(rewriter, loc, buffer.base.getType(),
+                             rewriter.getI8Type(), buffer.base,
+                             ValueRange{byteOffset});
+}
+
+/// The type an element of `llvmElementType` has in memory (i1 -> i8).
+Type getMemoryType(Type llvmElementType) {
+  if (llvmElementType.isInteger(1))
+    return IntegerType::get(llvmElementType.getContext(), 8);
+  return llvmElementType;
+}
+
+} // namespace
+
+FailureOr<LinearLayout> mlir::triton_musa::getRowMajorSharedLayout(
+    ArrayRef<int64_t> shape, function_ref<InFlightDiagnostic()> emitError) {
+  LinearLayout layout = LinearLayout::empty();
+  SmallVector<std::string> names;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    names.push_back("dim" + std::to_string(d));
+  // Last dimension in the lowest offset bits.
+  for (int d = int(shape.size()) - 1; d >= 0; --d) {
+    auto dim = LinearLayout::identity1D(int32_t(shape[d]), "offset", names[d]);
+    if (!dim)
+      return emitError() << llvm::toString(dim.takeError());
+    auto product = layout * *dim;
+    if (!product)
+      return emitError() << llvm::toString(product.takeError());
+    layout = std::move(*product);
+  }
+  auto ordered = layout.transposeOuts(names);
+  if (!ordered)
+    return emitError() << llvm::toString(ordered.takeError());
+  return std::move(*ordered);
+}
+
+LogicalResult mlir::triton_musa::storeDistributedToShared(
+    RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
+    const SharedBuffer &buffer, const LinearLayout &layout,
+    ArrayRef<Value> values, Type llvmElementType,
+    function_ref<InFlightDiagnostic()> emitError) {
+  FailureOr<SmallVector<Value>> slots =
+      emitSlots(rewriter, loc, targetInfo, buffer, layout, emitError);
+  if (failed(slots))
+    return failure();
+  if (slots->size() != values.size())
+    return emitError() << "expected " << slots->size()
+                       << " values to store to shared memory, got "
+                       << values.size();
+  int32_t duplicates = getDuplicateRegisterMask(layout);
+  Value owner = emitOwnerPredicate(rewriter, loc, targetInfo, layout);
+  Type memoryType = getMemoryType(llvmElementType);
+  unsigned alignment = getSharedElementBytes(buffer.elementType);
+  SmallVector<std::pair<Value, Value>> stores;
+  for (auto [r, slot] : llvm::enumerate(*slots)) {
+    if (r & duplicates)
+      continue;
+    Value value = values[r];
+    if (memoryType != llvmElementType)
+      value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
+    stores.push_back({value, emitSlotPointer(rewriter, loc, buffer, slot)});
+  }
+  emitGuarded(rewriter, loc, owner, [&] {
+    for (auto [value, ptr] : stores)
+      LLVM::StoreOp::create(rewriter, loc, value, ptr, alignment);
+  });
+  return success();
+}
+
+FailureOr<SmallVector<Value>> mlir::triton_musa::loadDistributedFromShared(
+    RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
+    const SharedBuffer &buffer, const LinearLayout &layout,
+    Type llvmElementType, function_ref<InFlightDiagnostic()> emitError) {
+  FailureOr<SmallVector<Value>> slots =
+      emitSlots(rewriter, loc, targetInfo, buffer, layout, emitError);
+  if (failed(slots))
+    return failure();
+  Type memoryType = getMemoryType(llvmElementType);
+  unsigned alignment = getSharedElementBytes(buffer.elementType);
+  SmallVector<Value> values;
+  // Registers holding the same element load the same slot; CSE merges them.
+  for (Value slot : *slots) {
+    Value ptr = emitSlotPointer(rewriter, loc, buffer, slot);
+    Value value = LLVM::LoadOp::create(rewriter, loc, memoryType, ptr,
+                                       alignment);
+    if (memoryType != llvmElementType)
+      value = LLVM::TruncOp::create(rewriter, loc, llvmElementType, value);
+    values.push_back(value);
+  }
+  return values;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The shared buffer a memdesc value of `type` lowered to `base` views.
+FailureOr<SharedBuffer>
+getSharedBuffer(Value base, ttg::MemDescType type,
+                function_ref<InFlightDiagnostic()> emitError) {
+  ArrayRef<int64_t> shape = type.getAllocShape().empty()
+                                ? type.getShape()
+                                : type.getAllocShape();
+  unsigned rank = ttg::getLayoutRank(type.getEncoding());
+  if (rank != 0 && rank < shape.size())
+    shape = shape.take_back(rank);
+  auto layout =
+      ::triton_musa::toLinearLayout(shape, type.getEncoding(), emitError);
+  if (failed(layout))
+    return failure();
+  SharedBuffer buffer{base, std::move(*layout), type.getElementType()};
+  buffer.padded = dyn_cast<ttg::PaddedSharedEncodingAttr>(type.getEncoding());
+  return buffer;
+}
+
+/// Lowers ttg.local_alloc to its buffer's pointer (base + allocation.offset),
+/// storing the initial value if there is one.
+struct LocalAllocOpConversion
+    : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
+  LocalAllocOpConversion(const LLVMTypeConverter &converter,
+                         const TargetInfo &targetInfo)
+      : ConvertOpToLLVMPattern(converter), targetInfo(targetInfo) {}
+
+  LogicalResult
+  matchAndRewrite(ttg::LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto emitError = [&] { return op.emitError(); };
+    FailureOr<Value> base = getScratchPointer(rewriter, loc, op, targetInfo);
+    if (failed(base))
+      return failure();
+    if (Value src = adaptor.getSrc()) {
+      auto type = cast<ttg::MemDescType>(op.getType());
+      auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+      FailureOr<SharedBuffer> buffer = getSharedBuffer(*base, type, emitError);
+      auto layout = getLinearLayout(srcType, emitError);
+      Type elementType =
+          getTypeConverter()->convertType(srcType.getElementType());
+      if (failed(buffer) || failed(layout) || !elementType)
+        return failure();
+      if (failed(storeDistributedToShared(
+              rewriter, loc, targetInfo, *buffer, *layout,
+              unpackLLElements(rewriter, loc, src), elementType, emitError)))
+        return failure();
+    }
+    rewriter.replaceOp(op, *base);
+    return success();
+  }
+
+private:
+  const TargetInfo &targetInfo;
+};
+
+/// Lowers ttg.local_store: every owner thread writes its elements.
+struct LocalStoreOpConversion
+    : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
+  LocalStoreOpConversion(const LLVMTypeConverter &converter,
+                         const TargetInfo &targetInfo)
+      : ConvertOpToLLVMPattern(converter), targetInfo(targetInfo) {}
+
+  LogicalResult
+  matchAndRewrite(ttg::LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto emitError = [&] { return op.emitError(); };
+    auto type = cast<ttg::MemDescType>(op.getDst().getType());
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    FailureOr<SharedBuffer> buffer =
+        getSharedBuffer(adaptor.getDst(), type, emitError);
+    auto layout = getLinearLayout(srcType, emitError);
+    Type elementType =
+        getTypeConverter()->convertType(srcType.getElementType());
+    if (failed(buffer) || failed(layout) || !elementType)
+      return failure();
+    if (failed(storeDistributedToShared(
+            rewriter, loc, targetInfo, *buffer, *layout,
+            unpackLLElements(rewriter, loc, adaptor.getSrc()), elementType,
+            emitError)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  const TargetInfo &targetInfo;
+};
+
+/// Lowers ttg.local_load: each thread reads the elements its result layout
+/// (e.g. a #ttg.dot_op operand) gives it.
+struct LocalLoadOpConversion : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
+  LocalLoadOpConversion(const LLVMTypeConverter &converter,
+                        const TargetInfo &targetInfo)
+      : ConvertOpToLLVMPattern(converter), targetInfo(targetInfo) {}
+
+  LogicalResult
+  matchAndRewrite(ttg::LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto emitError = [&] { return op.emitError(); };
+    auto type = cast<ttg::MemDescType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    FailureOr<SharedBuffer> buffer =
+        getSharedBuffer(adaptor.getSrc(), type, emitError);
+    auto layout = getLinearLayout(dstType, emitError);
+    Type elementType =
+        getTypeConverter()->convertType(dstType.getElementType());
+    Type structType = getTypeConverter()->convertType(dstType);
+    if (failed(buffer) || failed(layout) || !elementType || !structType)
+      return failure();
+    FailureOr<SmallVector<Value>> values = loadDistributedFromShared(
+        rewriter, loc, targetInfo, *buffer, *layout, elementType, emitError);
+    if (failed(values))
+      return failure();
+    rewriter.replaceOp(op, packLLElements(rewriter, loc, *values, structType));
+    return success();
+  }
+
+private:
+  const TargetInfo &targetInfo;
+};
+
+/// Lowers ttg.local_dealloc to nothing: --musa-allocate-shared-memory
+/// already ended the buffer's live range there.
+struct LocalDeallocOpConversion
+    : public ConvertOpToLLVMPattern<ttg::LocalDeallocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::LocalDeallocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Coordinates of each "offset" basis of a memdesc's layout.
+FailureOr<SmallVector<SmallVector<int32_t>>>
+getOffsetBasisCoords(ttg::MemDescType type,
+                     function_ref<InFlightDiagnostic()> emitError) {
+  FailureOr<SharedBuffer> buffer = getSharedBuffer(Value(), type, emitError);
+  if (failed(buffer))
+    return failure();
+  SmallVector<SmallVector<int32_t>> coords;
+  for (int32_t bit = 0; bit < buffer->layout.getInDimSizeLog2("offset");
+       ++bit)
+    coords.push_back(
+        applyLayout(buffer->layout, {{"offset", int32_t(1) << bit}}));
+  return coords;
+}
+
+/// Lowers ttg.memdesc_trans to its source pointer: the result's layout
+/// must put every slot at the transposed coordinate of the source's.
+struct MemDescTransOpConversion
+    : public ConvertOpToLLVMPattern<ttg::MemDescTransOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::MemDescTransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto emitError = [&] { return op.emitError(); };
+    auto srcType = cast<ttg::MemDescType>(op.getSrc().getType());
+    auto dstType = cast<ttg::MemDescType>(op.getType());
+    auto src = getOffsetBasisCoords(srcType, emitError);
+    auto dst = getOffsetBasisCoords(dstType, emitError);
+    if (failed(src) || failed(dst))
+      return failure();
+    ArrayRef<int32_t> order = op.getOrder();
+    bool same = src->size() == dst->size();
+    for (unsigned k = 0; same && k < src->size(); ++k) {
+      if ((*dst)[k].size() != order.size() ||
+          (*src)[k].size() != order.size()) {
+        same = false;
+        break;
+      }
+      for (unsigned i = 0; i < order.size(); ++i)
+        same &= (*dst)[k][i] == (*src)[k][order[i]];
+    }
+    if (!same)
+      return op.emitError()
+             << "'ttg.memdesc_trans' from " << srcType << " to " << dstType
+             << ": the result's shared layout is not the transposed source "
+                "layout, which is not supported by "
+                "--convert-tritongpu-to-musa";
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+/// Row-major flat index of `coords` in `shape` (powers of two: the digits
+/// do not overlap, so the map is linear).
+int64_t flatten(ArrayRef<int32_t> coords, ArrayRef<int64_t> shape) {
+  int64_t flat = 0;
+  for (auto [c, size] : llvm::zip(coords, shape))
+    flat = flat * size + c;
+  return flat;
+}
+
+/// Lowers ttg.memdesc_reshape to its source pointer: the result's layout
+/// must put every slot at the same row-major position as the source's.
+struct MemDescReshapeOpConversion
+    : public ConvertOpToLLVMPattern<ttg::MemDescReshapeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::MemDescReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto emitError = [&] { return op.emitError(); };
+    auto srcType = cast<ttg::MemDescType>(op.getSrc().getType());
+    auto dstType = cast<ttg::MemDescType>(op.getType());
+    auto src = getOffsetBasisCoords(srcType, emitError);
+    auto dst = getOffsetBasisCoords(dstType, emitError);
+    if (failed(src) || failed(dst))
+      return failure();
+    bool same = src->size() == dst->size();
+    for (unsigned k = 0; same && k < src->size(); ++k)
+      same = flatten((*src)[k], srcType.getShape()) ==
+             flatten((*dst)[k], dstType.getShape());
+    if (!same)
+      return op.emitError()
+             << "'ttg.memdesc_reshape' from " << srcType << " to " << dstType
+             << " changes which element each slot holds, which is not "
+                "supported by --convert-tritongpu-to-musa";
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+/// Lowers ttg.memdesc_reinterpret (a whole allocation seen with another
+/// shape or element type) to its source pointer.
+struct MemDescReinterpretOpConversion
+    : public ConvertOpToLLVMPattern<ttg::MemDescReinterpretOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::MemDescReinterpretOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+/// Lowers ttg.memdesc_index to the pointer of buffer `index`:
+/// base + index * (bytes of one buffer).
+struct MemDescIndexOpConversion
+    : public ConvertOpToLLVMPattern<ttg::MemDescIndexOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::MemDescIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<ttg::MemDescType>(op.getSrc().getType());
+    // Bytes between consecutive leading indices: everything after dim 0.
+    ArrayRef<int64_t> allocShape = srcType.getAllocShape().empty()
+                                       ? srcType.getShape()
+                                       : srcType.getAllocShape();
+    if (allocShape.size() < 2)
+      return op.emitError() << "'ttg.memdesc_index' of a rank-"
+                            << allocShape.size() << " buffer";
+    FailureOr<int64_t> stride = getSharedAllocationBytes(
+        ttg::MemDescType::get(allocShape.drop_front(),
+                              srcType.getElementType(),
+                              srcType.getEncoding(), srcType.getMemorySpace(),
+                              srcType.getMutableMemory(),
+                              allocShape.drop_front()),
+        [&] { return op.emitError(); });
+    if (failed(stride))
+      return failure();
+    Value index = adaptor.getIndex();
+    Value bytes = LLVM::MulOp::create(rewriter, loc, index,
+                                      i32Const(rewriter, loc, *stride));
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, adaptor.getSrc().getType(), rewriter.getI8Type(), adaptor.getSrc(),
+        ValueRange{bytes});
+    return success();
+  }
+};
+
+/// Lowers ttg.memdesc_subslice to a constant byte offset from its source,
+/// where the layout allows one: the sub-tile's start slot must not share
+/// bits with any slot inside the sub-tile (then slot(start + c) =
+/// slot(start) + slot(c)). Padded layouts are not supported.
+struct MemDescSubsliceOpConversion
+    : public ConvertOpToLLVMPattern<ttg::MemDescSubsliceOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::MemDescSubsliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto emitError = [&] { return op.emitError(); };
+    auto srcType = cast<ttg::MemDescType>(op.getSrc().getType());
+    auto dstType = cast<ttg::MemDescType>(op.getType());
+    ArrayRef<int32_t> offsets = op.getOffsets();
+    auto unsupported = [&](StringRef why) {
+      return op.emitError() << "'ttg.memdesc_subslice' of " << srcType
+                            << " at offsets [" << offsets << "]: " << why
+                            << ", which is not supported by "
+                               "--convert-tritongpu-to-musa yet";
+    };
+    if (llvm::all_of(offsets, [](int32_t o) { return o == 0; })) {
+      rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
+    }
+    if (isa<ttg::PaddedSharedEncodingAttr>(srcType.getEncoding()))
+      return unsupported("a padded layout");
+    FailureOr<SharedBuffer> buffer =
+        getSharedBuffer(Value(), dstType, emitError);
+    if (failed(buffer))
+      return failure();
+    unsigned rank = buffer->layout.getNumOutDims();
+    if (offsets.size() < rank)
+      return unsupported("offsets of another rank than the layout");
+    // Leading (buffer) dimensions: whole buffers.
+    ArrayRef<int64_t> allocShape = dstType.getAllocShape().empty()
+                                       ? dstType.getShape()
+                                       : dstType.getAllocShape();
+    unsigned lead = offsets.size() - rank;
+    FailureOr<int64_t> bufferBytes =
+        getSharedBufferBytes(dstType, emitError);
+    if (failed(bufferBytes))
+      return failure();
+    int64_t bytes = 0;
+    for (unsigned d = 0; d < lead; ++d)
+      bytes = bytes * allocShape[d] + offsets[d];
+    bytes *= *bufferBytes;
+    // Trailing dimensions: through the inverse layout.
+    llvm::Expected<LinearLayout> inverse = buffer->layout.pseudoinvert();
+    if (!inverse)
+      return unsupported("a layout without an inverse");
+    ArrayRef<int64_t> viewShape = dstType.getShape().take_back(rank);
+    SmallVector<LinearLayout::DimValue> start;
+    int32_t viewSlots = 0;
+    for (unsigned d = 0; d < rank; ++d) {
+      int32_t o = offsets[lead + d];
+      if (o % viewShape[d] != 0)
+        return unsupported("an offset that is not a multiple of the view");
+      std::string name = "dim" + std::to_string(d);
+      start.push_back({name, o});
+      for (int32_t bit = 1; bit < viewShape[d]; bit <<= 1)
+        viewSlots |= applyLayout(*inverse, {{name, bit}})[0];
+    }
+    int32_t startSlot = applyLayout(*inverse, start)[0];
+    if (startSlot & viewSlots)
+      return unsupported("a sub-tile whose slots are not a constant offset "
+                         "from its start");
+    bytes += int64_t(startSlot) *
+             getSharedElementBytes(dstType.getElementType());
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, adaptor.getSrc().getType(), rewriter.getI8Type(), adaptor.getSrc(),
+        ValueRange{i32Const(rewriter, loc, bytes)});
+    return success();
+  }
+};
+
+} // namespace
 
 void mlir::triton_musa::populateMemoryOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo) {}
+    const TargetInfo &targetInfo) {
+  patterns.add<LocalAllocOpConversion, LocalStoreOpConversion,
+               LocalLoadOpConversion>(typeConverter, targetInfo);
+  patterns.add<LocalDeallocOpConversion, MemDescTransOpConversion,
+               MemDescReshapeOpConversion, MemDescReinterpretOpConversion,
+               MemDescIndexOpConversion, MemDescSubsliceOpConversion>(
+      typeConverter);
+}

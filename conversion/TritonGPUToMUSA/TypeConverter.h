@@ -4,12 +4,28 @@
 // layout becomes an `!llvm.struct` of the values one thread holds, in
 // register order of the layout's linear layout.
 //
+// A `!ttg.memdesc` (a view of a shared-memory buffer) becomes a shared
+// pointer `!llvm.ptr<3>` to element 0 of the buffer the view addresses: the
+// allocation's base for `ttg.local_alloc`, `ttg.memdesc_trans`,
+// `ttg.memdesc_reshape` and `ttg.memdesc_reinterpret`; buffer `i` of a
+// multi-buffered allocation for `ttg.memdesc_index`; and the (constant)
+// start of a `ttg.memdesc_subslice` where the shared layout lets it be a
+// plain byte offset. Element (c0, c1, ..) of a view is at
+//   pointer + physical(S^-1(c)) * elementBytes
+// with S the linear layout of the view's type over its allocation shape
+// (toLinearLayout(MemDescType)) and `physical` the padding of
+// #ttg.padded_shared (identity otherwise).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_TYPECONVERTER_H
 #define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_TYPECONVERTER_H
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+
+namespace mlir::triton::gpu {
+class MemDescType;
+} // namespace mlir::triton::gpu
 
 namespace mlir::triton_musa {
 
@@ -26,6 +42,23 @@ public:
 private:
   const TargetInfo &targetInfo;
 };
+
+/// Bytes one element of `elementType` takes in shared memory: i1 is stored
+/// as i8, pointers as 8 bytes, other ints and floats in their own width.
+unsigned getSharedElementBytes(Type elementType);
+
+/// Bytes of one buffer of `type` (the trailing dimensions its encoding
+/// covers, padding of #ttg.padded_shared included); fails with a diagnostic
+/// through `emitError` on shapes or layouts without a linear layout.
+FailureOr<int64_t>
+getSharedBufferBytes(triton::gpu::MemDescType type,
+                     function_ref<InFlightDiagnostic()> emitError);
+
+/// Bytes of the whole allocation of `type` (its allocation shape: the
+/// leading buffer dimension of a multi-buffered allocation included).
+FailureOr<int64_t>
+getSharedAllocationBytes(triton::gpu::MemDescType type,
+                         function_ref<InFlightDiagnostic()> emitError);
 
 } // namespace mlir::triton_musa
 

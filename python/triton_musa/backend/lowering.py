@@ -23,7 +23,10 @@ class LoweredKernel:
 
 
 def lowering_pipeline(arch: MusaArch) -> str:
-    return f"builtin.module(convert-tritongpu-to-musa{{arch={arch.name}}},canonicalize,cse)"
+    return ("builtin.module("
+            f"musa-allocate-shared-memory{{arch={arch.name}}},"
+            f"musa-insert-barriers{{arch={arch.name}}},"
+            f"convert-tritongpu-to-musa{{arch={arch.name}}},canonicalize,cse)")
 
 
 def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name: str = "kernel.ttgir",

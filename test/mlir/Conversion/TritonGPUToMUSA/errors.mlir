@@ -30,9 +30,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @convert(%x: tensor<256xi32, #blocked>) {
     // Each unsupported op is reported once, at its first use.
-    // expected-error @below {{'ttg.convert_layout' is not supported by --convert-tritongpu-to-musa yet}}
-    %y = ttg.convert_layout %x : tensor<256xi32, #blocked> -> tensor<256xi32, #blocked1>
-    %z = ttg.convert_layout %y : tensor<256xi32, #blocked1> -> tensor<256xi32, #blocked>
+    // expected-error @below {{'ttg.async_commit_group' is not supported by --convert-tritongpu-to-musa yet}}
+    %y = ttg.async_commit_group
+    %z = ttg.async_commit_group tokens %y
     tt.return
   }
 }

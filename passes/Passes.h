@@ -1,0 +1,26 @@
+//===- Passes.h - TTGIR-level MUSA passes -----------------------*- C++ -*-===//
+//
+// Passes that run on TTGIR before --convert-tritongpu-to-musa:
+// --musa-allocate-shared-memory and --musa-insert-barriers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_MUSA_PASSES_PASSES_H
+#define TRITON_MUSA_PASSES_PASSES_H
+
+#include "conversion/TritonGPUToMUSA/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::triton_musa {
+
+#define GEN_PASS_DECL
+#include "passes/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Passes.h.inc"
+
+} // namespace mlir::triton_musa
+
+#endif // TRITON_MUSA_PASSES_PASSES_H

@@ -1,0 +1,105 @@
+//===- Passes.td - TTGIR-level MUSA passes -----------------*- tablegen -*-===//
+
+#ifndef TRITON_MUSA_PASSES_PASSES_TD
+#define TRITON_MUSA_PASSES_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+defvar MUSAArchOption = Option<"arch", "arch", "::mlir::triton_musa::MUSAArch",
+      "::mlir::triton_musa::MUSAArch::MP31",
+      "MUSA architecture: mp_31 (PH1, warp 32) or mp_22 (QY2, warp 128)",
+      [{::llvm::cl::values(
+        clEnumValN(::mlir::triton_musa::MUSAArch::MP31, "mp_31",
+                   "PH1 (S5000), 32-thread warps"),
+        clEnumValN(::mlir::triton_musa::MUSAArch::MP22, "mp_22",
+                   "QY2 (S4000), 128-thread warps"))}]>;
+
+def MUSAAllocateSharedMemory
+    : Pass<"musa-allocate-shared-memory", "mlir::ModuleOp"> {
+  let summary = "Give every shared-memory buffer and op scratch a byte offset";
+  let description = [{
+    Places every `ttg.local_alloc` buffer and the scratch buffer of every op
+    whose lowering needs one (`getScratchSizeInBytes`, Scratch.h) in the
+    block's shared memory, and writes:
+     - `allocation.offset` (i32, bytes) on each such op;
+     - `ttg.shared` (i32, total bytes) on the module.
+
+    Liveness is computed on the pre-order numbering of each function's ops.
+    A `ttg.local_alloc` buffer lives from the alloc to its last use, followed
+    through memdesc views (`ttg.memdesc_*`), `scf` yields, loop-carried
+    values and `ttg.local_dealloc`; a use inside an `scf.for`/`scf.while`
+    that does not contain the alloc keeps the buffer live over the whole
+    loop. A scratch buffer lives only at its op. Buffers whose live ranges
+    overlap get disjoint byte ranges (first fit, largest buffers first);
+    offsets are aligned to 16 bytes, or to the alloc's `alignment` if larger.
+
+    Calls: each function is allocated on its own from 0, then shifted by a
+    base: kernels have base 0, a callee's base is the largest
+    `base + size` over its callers. A callee's buffers thus never overlap
+    any caller's buffers, live or not (simple and safe, not tight).
+    Recursive calls are rejected.
+
+    A kernel needing more than the architecture's shared memory per block
+    is an error naming the kernel, the bytes needed and the limit.
+
+    Before:
+    ```mlir
+    %a = ttg.local_alloc %x : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+    %l = ttg.local_load %a : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #dot0>
+    %c = ttg.convert_layout %y : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+    ```
+    After (`arch=mp_31`): the alloc is dead once `%l` is loaded, so the
+    conversion's scratch reuses its bytes.
+    ```mlir
+    module attributes {..., ttg.shared = 4096 : i32} {
+      %a = ttg.local_alloc %x {allocation.offset = 0 : i32} : ...
+      %l = ttg.local_load %a : ...
+      %c = ttg.convert_layout %y {allocation.offset = 0 : i32} : ...
+    ```
+  }];
+  let options = [MUSAArchOption];
+}
+
+def MUSAInsertBarriers : Pass<"musa-insert-barriers", "mlir::ModuleOp"> {
+  let summary = "Insert ttg.local_barrier between conflicting shared-memory accesses";
+  let description = [{
+    Runs after --musa-allocate-shared-memory. Each op's shared-memory
+    accesses are byte ranges derived from `allocation.offset` and sizes:
+     - `ttg.local_alloc` with an initial value and `ttg.local_store` write
+       their buffer, `ttg.local_load` reads it (a view is resolved to the
+       buffer(s) it comes from; an unknown origin means all of shared
+       memory);
+     - an op with scratch (e.g. `ttg.convert_layout` through shared memory,
+       cross-warp `tt.reduce`) writes then reads its scratch range; barriers
+       inside one op are its lowering's job.
+
+    A forward dataflow keeps the accesses made since the last barrier; an
+    op that writes bytes pending a read or write, or reads bytes pending a
+    write (RAW, WAR, WAW), gets a `ttg.local_barrier` in front of it, which
+    clears the pending set. `scf.if` joins its branches; `scf.for` and
+    `scf.while` iterate to a fixpoint over the back edge, so a hazard
+    between the end of one iteration and the start of the next gets a
+    barrier. Straight-line accesses to disjoint bytes, or reads after reads,
+    get none. `gpu.barrier` and existing `ttg.local_barrier`s count.
+
+    Non-kernel functions assume anything may be pending at their entry (a
+    caller may have touched their buffers in an earlier call); their buffers
+    never overlap a caller's (see --musa-allocate-shared-memory), so a
+    `tt.call` is not an access in the caller.
+
+    Before:
+    ```mlir
+    %a = ttg.local_alloc %x {allocation.offset = 0 : i32} : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+    %l = ttg.local_load %a : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #dot0>
+    ```
+    After:
+    ```mlir
+    %a = ttg.local_alloc %x {allocation.offset = 0 : i32} : ...
+    ttg.local_barrier
+    %l = ttg.local_load %a : ...
+    ```
+  }];
+  let options = [MUSAArchOption];
+}
+
+#endif // TRITON_MUSA_PASSES_PASSES_TD

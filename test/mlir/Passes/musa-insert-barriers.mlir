@@ -1,0 +1,167 @@
+// Barriers exactly between conflicting shared-memory accesses of different
+// ops (byte ranges from allocation.offset), including across scf regions
+// and loop back edges.
+// RUN: musa-opt %s -split-input-file --musa-insert-barriers=arch=mp_31 | FileCheck %s
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 8192 : i32} {
+  // CHECK-LABEL: tt.func public @straight_line
+  tt.func public @straight_line(%x: tensor<32x32xf16, #blocked>, %y: tensor<32x32xf32, #blocked>) {
+    // Writes of disjoint buffers: no barrier.
+    // CHECK: ttg.local_alloc
+    // CHECK-NEXT: ttg.local_alloc
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.local_load
+    // CHECK-NEXT: ttg.local_load
+    // CHECK-NEXT: ttg.local_load
+    %a = ttg.local_alloc %x {allocation.offset = 0 : i32} : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+    %b = ttg.local_alloc %x {allocation.offset = 2048 : i32} : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+    // RAW: one barrier, then reads after reads need none.
+    %la = ttg.local_load %a : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #blocked1>
+    %lb = ttg.local_load %b : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #blocked1>
+    %la2 = ttg.local_load %a : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #blocked1>
+    // Scratch over bytes [4096, 8192): disjoint from %a and %b, no barrier.
+    // CHECK-NEXT: ttg.convert_layout
+    %c = ttg.convert_layout %y {allocation.offset = 4096 : i32} : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+    // Scratch over [0, 4096): WAR with the loads of %a and %b.
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.convert_layout
+    %d = ttg.convert_layout %y {allocation.offset = 0 : i32} : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+    // The same scratch again: the op writes what the previous one read.
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.convert_layout
+    %e = ttg.convert_layout %y {allocation.offset = 0 : i32} : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+    // A register-only conversion has no scratch.
+    // CHECK-NEXT: ttg.convert_layout
+    // CHECK-NEXT: tt.return
+    %f = ttg.convert_layout %y : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 2048 : i32} {
+  // CHECK-LABEL: tt.func public @loop
+  tt.func public @loop(%x: tensor<32x32xf16, #blocked>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+    // The store of iteration i+1 must wait for the load of iteration i
+    // (back edge, WAR); the load waits for the store (RAW).
+    // CHECK: scf.for
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.local_store
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.local_load
+    // CHECK-NEXT: }
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      ttg.local_store %x, %a : tensor<32x32xf16, #blocked> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+      %l = ttg.local_load %a : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<32x32xf16, #blocked1>
+    }
+    // After the loop only reads may be pending: another read needs none.
+    // CHECK-NEXT: ttg.local_load
+    // CHECK-NEXT: tt.return
+    %l2 = ttg.local_load %a : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<32x32xf16, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 4096 : i32} {
+  // CHECK-LABEL: tt.func public @loop_read_only
+  tt.func public @loop_read_only(%x: tensor<32x32xf16, #blocked>, %n: i32, %p: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: ttg.local_alloc
+    // CHECK-NEXT: ttg.local_alloc
+    %a = ttg.local_alloc %x {allocation.offset = 0 : i32} : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+    %b = ttg.local_alloc {allocation.offset = 2048 : i32} : () -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+    // The write before the loop needs one barrier in the loop; reads of %a
+    // in later iterations conflict with nothing.
+    // CHECK: scf.for
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.local_load
+    // CHECK-NEXT: scf.if
+    // CHECK-NEXT: ttg.local_store
+    // CHECK-NEXT: }
+    // CHECK-NEXT: }
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %l = ttg.local_load %a : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #blocked1>
+      // Writes of %b in one branch: a later read of %b needs a barrier,
+      // but it is after the loop.
+      scf.if %p {
+        ttg.local_store %x, %b : tensor<32x32xf16, #blocked> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+      }
+    }
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.local_load
+    %l2 = ttg.local_load %b : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<32x32xf16, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 2048 : i32} {
+  // CHECK-LABEL: tt.func public @while_loop
+  tt.func public @while_loop(%x: tensor<32x32xf16, #blocked>, %n: i32) {
+    %c1 = arith.constant 1 : i32
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+    // The read in "before" follows the write in "do" around the back edge
+    // (RAW); the write follows the read (WAR). Nothing is pending on entry.
+    // CHECK: scf.while
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.local_load
+    // CHECK: scf.condition
+    // CHECK: } do {
+    // CHECK-NEXT: ^bb0
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: ttg.local_store
+    // CHECK-NEXT: arith.subi
+    // CHECK-NEXT: scf.yield
+    %r = scf.while (%i = %n) : (i32) -> i32 {
+      %l = ttg.local_load %a : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<32x32xf16, #blocked1>
+      %go = arith.cmpi sgt, %i, %c1 : i32
+      scf.condition(%go) %i : i32
+    } do {
+    ^bb0(%j: i32):
+      ttg.local_store %x, %a : tensor<32x32xf16, #blocked> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+      %k = arith.subi %j, %c1 : i32
+      scf.yield %k : i32
+    }
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 4096 : i32} {
+  // A device function may follow its own earlier call: its first access
+  // gets a barrier.
+  // CHECK-LABEL: tt.func private @device
+  // CHECK-NEXT: ttg.local_barrier
+  // CHECK-NEXT: ttg.convert_layout
+  tt.func private @device(%y: tensor<32x32xf32, #blocked>) {
+    %c = ttg.convert_layout %y {allocation.offset = 0 : i32} : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+    tt.return
+  }
+}
