@@ -1,0 +1,131 @@
+// tt.scan: a sequential scan of each thread's registers along the axis, a
+// Hillis-Steele scan over the lanes along the axis (shuffle up by 1, 2, 4...
+// lanes, kept only where the lane is that far from the start), the previous
+// lane's total applied to each element, and across warps each warp's total
+// through a scratch buffer, the earlier warps' totals combined in order.
+// The mp_22 input holds the same kernels for 128-lane warps.
+// RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 | FileCheck %s --check-prefixes=CHECK,MP31
+// RUN: musa-opt %S/Inputs/scan.mp_22.mlir -split-input-file -convert-tritongpu-to-musa=arch=mp_22 | FileCheck %s --check-prefixes=CHECK,MP22
+
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 16 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @cumsum(
+  // CHECK: %[[X0:.*]] = llvm.extractvalue %{{.*}}[0]
+  // CHECK: %[[X1:.*]] = llvm.extractvalue %{{.*}}[1]
+  // CHECK: %[[T:.*]] = llvm.add %[[X0]], %[[X1]] : i32
+  // CHECK: %[[TID:.*]] = llvm.call @llvm.musa.read.ptx.sreg.tid.x
+  // CHECK: %[[LANE:.*]] = llvm.and %[[TID]]
+  // CHECK: %[[POS:.*]] = llvm.and %{{.*}}, %{{.*}}
+  // CHECK: %[[D1:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK: %[[GE1:.*]] = llvm.icmp "uge" %[[POS]], %[[D1]]
+  // CHECK: %[[U1:.*]] = llvm.call @llvm.musa.shfl.up.sync.i32(%[[T]], %[[D1]],
+  // CHECK: %[[S1:.*]] = llvm.add %[[U1]], %[[T]] : i32
+  // CHECK: %[[T1:.*]] = llvm.select %[[GE1]], %[[S1]], %[[T]]
+  // CHECK: %[[D2:.*]] = llvm.mlir.constant(2 : i32)
+  // CHECK: llvm.icmp "uge" %[[POS]], %[[D2]]
+  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32(%[[T1]], %[[D2]],
+  // CHECK: llvm.mlir.constant(4 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32
+  // CHECK: llvm.mlir.constant(8 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32
+  // CHECK: %[[D16:.*]] = llvm.mlir.constant(16 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32(%{{.*}}, %[[D16]],
+  // MP22: llvm.mlir.constant(32 : i32)
+  // MP22: llvm.call @llvm.musa.shfl.up.sync.i32
+  // MP22: llvm.mlir.constant(64 : i32)
+  // MP22: llvm.call @llvm.musa.shfl.up.sync.i32
+  // CHECK: %[[TOT:.*]] = llvm.select
+  // Each element takes the previous lane's total.
+  // CHECK: %[[NZ:.*]] = llvm.icmp "ne" %[[POS]]
+  // CHECK: %[[PREV:.*]] = llvm.call @llvm.musa.shfl.up.sync.i32(%[[TOT]]
+  // CHECK: %[[E0:.*]] = llvm.add %[[PREV]], %[[X0]]
+  // CHECK: llvm.select %[[NZ]], %[[E0]], %[[X0]]
+  // CHECK: %[[E1:.*]] = llvm.add %[[PREV]], %[[T]]
+  // CHECK: llvm.select %[[NZ]], %[[E1]], %[[T]]
+  // The warp total comes from the warp's last lane.
+  // MP31: %[[LAST:.*]] = llvm.mlir.constant(31 : i32)
+  // MP22: %[[LAST:.*]] = llvm.mlir.constant(127 : i32)
+  // CHECK: %[[SRC:.*]] = llvm.or %[[LANE]], %[[LAST]]
+  // CHECK: %[[WT:.*]] = llvm.call @llvm.musa.shfl.idx.sync.i32(%[[TOT]], %[[SRC]],
+  // CHECK: %[[BUF:.*]] = llvm.mlir.addressof @global_smem
+  // CHECK: llvm.getelementptr %[[BUF]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+  // CHECK: llvm.store %[[WT]]
+  // CHECK: llvm.call @llvm.musa.syncthreads.lm
+  // Totals of warps 0, 1, 2 (warp 3 needs no one after it).
+  // CHECK: %[[W0:.*]] = llvm.load
+  // CHECK: %[[W1:.*]] = llvm.load
+  // CHECK: %[[P1:.*]] = llvm.add %[[W0]], %[[W1]]
+  // CHECK: llvm.select
+  // CHECK: %[[W2:.*]] = llvm.load
+  // CHECK: %[[P2:.*]] = llvm.add %[[P1]], %[[W2]]
+  // CHECK: %[[EARLIER:.*]] = llvm.select %{{.*}}, %[[P2]], %{{.*}}
+  // CHECK: llvm.add %[[EARLIER]]
+  // CHECK: llvm.add %[[EARLIER]]
+  // CHECK-NOT: llvm.musa.shfl
+  tt.func public @cumsum(%x: tensor<256xi32, #blocked>) -> tensor<256xi32, #blocked> {
+    %c = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      tt.scan.return %t : i32
+    }) {allocation.offset = 0 : i32} : (tensor<256xi32, #blocked>) -> tensor<256xi32, #blocked>
+    tt.return %c : tensor<256xi32, #blocked>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // A reverse product scan within a warp: shuffles down, the lane position
+  // counted from the warp's end, no shared memory.
+  // CHECK-LABEL: llvm.func @reverse_cumprod(
+  // CHECK: %[[POS:.*]] = llvm.xor
+  // CHECK: %[[D1:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK: llvm.icmp "uge" %[[POS]], %[[D1]]
+  // CHECK: %[[U1:.*]] = llvm.call @llvm.musa.shfl.down.sync.i32(%{{.*}}, %[[D1]],
+  // CHECK: llvm.fmul
+  // CHECK: llvm.select
+  // CHECK: %[[D16:.*]] = llvm.mlir.constant(16 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.down.sync.i32(%{{.*}}, %[[D16]],
+  // CHECK: llvm.icmp "ne" %[[POS]]
+  // CHECK: llvm.call @llvm.musa.shfl.down.sync.i32
+  // CHECK-NOT: llvm.musa.shfl
+  // CHECK-NOT: llvm.musa.syncthreads
+  tt.func public @reverse_cumprod(%x: tensor<4x32xf32, #blocked>) -> tensor<4x32xf32, #blocked> {
+    %c = "tt.scan"(%x) <{axis = 1 : i32, reverse = true}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.mulf %a, %b : f32
+      tt.scan.return %t : f32
+    }) : (tensor<4x32xf32, #blocked>) -> tensor<4x32xf32, #blocked>
+    tt.return %c : tensor<4x32xf32, #blocked>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // Two operands (a first-order linear recurrence, as in associative_scan)
+  // along dim 0, which lies in registers only: three in-thread steps, the
+  // region's operand order kept (previous first), no shuffle.
+  // CHECK-LABEL: llvm.func @recurrence(
+  // CHECK: %[[A0:.*]] = llvm.extractvalue %[[A:.*]][0]
+  // CHECK: %[[A1:.*]] = llvm.extractvalue %[[A]][1]
+  // CHECK: %[[B0:.*]] = llvm.extractvalue %[[B:.*]][0]
+  // CHECK: %[[B1:.*]] = llvm.extractvalue %[[B]][1]
+  // CHECK: %[[M:.*]] = llvm.fmul %[[A0]], %[[A1]]
+  // CHECK: %[[N:.*]] = llvm.fmul %[[B0]], %[[A1]]
+  // CHECK: llvm.fadd %[[N]], %[[B1]]
+  // CHECK-COUNT-2: llvm.fmul
+  // CHECK-NOT: llvm.musa.shfl
+  tt.func public @recurrence(%a: tensor<4x32xf32, #blocked>, %b: tensor<4x32xf32, #blocked>) -> tensor<4x32xf32, #blocked> {
+    %c:2 = "tt.scan"(%a, %b) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %n = arith.mulf %b0, %a1 : f32
+      %s = arith.addf %n, %b1 : f32
+      tt.scan.return %m, %s : f32, f32
+    }) : (tensor<4x32xf32, #blocked>, tensor<4x32xf32, #blocked>) -> (tensor<4x32xf32, #blocked>, tensor<4x32xf32, #blocked>)
+    tt.return %c#1 : tensor<4x32xf32, #blocked>
+  }
+}
