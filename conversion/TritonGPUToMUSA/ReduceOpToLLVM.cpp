@@ -324,13 +324,20 @@ private:
     auto [lane, warp] = emitLaneAndWarpId(rewriter, loc, targetInfo);
     (void)lane;
     Value slot = emitLinearFunction(rewriter, loc, warp, plan.slotCoefficients);
-    SmallVector<SmallVector<Value>> srcIndices =
-        emitIndices(rewriter, loc, targetInfo, plan.src);
+    // A scalar has one output element, at index 0.
+    SmallVector<SmallVector<Value>> srcIndices;
+    if (!plan.outShape.empty())
+      srcIndices = emitIndices(rewriter, loc, targetInfo, plan.src);
     Value numSlots = i32Const(rewriter, loc, plan.numSlots);
     for (auto [g, group] : llvm::enumerate(plan.groups)) {
-      SmallVector<Value> coords(srcIndices[group.front()]);
-      coords.erase(coords.begin() + plan.axis);
-      Value index = linearizeIndex(rewriter, loc, coords, plan.outShape);
+      Value index;
+      if (plan.outShape.empty()) {
+        index = i32Const(rewriter, loc, 0);
+      } else {
+        SmallVector<Value> coords(srcIndices[group.front()]);
+        coords.erase(coords.begin() + plan.axis);
+        index = linearizeIndex(rewriter, loc, coords, plan.outShape);
+      }
       if (plan.numSlots > 1)
         index = LLVM::AddOp::create(
             rewriter, loc, LLVM::MulOp::create(rewriter, loc, index, numSlots),
@@ -343,12 +350,14 @@ private:
     Region &combine = op.getCombineOp();
     auto readOutput = [&](Value index) {
       SmallVector<Value> value;
+      Value first = index;
+      if (plan.numSlots > 1)
+        first = LLVM::MulOp::create(rewriter, loc, index, numSlots);
       for (unsigned s = 0; s < plan.numSlots; ++s) {
-        Value at = index;
-        if (plan.numSlots > 1)
-          at = LLVM::AddOp::create(
-              rewriter, loc, LLVM::MulOp::create(rewriter, loc, index, numSlots),
-              i32Const(rewriter, loc, s));
+        Value at = first;
+        if (s > 0)
+          at = LLVM::AddOp::create(rewriter, loc, first,
+                                   i32Const(rewriter, loc, s));
         SmallVector<Value> part;
         for (unsigned k = 0; k < numOperands; ++k)
           part.push_back(loadShared(rewriter, loc, regions[k], at,

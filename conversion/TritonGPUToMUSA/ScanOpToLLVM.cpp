@@ -1,18 +1,20 @@
 //===- ScanOpToLLVM.cpp - tt.scan -> LLVM --------------------------------===//
 //
 // An inclusive scan along `axis`, from the layout's linear layout, which
-// must place the axis in registers (lowest coordinates), then lanes, then
-// warps (as blocked layouts do):
-//  1. in each thread, a sequential scan of the registers of one row, in
-//     axis order (reversed for `reverse = true`);
+// must place the axis bits, lowest first, in registers, then lanes (one
+// contiguous range of lane bits), then warps, then again registers (the
+// "chunks" a layout smaller than the tensor repeats in registers):
+//  1. in each thread, a sequential scan of the registers of one row and
+//     chunk, in axis order (reversed for `reverse = true`);
 //  2. across the lanes along the axis, a Hillis-Steele scan of the thread
 //     totals by shuffles up (down when reversed) of 1, 2, 4... positions,
 //     each step selected only on lanes at least that far from the start;
 //     then each element is combined with the previous lane's total;
-//  3. across the warps along the axis, each warp's total goes to a scratch
-//     slot, a barrier, and each warp combines the totals of the warps before
-//     it in order and applies that prefix to its elements.
-// The previous part is always the left operand of the combine region.
+//  3. across the warps along the axis, each warp's total (from its last
+//     lane) goes to a scratch slot, a barrier, and each warp combines the
+//     totals of the warps before it in order and applies that prefix;
+//  4. chunks after the first take the totals of the chunks before them.
+// The earlier part is always the left operand of the combine region.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,13 +40,22 @@ constexpr const char *kRegister = "register";
 constexpr const char *kLane = "lane";
 constexpr const char *kWarp = "warp";
 
+/// Registers of one row and one chunk, in scan order.
+struct Segment {
+  unsigned chunk = 0;
+  SmallVector<unsigned> registers;
+};
+
 /// What the lowering of one tt.scan does, decided from its layout only.
 struct ScanPlan {
   LinearLayout layout;
   unsigned axis = 0;
   bool reverse = false;
-  /// Non-duplicate registers of one row, in scan order.
-  SmallVector<SmallVector<unsigned>> groups;
+  /// Non-duplicate registers, by segment.
+  SmallVector<Segment> segments;
+  /// The segments of each row, in scan order of their chunks.
+  SmallVector<SmallVector<unsigned>> rows;
+  unsigned numChunks = 1;
   /// For each register, the register computed with the same coordinates.
   SmallVector<unsigned> representative;
   /// Lane position along the axis: (lane >> laneShift) % 2^numLaneBits.
@@ -54,7 +65,7 @@ struct ScanPlan {
   /// bits i of the warp id; numWarpPositions positions.
   SmallVector<int32_t> warpCoefficients;
   unsigned numWarpPositions = 1;
-  /// The shape without the axis, and its number of elements (rows).
+  /// The shape without the axis, and its number of elements.
   SmallVector<int64_t> rowShape;
   uint64_t numRows = 1;
 };
@@ -77,28 +88,29 @@ FailureOr<ScanPlan> planScan(triton::ScanOp op) {
            << "'tt.scan' along axis " << axis << " of " << type
            << " is not supported by --convert-tritongpu-to-musa yet: the "
               "layout must hold the axis in registers, then lanes (one "
-              "contiguous range of lane bits), then warps";
+              "contiguous range of lane bits), then warps, then registers";
   };
 
-  // Registers: axis bits 1, 2, 4... (any order), the others across.
+  // Register axis bits (duplicates skipped); the others must stay in a row.
   int32_t duplicates = getDuplicateRegisterMask(plan.layout);
-  SmallVector<AxisSplitBasis> regBases =
-      getAxisSplitBases(plan.layout, kRegister, axis);
   int32_t regAxisBits = 0;
-  unsigned numRegAxisBits = 0;
-  for (auto [i, basis] : llvm::enumerate(regBases)) {
+  for (auto [i, basis] :
+       llvm::enumerate(getAxisSplitBases(plan.layout, kRegister, axis))) {
     if (duplicates & (1 << i))
       continue;
     if (basis.axis != 0 && basis.across != 0)
       return unsupported();
     if (basis.axis != 0) {
+      if (!llvm::isPowerOf2_32(basis.axis) || (regAxisBits & basis.axis))
+        return unsupported();
       regAxisBits |= basis.axis;
-      ++numRegAxisBits;
     }
   }
-  if (regAxisBits != (1 << numRegAxisBits) - 1)
-    return unsupported();
-  int32_t next = 1 << numRegAxisBits;
+  // Low register bits: 1, 2, 4... as far as they go.
+  int32_t next = 1;
+  while (regAxisBits & next)
+    next <<= 1;
+  int32_t chunkUnit = 0; // Axis coordinate of the first chunk bit.
 
   // Lanes: one contiguous range of lane bits continuing the axis.
   std::optional<unsigned> firstLaneBit;
@@ -132,11 +144,18 @@ FailureOr<ScanPlan> planScan(triton::ScanOp op) {
     plan.warpCoefficients.push_back(1 << numWarpBits++);
   }
   plan.numWarpPositions = 1u << numWarpBits;
-  if (next != type.getShape()[axis])
-    return unsupported();
 
-  // Rows of non-duplicate registers, in scan order.
-  std::map<uint64_t, unsigned> groupOf;
+  // High register bits (chunks): the rest of the axis.
+  chunkUnit = next;
+  while (regAxisBits & next)
+    next <<= 1;
+  if ((regAxisBits & ~(next - 1)) != 0 || next != type.getShape()[axis])
+    return unsupported();
+  plan.numChunks = unsigned(next / chunkUnit);
+
+  // Segments of non-duplicate registers, in scan order.
+  std::map<std::pair<uint64_t, unsigned>, unsigned> segmentOf;
+  std::map<uint64_t, unsigned> rowOf;
   std::map<SmallVector<int32_t>, unsigned> registerAt;
   SmallVector<int32_t> axisOf;
   for (unsigned r = 0, e = plan.layout.getInDimSize(kRegister); r < e; ++r) {
@@ -147,15 +166,27 @@ FailureOr<ScanPlan> planScan(triton::ScanOp op) {
     plan.representative.push_back(at->second);
     if (!first)
       continue;
+    uint64_t across = packAcross(plan.layout, c, axis);
+    unsigned chunk = unsigned(c[axis] / chunkUnit);
+    auto [row, newRow] = rowOf.try_emplace(across, plan.rows.size());
+    if (newRow)
+      plan.rows.emplace_back();
     auto [it, inserted] =
-        groupOf.try_emplace(packAcross(plan.layout, c, axis), plan.groups.size());
-    if (inserted)
-      plan.groups.emplace_back();
-    plan.groups[it->second].push_back(r);
+        segmentOf.try_emplace({across, chunk}, plan.segments.size());
+    if (inserted) {
+      plan.segments.push_back({chunk, {}});
+      plan.rows[row->second].push_back(it->second);
+    }
+    plan.segments[it->second].registers.push_back(r);
   }
-  for (auto &group : plan.groups)
-    llvm::sort(group, [&](unsigned a, unsigned b) {
+  for (auto &segment : plan.segments)
+    llvm::sort(segment.registers, [&](unsigned a, unsigned b) {
       return plan.reverse ? axisOf[a] > axisOf[b] : axisOf[a] < axisOf[b];
+    });
+  for (auto &row : plan.rows)
+    llvm::sort(row, [&](unsigned a, unsigned b) {
+      unsigned ca = plan.segments[a].chunk, cb = plan.segments[b].chunk;
+      return plan.reverse ? ca > cb : ca < cb;
     });
 
   for (auto [d, size] : llvm::enumerate(type.getShape()))
@@ -202,17 +233,21 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<triton::ScanOp> {
       return v;
     };
 
-    // Stage 1: in each thread, sequentially along each row.
-    SmallVector<SmallVector<Value>> totals; // [group][operand]
-    for (const auto &group : plan->groups) {
-      for (auto [prev, r] : llvm::zip(group, ArrayRef(group).drop_front()))
+    // Stage 1: in each thread, sequentially along each segment.
+    SmallVector<SmallVector<Value>> totals; // [segment][operand]
+    for (const Segment &segment : plan->segments) {
+      ArrayRef<unsigned> regs = segment.registers;
+      for (auto [prev, r] : llvm::zip(regs, regs.drop_front()))
         scanned[r] = emitCombine(rewriter, combine, scanned[prev], scanned[r]);
-      totals.push_back(scanned[group.back()]);
+      totals.push_back(scanned[regs.back()]);
     }
 
-    auto [lane, warp] = emitLaneAndWarpId(rewriter, loc, targetInfo);
+    Value lane, warp;
+    if (plan->numLaneBits > 0 || plan->numWarpPositions > 1)
+      std::tie(lane, warp) = emitLaneAndWarpId(rewriter, loc, targetInfo);
     ShuffleKind fromEarlier =
         plan->reverse ? ShuffleKind::Down : ShuffleKind::Up;
+    bool needBlockTotals = plan->numChunks > 1;
 
     // Stage 2: Hillis-Steele over the lanes along the axis.
     if (plan->numLaneBits > 0) {
@@ -248,15 +283,15 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<triton::ScanOp> {
       Value hasEarlier =
           LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
                                position, i32Const(rewriter, loc, 0));
-      for (auto [g, group] : llvm::enumerate(plan->groups)) {
-        SmallVector<Value> earlier = shuffleFromEarlier(totals[g], 1);
-        for (unsigned r : group)
+      for (auto [s, segment] : llvm::enumerate(plan->segments)) {
+        SmallVector<Value> earlier = shuffleFromEarlier(totals[s], 1);
+        for (unsigned r : segment.registers)
           scanned[r] = select(hasEarlier,
                               emitCombine(rewriter, combine, earlier, scanned[r]),
                               scanned[r]);
       }
       // The warp's total, from its last lane along the axis.
-      if (plan->numWarpPositions > 1) {
+      if (plan->numWarpPositions > 1 || needBlockTotals) {
         int32_t bits = int32_t(n - 1) << plan->laneShift;
         Value lastLane =
             plan->reverse
@@ -272,11 +307,24 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<triton::ScanOp> {
       }
     }
 
-    // Stage 3: warps, through shared memory.
+    // Stage 3: warps, through shared memory; `totals` become the totals of
+    // whole segments (all lanes and warps).
     if (plan->numWarpPositions > 1 &&
         failed(emitAcrossWarps(op, *plan, warp, totals, scanned, elementTypes,
                                rewriter)))
       return failure();
+
+    // Stage 4: chunks after the first of a row, in scan order.
+    if (needBlockTotals) {
+      for (const auto &row : plan->rows) {
+        SmallVector<Value> running = totals[row.front()];
+        for (unsigned s : ArrayRef<unsigned>(row).drop_front()) {
+          for (unsigned r : plan->segments[s].registers)
+            scanned[r] = emitCombine(rewriter, combine, running, scanned[r]);
+          running = emitCombine(rewriter, combine, running, totals[s]);
+        }
+      }
+    }
 
     SmallVector<Value> replacements;
     for (auto [k, result] : llvm::enumerate(op.getResult())) {
@@ -294,9 +342,13 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<triton::ScanOp> {
   }
 
 private:
+  /// Stage 3: each warp's segment totals to slot
+  /// (row * numChunks + chunk) * numWarpPositions + warp position, barrier,
+  /// the earlier warps' totals applied to the elements; `totals` becomes
+  /// the totals of all warps.
   LogicalResult emitAcrossWarps(triton::ScanOp op, const ScanPlan &plan,
                                 Value warp,
-                                ArrayRef<SmallVector<Value>> totals,
+                                SmallVector<SmallVector<Value>> &totals,
                                 SmallVector<SmallVector<Value>> &scanned,
                                 TypeRange elementTypes,
                                 ConversionPatternRewriter &rewriter) const {
@@ -306,7 +358,7 @@ private:
       return failure();
     unsigned numOperands = elementTypes.size();
     unsigned numPositions = plan.numWarpPositions;
-    uint64_t count = plan.numRows * numPositions;
+    uint64_t count = plan.numRows * plan.numChunks * numPositions;
     SmallVector<Value> regions;
     for (unsigned k = 0; k < numOperands; ++k)
       regions.push_back(
@@ -317,20 +369,30 @@ private:
     if (plan.reverse)
       position = LLVM::XOrOp::create(rewriter, loc, position,
                                      i32Const(rewriter, loc, numPositions - 1));
-    SmallVector<SmallVector<Value>> indices =
-        emitIndices(rewriter, loc, targetInfo, plan.layout);
-    Value numPositionsValue = i32Const(rewriter, loc, numPositions);
-    SmallVector<Value> rowStarts;
-    for (auto [g, group] : llvm::enumerate(plan.groups)) {
-      SmallVector<Value> coords(indices[group.front()]);
-      coords.erase(coords.begin() + plan.axis);
-      Value row = linearizeIndex(rewriter, loc, coords, plan.rowShape);
-      Value start =
-          LLVM::MulOp::create(rewriter, loc, row, numPositionsValue);
-      rowStarts.push_back(start);
+    SmallVector<SmallVector<Value>> indices;
+    if (!plan.rowShape.empty())
+      indices = emitIndices(rewriter, loc, targetInfo, plan.layout);
+    SmallVector<Value> segmentStarts;
+    for (auto [s, segment] : llvm::enumerate(plan.segments)) {
+      Value row = i32Const(rewriter, loc, 0);
+      if (!plan.rowShape.empty()) {
+        SmallVector<Value> coords(indices[segment.registers.front()]);
+        coords.erase(coords.begin() + plan.axis);
+        row = linearizeIndex(rewriter, loc, coords, plan.rowShape);
+      }
+      Value start = row;
+      if (plan.numChunks > 1)
+        start = LLVM::AddOp::create(
+            rewriter, loc,
+            LLVM::MulOp::create(rewriter, loc, row,
+                                i32Const(rewriter, loc, plan.numChunks)),
+            i32Const(rewriter, loc, segment.chunk));
+      start = LLVM::MulOp::create(rewriter, loc, start,
+                                  i32Const(rewriter, loc, numPositions));
+      segmentStarts.push_back(start);
       Value slot = LLVM::AddOp::create(rewriter, loc, start, position);
       for (unsigned k = 0; k < numOperands; ++k)
-        storeShared(rewriter, loc, regions[k], slot, totals[g][k]);
+        storeShared(rewriter, loc, regions[k], slot, totals[s][k]);
     }
     targetInfo.sharedMemoryBarrier(rewriter, loc);
 
@@ -338,12 +400,15 @@ private:
     Value hasEarlier =
         LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, position,
                              i32Const(rewriter, loc, 0));
-    for (auto [g, group] : llvm::enumerate(plan.groups)) {
+    // The last warp's total only matters for the chunks after this one.
+    unsigned numLoads =
+        plan.numChunks > 1 ? numPositions : numPositions - 1;
+    for (auto [s, segment] : llvm::enumerate(plan.segments)) {
       // prefix(q) = totals of warps 0..q in scan order; warp p needs
       // prefix(p - 1).
       SmallVector<Value> prefix, earlier;
-      for (unsigned q = 0; q + 1 < numPositions; ++q) {
-        Value slot = LLVM::AddOp::create(rewriter, loc, rowStarts[g],
+      for (unsigned q = 0; q < numLoads; ++q) {
+        Value slot = LLVM::AddOp::create(rewriter, loc, segmentStarts[s],
                                          i32Const(rewriter, loc, q));
         SmallVector<Value> total;
         for (unsigned k = 0; k < numOperands; ++k)
@@ -354,18 +419,21 @@ private:
           earlier = prefix;
           continue;
         }
+        if (q + 1 == numPositions)
+          continue;
         Value isNext =
             LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                  position, i32Const(rewriter, loc, q + 1));
         for (auto [e, p] : llvm::zip(earlier, prefix))
           e = LLVM::SelectOp::create(rewriter, loc, isNext, p, e);
       }
-      for (unsigned r : group) {
+      for (unsigned r : segment.registers) {
         SmallVector<Value> applied =
             emitCombine(rewriter, combine, earlier, scanned[r]);
-        for (auto [s, a] : llvm::zip(scanned[r], applied))
-          s = LLVM::SelectOp::create(rewriter, loc, hasEarlier, a, s);
+        for (auto [v, a] : llvm::zip(scanned[r], applied))
+          v = LLVM::SelectOp::create(rewriter, loc, hasEarlier, a, v);
       }
+      totals[s] = prefix;
     }
     return success();
   }
@@ -389,8 +457,8 @@ mlir::triton_musa::getScanScratchBytes(Operation *op,
   SmallVector<Type> elementTypes;
   for (Value src : scan.getSrcs())
     elementTypes.push_back(getElementTypeOrSelf(src.getType()));
-  return getStackedRegionBytes(elementTypes,
-                               plan->numRows * plan->numWarpPositions);
+  return getStackedRegionBytes(elementTypes, plan->numRows * plan->numChunks *
+                                                 plan->numWarpPositions);
 }
 
 void mlir::triton_musa::populateScanOpToLLVMPatterns(
