@@ -14,7 +14,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // MP22: %[[O64:.*]] = llvm.mlir.constant(64 : i32)
   // MP22: llvm.call @llvm.musa.shfl.xor.sync.i32(%{{.*}}, %[[O64]],
   // MP22: llvm.fadd
-  // CHECK: %[[O32:.*]] = llvm.mlir.constant(32 : i32)
+  // MP22: %[[O32:.*]] = llvm.mlir.constant(32 : i32)
   // MP22: llvm.call @llvm.musa.shfl.xor.sync.i32(%{{.*}}, %[[O32]],
   // MP22: llvm.fadd
   // CHECK: %[[O16:.*]] = llvm.mlir.constant(16 : i32)
@@ -54,7 +54,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
   // slots in order.
   // CHECK-LABEL: llvm.func @sum_to_scalar(
   // CHECK: llvm.fadd
+  // MP22: llvm.call @llvm.musa.shfl.xor.sync.i32
+  // MP22: llvm.call @llvm.musa.shfl.xor.sync.i32
+  // CHECK-COUNT-4: llvm.call @llvm.musa.shfl.xor.sync.i32
   // CHECK: llvm.call @llvm.musa.shfl.xor.sync.i32
+  // CHECK-NEXT: llvm.bitcast
+  // CHECK-NEXT: %[[PARTIAL:.*]] = llvm.fadd
   // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem
   // CHECK: %[[OFF:.*]] = llvm.mlir.constant(16 : i32)
   // CHECK: %[[BUF:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
@@ -62,19 +67,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
   // MP31: %[[WS:.*]] = llvm.mlir.constant(5 : i32)
   // MP22: %[[WS:.*]] = llvm.mlir.constant(7 : i32)
   // CHECK: %[[WARP:.*]] = llvm.lshr %[[TID]], %[[WS]]
-  // CHECK: %[[BIT1:.*]] = llvm.and %{{.*}}, %{{.*}}
-  // CHECK: %[[SLOT:.*]] = llvm.xor %{{.*}}, %{{.*}}
-  // CHECK: %[[P:.*]] = llvm.getelementptr %[[BUF]][%[[SLOT]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-  // CHECK: llvm.store %{{.*}}, %[[P]]
+  // CHECK: %[[M3:.*]] = llvm.mlir.constant(3 : i32)
+  // CHECK: %[[SLOT:.*]] = llvm.and %[[WARP]], %[[M3]]
+  // CHECK: %[[AT:.*]] = llvm.add %{{.*}}, %[[SLOT]]
+  // CHECK: %[[P:.*]] = llvm.getelementptr %[[BUF]][%[[AT]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  // CHECK: llvm.store %[[PARTIAL]], %[[P]]
   // CHECK: llvm.call @llvm.musa.syncthreads.lm
-  // CHECK: %[[C0:.*]] = llvm.mlir.constant(0 : i32)
-  // CHECK: %[[L0:.*]] = llvm.getelementptr %[[BUF]][%[[C0]]]
+  // CHECK: %[[FIRST:.*]] = llvm.mul
+  // CHECK: %[[L0:.*]] = llvm.getelementptr %[[BUF]][%[[FIRST]]]
   // CHECK: %[[V0:.*]] = llvm.load %[[L0]] : !llvm.ptr<3> -> f32
-  // CHECK: %[[L1:.*]] = llvm.getelementptr %[[BUF]][%{{.*}}]
+  // CHECK: %[[C1:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK: %[[S1:.*]] = llvm.add %[[FIRST]], %[[C1]]
+  // CHECK: %[[L1:.*]] = llvm.getelementptr %[[BUF]][%[[S1]]]
   // CHECK: %[[V1:.*]] = llvm.load %[[L1]] : !llvm.ptr<3> -> f32
   // CHECK: %[[A1:.*]] = llvm.fadd %[[V0]], %[[V1]]
+  // CHECK: llvm.mlir.constant(2 : i32)
   // CHECK: %[[V2:.*]] = llvm.load
   // CHECK: %[[A2:.*]] = llvm.fadd %[[A1]], %[[V2]]
+  // CHECK: llvm.mlir.constant(3 : i32)
   // CHECK: %[[V3:.*]] = llvm.load
   // CHECK: %[[A3:.*]] = llvm.fadd %[[A2]], %[[V3]]
   // CHECK: llvm.return %[[A3]] : f32
@@ -128,21 +138,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
   // partial of column c from warp w at slot c * 4 + w; every thread then
   // reads slots c * 4 + 0..3 of its column and combines them in order.
   // CHECK-LABEL: llvm.func @column_max(
-  // CHECK: llvm.intr.maxnum
+  // CHECK: %[[MAX:.*]] = llvm.intr.maxnum
   // CHECK-NOT: llvm.musa.shfl
   // CHECK: %[[BUF:.*]] = llvm.mlir.addressof @global_smem
-  // CHECK: %[[SLOT:.*]] = llvm.xor
+  // CHECK: %[[WARP:.*]] = llvm.lshr
+  // CHECK: %[[M3:.*]] = llvm.mlir.constant(3 : i32)
+  // CHECK: %[[SLOT:.*]] = llvm.and %[[WARP]], %[[M3]]
+  // CHECK: %[[TID:.*]] = llvm.call @llvm.musa.read.ptx.sreg.tid.x
+  // CHECK: %[[COL:.*]] = llvm.and %[[TID]]
   // CHECK: %[[C4:.*]] = llvm.mlir.constant(4 : i32)
-  // CHECK: %[[ROW:.*]] = llvm.mul %[[COL:.*]], %[[C4]]
+  // CHECK: %[[ROW:.*]] = llvm.mul %[[COL]], %[[C4]]
   // CHECK: %[[AT:.*]] = llvm.add %[[ROW]], %[[SLOT]]
   // CHECK: %[[P:.*]] = llvm.getelementptr %[[BUF]][%[[AT]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-  // CHECK: llvm.store %{{.*}}, %[[P]]
+  // CHECK: llvm.store %[[MAX]], %[[P]]
   // CHECK: llvm.call @llvm.musa.syncthreads.lm
-  // CHECK: %[[R0:.*]] = llvm.mul %[[RCOL:.*]], %[[C4]]
-  // CHECK: %[[S0:.*]] = llvm.add %[[R0]], %{{.*}}
-  // CHECK: llvm.getelementptr %[[BUF]][%[[S0]]]
-  // CHECK: llvm.load
-  // CHECK-COUNT-3: llvm.intr.maxnum
+  // CHECK: %[[TID2:.*]] = llvm.call @llvm.musa.read.ptx.sreg.tid.x
+  // CHECK: %[[RCOL:.*]] = llvm.and %[[TID2]]
+  // CHECK: %[[FIRST:.*]] = llvm.mul %[[RCOL]], %[[C4]]
+  // CHECK: %[[Q0:.*]] = llvm.getelementptr %[[BUF]][%[[FIRST]]]
+  // CHECK: %[[V0:.*]] = llvm.load %[[Q0]]
+  // CHECK: %[[C1:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK: %[[S1:.*]] = llvm.add %[[FIRST]], %[[C1]]
+  // CHECK: %[[Q1:.*]] = llvm.getelementptr %[[BUF]][%[[S1]]]
+  // CHECK: %[[V1:.*]] = llvm.load %[[Q1]]
+  // CHECK: %[[X1:.*]] = llvm.intr.maxnum(%[[V0]], %[[V1]])
+  // CHECK: llvm.mlir.constant(2 : i32)
+  // CHECK: %[[V2:.*]] = llvm.load
+  // CHECK: %[[X2:.*]] = llvm.intr.maxnum(%[[X1]], %[[V2]])
+  // CHECK: llvm.mlir.constant(3 : i32)
+  // CHECK: %[[V3:.*]] = llvm.load
+  // CHECK: %[[X3:.*]] = llvm.intr.maxnum(%[[X2]], %[[V3]])
+  // CHECK: llvm.insertvalue %[[X3]], %{{.*}}[0] : !llvm.struct<(f32)>
   tt.func public @column_max(%x: tensor<8x32xf32, #blocked>) -> tensor<32xf32, #ttg.slice<{dim = 0, parent = #blocked}>> {
     %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
     ^bb0(%a: f32, %b: f32):
