@@ -32,8 +32,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: %[[O1:.*]] = llvm.mlir.constant(1 : i32)
   // CHECK: llvm.call @llvm.musa.shfl.xor.sync.i32(%{{.*}}, %[[O1]],
   // CHECK: %[[SUM:.*]] = llvm.fadd
-  // CHECK-NOT: llvm.musa.shfl
-  // CHECK-NOT: llvm.musa.barrier
+  // CHECK-NOT: llvm.call @llvm.musa.shfl
+  // CHECK-NOT: llvm.call @llvm.musa.barrier
   // CHECK: llvm.insertvalue %[[SUM]], %{{.*}}[0] : !llvm.struct<(f32)>
   tt.func public @row_sum(%x: tensor<4x128xf32, #blocked>) -> tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>> {
     %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
@@ -139,7 +139,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
   // reads slots c * 4 + 0..3 of its column and combines them in order.
   // CHECK-LABEL: llvm.func @column_max(
   // CHECK: %[[MAX:.*]] = llvm.intr.maxnum
-  // CHECK-NOT: llvm.musa.shfl
+  // CHECK-NOT: llvm.call @llvm.musa.shfl
   // CHECK: %[[BUF:.*]] = llvm.mlir.addressof @global_smem
   // CHECK: %[[WARP:.*]] = llvm.lshr
   // CHECK: %[[M3:.*]] = llvm.mlir.constant(3 : i32)

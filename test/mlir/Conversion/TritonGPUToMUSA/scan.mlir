@@ -16,24 +16,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
   // CHECK: %[[TID:.*]] = llvm.call @llvm.musa.read.ptx.sreg.tid.x
   // CHECK: %[[LANE:.*]] = llvm.and %[[TID]]
   // CHECK: %[[POS:.*]] = llvm.and %{{.*}}, %{{.*}}
+  // Step d: lanes at position >= d add the total of the lane d below.
   // CHECK: %[[D1:.*]] = llvm.mlir.constant(1 : i32)
   // CHECK: %[[GE1:.*]] = llvm.icmp "uge" %[[POS]], %[[D1]]
-  // CHECK: %[[U1:.*]] = llvm.call @llvm.musa.shfl.up.sync.i32(%[[T]], %[[D1]],
+  // CHECK: %[[SD1:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK: %[[U1:.*]] = llvm.call @llvm.musa.shfl.up.sync.i32(%[[T]], %[[SD1]],
   // CHECK: %[[S1:.*]] = llvm.add %[[U1]], %[[T]] : i32
   // CHECK: %[[T1:.*]] = llvm.select %[[GE1]], %[[S1]], %[[T]]
   // CHECK: %[[D2:.*]] = llvm.mlir.constant(2 : i32)
-  // CHECK: llvm.icmp "uge" %[[POS]], %[[D2]]
-  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32(%[[T1]], %[[D2]],
-  // CHECK: llvm.mlir.constant(4 : i32)
-  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32
-  // CHECK: llvm.mlir.constant(8 : i32)
-  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32
-  // CHECK: %[[D16:.*]] = llvm.mlir.constant(16 : i32)
-  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32(%{{.*}}, %[[D16]],
-  // MP22: llvm.mlir.constant(32 : i32)
-  // MP22: llvm.call @llvm.musa.shfl.up.sync.i32
-  // MP22: llvm.mlir.constant(64 : i32)
-  // MP22: llvm.call @llvm.musa.shfl.up.sync.i32
+  // CHECK: %[[GE2:.*]] = llvm.icmp "uge" %[[POS]], %[[D2]]
+  // CHECK: %[[SD2:.*]] = llvm.mlir.constant(2 : i32)
+  // CHECK: %[[U2:.*]] = llvm.call @llvm.musa.shfl.up.sync.i32(%[[T1]], %[[SD2]],
+  // CHECK: %[[S2:.*]] = llvm.add %[[U2]], %[[T1]] : i32
+  // CHECK: llvm.select %[[GE2]], %[[S2]], %[[T1]]
+  // CHECK: llvm.icmp "uge" %[[POS]]
+  // CHECK: %[[SD4:.*]] = llvm.mlir.constant(4 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32(%{{.*}}, %[[SD4]],
+  // CHECK: llvm.icmp "uge" %[[POS]]
+  // CHECK: %[[SD8:.*]] = llvm.mlir.constant(8 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32(%{{.*}}, %[[SD8]],
+  // CHECK: llvm.icmp "uge" %[[POS]]
+  // CHECK: %[[SD16:.*]] = llvm.mlir.constant(16 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32(%{{.*}}, %[[SD16]],
+  // MP22: llvm.icmp "uge" %[[POS]]
+  // MP22: %[[SD32:.*]] = llvm.mlir.constant(32 : i32)
+  // MP22: llvm.call @llvm.musa.shfl.up.sync.i32(%{{.*}}, %[[SD32]],
+  // MP22: llvm.icmp "uge" %[[POS]]
+  // MP22: %[[SD64:.*]] = llvm.mlir.constant(64 : i32)
+  // MP22: llvm.call @llvm.musa.shfl.up.sync.i32(%{{.*}}, %[[SD64]],
   // CHECK: %[[TOT:.*]] = llvm.select
   // Each element takes the previous lane's total.
   // CHECK: %[[NZ:.*]] = llvm.icmp "ne" %[[POS]]
@@ -61,7 +71,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
   // CHECK: %[[EARLIER:.*]] = llvm.select %{{.*}}, %[[P2]], %{{.*}}
   // CHECK: llvm.add %[[EARLIER]]
   // CHECK: llvm.add %[[EARLIER]]
-  // CHECK-NOT: llvm.musa.shfl
+  // CHECK-NOT: llvm.call @llvm.musa.shfl
   tt.func public @cumsum(%x: tensor<256xi32, #blocked>) -> tensor<256xi32, #blocked> {
     %c = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: i32, %b: i32):
@@ -80,17 +90,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // counted from the warp's end, no shared memory.
   // CHECK-LABEL: llvm.func @reverse_cumprod(
   // CHECK: %[[POS:.*]] = llvm.xor
-  // CHECK: %[[D1:.*]] = llvm.mlir.constant(1 : i32)
-  // CHECK: llvm.icmp "uge" %[[POS]], %[[D1]]
-  // CHECK: %[[U1:.*]] = llvm.call @llvm.musa.shfl.down.sync.i32(%{{.*}}, %[[D1]],
+  // CHECK: llvm.icmp "uge" %[[POS]]
+  // CHECK: %[[SD1:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK: %[[U1:.*]] = llvm.call @llvm.musa.shfl.down.sync.i32(%{{.*}}, %[[SD1]],
   // CHECK: llvm.fmul
   // CHECK: llvm.select
-  // CHECK: %[[D16:.*]] = llvm.mlir.constant(16 : i32)
-  // CHECK: llvm.call @llvm.musa.shfl.down.sync.i32(%{{.*}}, %[[D16]],
+  // CHECK: llvm.icmp "uge" %[[POS]]
+  // CHECK: %[[SD2:.*]] = llvm.mlir.constant(2 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.down.sync.i32(%{{.*}}, %[[SD2]],
+  // CHECK: llvm.icmp "uge" %[[POS]]
+  // CHECK: %[[SD4:.*]] = llvm.mlir.constant(4 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.down.sync.i32(%{{.*}}, %[[SD4]],
+  // CHECK: llvm.icmp "uge" %[[POS]]
+  // CHECK: %[[SD8:.*]] = llvm.mlir.constant(8 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.down.sync.i32(%{{.*}}, %[[SD8]],
+  // CHECK: llvm.icmp "uge" %[[POS]]
+  // CHECK: %[[SD16:.*]] = llvm.mlir.constant(16 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.down.sync.i32(%{{.*}}, %[[SD16]],
   // CHECK: llvm.icmp "ne" %[[POS]]
   // CHECK: llvm.call @llvm.musa.shfl.down.sync.i32
-  // CHECK-NOT: llvm.musa.shfl
-  // CHECK-NOT: llvm.musa.syncthreads
+  // CHECK-NOT: llvm.call @llvm.musa.shfl
+  // CHECK-NOT: llvm.call @llvm.musa.syncthreads
   tt.func public @reverse_cumprod(%x: tensor<4x32xf32, #blocked>) -> tensor<4x32xf32, #blocked> {
     %c = "tt.scan"(%x) <{axis = 1 : i32, reverse = true}> ({
     ^bb0(%a: f32, %b: f32):
@@ -117,7 +137,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: %[[N:.*]] = llvm.fmul %[[B0]], %[[A1]]
   // CHECK: llvm.fadd %[[N]], %[[B1]]
   // CHECK-COUNT-2: llvm.fmul
-  // CHECK-NOT: llvm.musa.shfl
+  // CHECK-NOT: llvm.call @llvm.musa.shfl
   tt.func public @recurrence(%a: tensor<4x32xf32, #blocked>, %b: tensor<4x32xf32, #blocked>) -> tensor<4x32xf32, #blocked> {
     %c:2 = "tt.scan"(%a, %b) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
