@@ -321,7 +321,8 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<triton::ScanOp> {
         for (unsigned s : ArrayRef<unsigned>(row).drop_front()) {
           for (unsigned r : plan->segments[s].registers)
             scanned[r] = emitCombine(rewriter, combine, running, scanned[r]);
-          running = emitCombine(rewriter, combine, running, totals[s]);
+          if (s != row.back())
+            running = emitCombine(rewriter, combine, running, totals[s]);
         }
       }
     }

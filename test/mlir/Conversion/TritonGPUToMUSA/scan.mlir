@@ -149,3 +149,58 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %c#1 : tensor<4x32xf32, #blocked>
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 32 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // The tensor is twice the layout: register 1 holds the second half (a
+  // chunk). Each chunk is scanned over lanes and warps; the warp totals of
+  // chunk c go to slots c * 4 + warp; the second chunk then takes the total
+  // of all 4 warps of the first.
+  // CHECK-LABEL: llvm.func @cumsum_chunks(
+  // CHECK-NOT: llvm.add
+  // CHECK: llvm.call @llvm.musa.shfl.up.sync.i32
+  // CHECK: %[[WT0:.*]] = llvm.call @llvm.musa.shfl.idx.sync.i32
+  // CHECK: %[[WT1:.*]] = llvm.call @llvm.musa.shfl.idx.sync.i32
+  // CHECK: %[[BUF:.*]] = llvm.mlir.addressof @global_smem
+  // CHECK: %[[POS:.*]] = llvm.and
+  // CHECK: %[[ROW0:.*]] = llvm.mlir.constant(0 : i32)
+  // CHECK-NEXT: %[[CH0:.*]] = llvm.mlir.constant(0 : i32)
+  // CHECK: %[[NCH:.*]] = llvm.mlir.constant(2 : i32)
+  // CHECK: %[[R0:.*]] = llvm.mul %[[ROW0]], %[[NCH]]
+  // CHECK: %[[RC0:.*]] = llvm.add %[[R0]], %[[CH0]]
+  // CHECK: %[[NW:.*]] = llvm.mlir.constant(4 : i32)
+  // CHECK: %[[START0:.*]] = llvm.mul %[[RC0]], %[[NW]]
+  // CHECK: %[[SLOT0:.*]] = llvm.add %[[START0]], %[[POS]]
+  // CHECK: %[[P0:.*]] = llvm.getelementptr %[[BUF]][%[[SLOT0]]]
+  // CHECK: llvm.store %[[WT0]], %[[P0]]
+  // CHECK: %[[CH1:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK: %[[R1:.*]] = llvm.mul
+  // CHECK: %[[RC1:.*]] = llvm.add %[[R1]], %[[CH1]]
+  // CHECK: %[[START1:.*]] = llvm.mul %[[RC1]]
+  // CHECK: %[[SLOT1:.*]] = llvm.add %[[START1]], %[[POS]]
+  // CHECK: %[[P1:.*]] = llvm.getelementptr %[[BUF]][%[[SLOT1]]]
+  // CHECK: llvm.store %[[WT1]], %[[P1]]
+  // CHECK: llvm.call @llvm.musa.syncthreads.lm
+  // All 4 warp totals of chunk 0, in order.
+  // CHECK: %[[A0:.*]] = llvm.load
+  // CHECK: %[[A1:.*]] = llvm.load
+  // CHECK: %[[S1:.*]] = llvm.add %[[A0]], %[[A1]]
+  // CHECK: %[[A2:.*]] = llvm.load
+  // CHECK: %[[S2:.*]] = llvm.add %[[S1]], %[[A2]]
+  // CHECK: %[[A3:.*]] = llvm.load
+  // CHECK: %[[TOTAL0:.*]] = llvm.add %[[S2]], %[[A3]]
+  // CHECK-COUNT-4: llvm.load
+  // CHECK: %[[E1:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i32
+  // CHECK-NEXT: %[[F1:.*]] = llvm.add %[[TOTAL0]], %[[E1]]
+  // CHECK: llvm.insertvalue %[[F1]], %{{.*}}[1]
+  tt.func public @cumsum_chunks(%x: tensor<256xi32, #blocked>) -> tensor<256xi32, #blocked> {
+    %c = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      tt.scan.return %t : i32
+    }) {allocation.offset = 0 : i32} : (tensor<256xi32, #blocked>) -> tensor<256xi32, #blocked>
+    tt.return %c : tensor<256xi32, #blocked>
+  }
+}

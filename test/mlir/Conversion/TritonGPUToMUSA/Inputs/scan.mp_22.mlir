@@ -41,3 +41,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %c#1 : tensor<4x128xf32, #blocked>
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [128], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 32 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
+  tt.func public @cumsum_chunks(%x: tensor<1024xi32, #blocked>) -> tensor<1024xi32, #blocked> {
+    %c = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      tt.scan.return %t : i32
+    }) {allocation.offset = 0 : i32} : (tensor<1024xi32, #blocked>) -> tensor<1024xi32, #blocked>
+    tt.return %c : tensor<1024xi32, #blocked>
+  }
+}
