@@ -321,8 +321,7 @@ private:
       regions.push_back(
           getStackedRegion(rewriter, loc, *base, elementTypes, count, k));
 
-    auto [lane, warp] = emitLaneAndWarpId(rewriter, loc, targetInfo);
-    (void)lane;
+    Value warp = emitLaneAndWarpId(rewriter, loc, targetInfo).second;
     Value slot = emitLinearFunction(rewriter, loc, warp, plan.slotCoefficients);
     // A scalar has one output element, at index 0.
     SmallVector<SmallVector<Value>> srcIndices;
