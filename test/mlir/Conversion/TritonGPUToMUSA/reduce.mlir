@@ -178,3 +178,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
     tt.return %s : tensor<32xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // Rows half as wide as a warp: the upper half of the lanes holds copies of
+  // the lower half, so the butterfly skips that lane bit (no xor 16 on
+  // mp_31, no xor 64 on mp_22): a sum must not count an element twice.
+  // CHECK-LABEL: llvm.func @row_sum_duplicate_lanes(
+  // CHECK-NOT: llvm.call @llvm.musa.shfl
+  // MP22: %[[O32:.*]] = llvm.mlir.constant(32 : i32)
+  // MP22: llvm.call @llvm.musa.shfl.xor.sync.i32(%{{.*}}, %[[O32]],
+  // MP22: llvm.fadd
+  // MP22: %[[O16:.*]] = llvm.mlir.constant(16 : i32)
+  // MP22: llvm.call @llvm.musa.shfl.xor.sync.i32(%{{.*}}, %[[O16]],
+  // MP22: llvm.fadd
+  // CHECK: %[[O8:.*]] = llvm.mlir.constant(8 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.xor.sync.i32(%{{.*}}, %[[O8]],
+  // CHECK: %[[O4:.*]] = llvm.mlir.constant(4 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.xor.sync.i32(%{{.*}}, %[[O4]],
+  // CHECK: %[[O2:.*]] = llvm.mlir.constant(2 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.xor.sync.i32(%{{.*}}, %[[O2]],
+  // CHECK: %[[O1:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK: llvm.call @llvm.musa.shfl.xor.sync.i32(%{{.*}}, %[[O1]],
+  // CHECK: %[[SUM:.*]] = llvm.fadd
+  // CHECK-NOT: llvm.call @llvm.musa.shfl
+  // CHECK: llvm.insertvalue %[[SUM]], %{{.*}}[0] : !llvm.struct<(f32)>
+  tt.func public @row_sum_duplicate_lanes(%x: tensor<4x16xf32, #blocked>) -> tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>> {
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<4x16xf32, #blocked>) -> tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    tt.return %s : tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+  }
+}
