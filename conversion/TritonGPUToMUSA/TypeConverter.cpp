@@ -3,6 +3,7 @@
 #include "conversion/TritonGPUToMUSA/TypeConverter.h"
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
+#include "conversion/TritonGPUToMUSA/TargetInfo.h"
 #include "dialects/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -18,6 +19,12 @@ TritonGPUToMUSATypeConverter::TritonGPUToMUSATypeConverter(
     if (isa<RankedTensorType>(type.getPointeeType()))
       return std::nullopt; // Block pointers: not lowered yet.
     return LLVM::LLVMPointerType::get(ctx, type.getAddressSpace());
+  });
+  // A tensor descriptor is the global address of its tensor; shape and
+  // strides are SSA values found by DescriptorOpToLLVM.cpp (see there).
+  addConversion([ctx, &targetInfo](triton::TensorDescType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx,
+                                      targetInfo.getGlobalAddressSpace());
   });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     // Layouts without a linear layout (shared, none) are rejected before the
