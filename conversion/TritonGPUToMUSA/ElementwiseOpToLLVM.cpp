@@ -6,8 +6,17 @@
 // the scalar copies. Only ops those patterns lower are listed, so anything
 // else is reported as unsupported before the conversion starts.
 //
+// Also here: tt.fp_to_fp and the exact float conversions of
+// FloatConversion.h (integer bit manipulation), tt.clampf, math.erf (a call
+// to MUSA libdevice's __mt_erf_f32 / __mt_erf_f64: there is no erf
+// intrinsic), tt.extern_elementwise (a call to the named libdevice
+// function, declared in the module; the bitcode at `libpath` is linked when
+// the LLVM IR is built) and tt.map_elementwise (its region inlined once per
+// element).
+//
 //===----------------------------------------------------------------------===//
 
+#include "conversion/TritonGPUToMUSA/FloatConversion.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -190,6 +199,283 @@ Value buildPreciseDivF(OpBuilder &b, Location loc, Type type, ValueRange ops) {
   return LLVM::FDivOp::create(b, loc, type, ops[0], ops[1]);
 }
 
+/// Applies `build` to each element of a tt op's operands (scalars are used
+/// for every element) and replaces the op's single result.
+LogicalResult
+lowerPerElement(Operation *op, ValueRange operands,
+                const TypeConverter &converter,
+                ConversionPatternRewriter &rewriter,
+                function_ref<FailureOr<Value>(ValueRange scalars)> build) {
+  Location loc = op->getLoc();
+  Type type = op->getResult(0).getType();
+  Type resultType = converter.convertType(type);
+  if (!resultType)
+    return failure();
+  if (!isa<RankedTensorType>(type)) {
+    FailureOr<Value> v = build(operands);
+    if (failed(v))
+      return failure();
+    rewriter.replaceOp(op, *v);
+    return success();
+  }
+  unsigned n = cast<LLVM::LLVMStructType>(resultType).getBody().size();
+  SmallVector<SmallVector<Value>> elements;
+  for (Value operand : operands)
+    elements.push_back(unpackOrSplat(rewriter, loc, operand, n));
+  SmallVector<Value> results;
+  for (unsigned i = 0; i < n; ++i) {
+    SmallVector<Value> scalars;
+    for (const auto &values : elements)
+      scalars.push_back(values[i]);
+    FailureOr<Value> v = build(scalars);
+    if (failed(v))
+      return failure();
+    results.push_back(*v);
+  }
+  rewriter.replaceOp(op, packLLElements(rewriter, loc, results, resultType));
+  return success();
+}
+
+/// Lowers tt.fp_to_fp through the exact integer conversions of
+/// FloatConversion.h (rounding rtne by default, rtz when asked).
+struct FpToFpOpConversion : public ConvertOpToLLVMPattern<triton::FpToFpOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::FpToFpOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<FloatType>(getElementTypeOrSelf(op.getSrc().getType()));
+    auto dstType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    for (FloatType type : {srcType, dstType})
+      if (!isSupportedFloatFormat(type))
+        return op.emitError() << "'tt.fp_to_fp' is not supported by "
+                                 "--convert-tritongpu-to-musa yet from "
+                              << srcType << " to " << dstType << " (" << type
+                              << " is not a known float format)";
+    bool rtz = op.getRounding() == triton::RoundingMode::RTZ;
+    Location loc = op.getLoc();
+    return lowerPerElement(
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        [&](ValueRange s) -> FailureOr<Value> {
+          return emitFloatConversion(rewriter, loc, s[0], srcType, dstType,
+                                     rtz);
+        });
+  }
+};
+
+/// Lowers tt.clampf to min(max(x, lo), hi) with llvm.maxnum/minnum; with
+/// propagateNan = all a NaN in any input gives NaN (a select, rather than
+/// llvm.maximum/minimum, which the LLVM 14 MUSA llc may not lower).
+struct ClampFOpConversion : public ConvertOpToLLVMPattern<triton::ClampFOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::ClampFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool propagate = op.getPropagateNan() == triton::PropagateNan::ALL;
+    auto floatType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    return lowerPerElement(
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        [&](ValueRange s) -> FailureOr<Value> {
+          Value x = s[0], lo = s[1], hi = s[2];
+          Value r = LLVM::MinNumOp::create(
+              rewriter, loc, LLVM::MaxNumOp::create(rewriter, loc, x, lo), hi);
+          if (!propagate)
+            return r;
+          auto uno = [&](Value a, Value b) {
+            return LLVM::FCmpOp::create(rewriter, loc, LLVM::FCmpPredicate::uno,
+                                        a, b);
+          };
+          Value anyNaN = LLVM::OrOp::create(rewriter, loc, uno(x, x),
+                                            uno(lo, hi));
+          Value nan = LLVM::ConstantOp::create(
+              rewriter, loc, s[0].getType(),
+              rewriter.getFloatAttr(
+                  floatType, APFloat::getQNaN(floatType.getFloatSemantics())));
+          return LLVM::SelectOp::create(rewriter, loc, anyNaN, nan, r)
+              .getResult();
+        });
+  }
+};
+
+/// The declaration of device-library function `name` in `module`, added if
+/// missing; fails if it exists with another type.
+FailureOr<LLVM::LLVMFuncOp> getOrDeclareFunction(
+    Operation *op, ConversionPatternRewriter &rewriter, StringRef name,
+    LLVM::LLVMFunctionType type) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name)) {
+    if (existing.getFunctionType() != type) {
+      op->emitError() << "'" << op->getName() << "' calls '" << name
+                      << "' as " << type << " but it is declared as "
+                      << existing.getFunctionType();
+      return failure();
+    }
+    return existing;
+  }
+  if (module.lookupSymbol(name)) {
+    op->emitError() << "'" << op->getName() << "' calls '" << name
+                    << "', a name already used by a non-LLVM function";
+    return failure();
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(rewriter, op->getLoc(), name, type);
+}
+
+/// One call of `name` per element: result type = the op's element type.
+LogicalResult lowerToCalls(Operation *op, ValueRange operands, StringRef name,
+                           const TypeConverter &converter,
+                           ConversionPatternRewriter &rewriter) {
+  Type resultElem =
+      converter.convertType(getElementTypeOrSelf(op->getResult(0).getType()));
+  SmallVector<Type> argTypes;
+  for (Value operand : op->getOperands())
+    argTypes.push_back(
+        converter.convertType(getElementTypeOrSelf(operand.getType())));
+  if (!resultElem || llvm::is_contained(argTypes, Type()))
+    return failure();
+  auto fnType = LLVM::LLVMFunctionType::get(resultElem, argTypes);
+  FailureOr<LLVM::LLVMFuncOp> fn =
+      getOrDeclareFunction(op, rewriter, name, fnType);
+  if (failed(fn))
+    return failure();
+  Location loc = op->getLoc();
+  return lowerPerElement(op, operands, converter, rewriter,
+                         [&](ValueRange s) -> FailureOr<Value> {
+                           return LLVM::CallOp::create(rewriter, loc, *fn, s)
+                               .getResult();
+                         });
+}
+
+/// Lowers math.erf to MUSA libdevice's __mt_erf_f32 / __mt_erf_f64 (MUSA
+/// has no erf intrinsic; the names are those of
+/// triton_musa.language.libdevice.erf).
+struct ErfOpConversion : public ConvertOpToLLVMPattern<math::ErfOp> {
+  ErfOpConversion(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, kTensorPatternBenefit) {}
+
+  LogicalResult
+  matchAndRewrite(math::ErfOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elem = getElementTypeOrSelf(op.getType());
+    StringRef name;
+    if (elem.isF32())
+      name = "__mt_erf_f32";
+    else if (elem.isF64())
+      name = "__mt_erf_f64";
+    else
+      return op.emitError() << "'math.erf' is not supported by "
+                               "--convert-tritongpu-to-musa yet on "
+                            << elem << " (f32, f64)";
+    return lowerToCalls(op, adaptor.getOperands(), name, *getTypeConverter(),
+                        rewriter);
+  }
+};
+
+/// Lowers tt.extern_elementwise to one call per element of the named
+/// function, declared in the module. The bitcode at `libpath` is linked
+/// into the LLVM IR later; here only the MUSA libraries are accepted.
+struct ExternElementwiseOpConversion
+    : public ConvertOpToLLVMPattern<triton::ExternElementwiseOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::ExternElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef symbol = op.getSymbol();
+    for (StringRef foreign : {"__nv_", "__ocml_", "__ockl_"})
+      if (symbol.starts_with(foreign))
+        return op.emitError()
+               << "'tt.extern_elementwise' calls '" << symbol
+               << "' from another vendor's device library (" << op.getLibpath()
+               << "), which cannot run on MUSA: use "
+                  "triton_musa.language.libdevice (__mt_* functions)";
+    return lowerToCalls(op, adaptor.getOperands(), symbol, *getTypeConverter(),
+                        rewriter);
+  }
+};
+
+/// Lowers tt.map_elementwise with pack = 1 by inlining its region once per
+/// element: the region's blocks are cloned in front of the op's
+/// continuation, entered with the element's operands, and each
+/// tt.map_elementwise.return branches to the next copy (the last to the
+/// continuation, whose arguments are the results).
+struct MapElementwiseOpConversion
+    : public ConvertOpToLLVMPattern<triton::MapElementwiseOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(triton::MapElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getPack() != 1)
+      return op.emitError() << "'tt.map_elementwise' is not supported by "
+                               "--convert-tritongpu-to-musa yet with pack = "
+                            << op.getPack() << " (pack = 1)";
+    Location loc = op.getLoc();
+    SmallVector<Type> resultTypes, elemTypes;
+    for (Type t : op.getResultTypes()) {
+      Type converted = getTypeConverter()->convertType(t);
+      Type elem = getTypeConverter()->convertType(getElementTypeOrSelf(t));
+      if (!converted || !elem)
+        return failure();
+      resultTypes.push_back(converted);
+      elemTypes.push_back(elem);
+    }
+    bool isTensor = isa<RankedTensorType>(op->getResult(0).getType());
+    unsigned n =
+        isTensor
+            ? cast<LLVM::LLVMStructType>(resultTypes[0]).getBody().size()
+            : 1;
+    SmallVector<SmallVector<Value>> operands;
+    for (Value operand : adaptor.getSrcs())
+      operands.push_back(unpackOrSplat(rewriter, loc, operand, n));
+
+    // Block structure: current -> copy 0 -> ... -> copy n-1 -> rest.
+    Block *current = rewriter.getInsertionBlock();
+    Block *rest = rewriter.splitBlock(current, rewriter.getInsertionPoint());
+    Region &body = op.getScalarOp();
+    SmallVector<SmallVector<Value>> results(op.getNumResults());
+    Block *from = current;
+    for (unsigned i = 0; i < n; ++i) {
+      // Where copy i's returns go: a block taking the element results.
+      SmallVector<Location> locs(elemTypes.size(), loc);
+      Block *join = rewriter.createBlock(rest, elemTypes, locs);
+      IRMapping mapping;
+      rewriter.cloneRegionBefore(body, *rest->getParent(), join->getIterator(),
+                                 mapping);
+      Block *entry = mapping.lookup(&body.front());
+      rewriter.setInsertionPointToEnd(from);
+      SmallVector<Value> args;
+      for (auto &values : operands)
+        args.push_back(values[i]);
+      LLVM::BrOp::create(rewriter, loc, args, entry);
+      for (Block &original : body) {
+        Block *copy = mapping.lookup(&original);
+        auto ret = dyn_cast<triton::MapElementwiseReturnOp>(copy->getTerminator());
+        if (!ret)
+          continue;
+        rewriter.setInsertionPoint(ret);
+        rewriter.replaceOpWithNewOp<LLVM::BrOp>(ret, ret.getOperands(), join);
+      }
+      for (auto [j, arg] : llvm::enumerate(join->getArguments()))
+        results[j].push_back(arg);
+      from = join;
+    }
+    rewriter.setInsertionPointToEnd(from);
+    LLVM::BrOp::create(rewriter, loc, ValueRange(), rest);
+    rewriter.setInsertionPointToStart(rest);
+    SmallVector<Value> replacements;
+    for (auto [j, type] : llvm::enumerate(resultTypes))
+      replacements.push_back(
+          isTensor ? packLLElements(rewriter, loc, results[j], type)
+                   : results[j][0]);
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
 template <typename... OpTys>
 void addElementwise(const TypeConverter &converter,
                     RewritePatternSet &patterns) {
@@ -199,6 +485,264 @@ void addElementwise(const TypeConverter &converter,
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Exact float conversions (FloatConversion.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// How a format encodes infinities and NaN.
+enum class NanStyle {
+  IEEE, // all-ones exponent: infinity (mantissa 0) or NaN
+  FN,   // no infinity; NaN = S.1111.111 (f8E4M3FN)
+  FNUZ, // no infinity, no -0; NaN = 0x80
+};
+
+struct FloatFormat {
+  unsigned width;    // total bits
+  unsigned mantissa; // stored mantissa bits
+  unsigned exponent; // exponent bits
+  int64_t bias;
+  NanStyle style;
+
+  uint64_t signBit() const { return uint64_t(1) << (width - 1); }
+  uint64_t mantissaMask() const { return (uint64_t(1) << mantissa) - 1; }
+  /// Absolute-value bits of the largest finite value.
+  uint64_t maxFinite() const {
+    uint64_t allOnes = signBit() - 1;
+    switch (style) {
+    case NanStyle::IEEE:
+      return allOnes - (uint64_t(1) << mantissa); // exponent all-ones minus 1
+    case NanStyle::FN:
+      return allOnes - 1;
+    case NanStyle::FNUZ:
+      return allOnes;
+    }
+    return allOnes;
+  }
+  /// Absolute-value bits of infinity (IEEE style only).
+  uint64_t infinity() const {
+    return ((uint64_t(1) << exponent) - 1) << mantissa;
+  }
+};
+
+std::optional<FloatFormat> getFloatFormat(Type type) {
+  if (type.isF64())
+    return FloatFormat{64, 52, 11, 1023, NanStyle::IEEE};
+  if (type.isF32())
+    return FloatFormat{32, 23, 8, 127, NanStyle::IEEE};
+  if (type.isF16())
+    return FloatFormat{16, 10, 5, 15, NanStyle::IEEE};
+  if (type.isBF16())
+    return FloatFormat{16, 7, 8, 127, NanStyle::IEEE};
+  if (isa<Float8E5M2Type>(type))
+    return FloatFormat{8, 2, 5, 15, NanStyle::IEEE};
+  if (isa<Float8E4M3FNType>(type))
+    return FloatFormat{8, 3, 4, 7, NanStyle::FN};
+  if (isa<Float8E4M3FNUZType>(type))
+    return FloatFormat{8, 3, 4, 8, NanStyle::FNUZ};
+  if (isa<Float8E5M2FNUZType>(type))
+    return FloatFormat{8, 2, 5, 16, NanStyle::FNUZ};
+  if (isa<Float8E4M3B11FNUZType>(type))
+    return FloatFormat{8, 3, 4, 11, NanStyle::FNUZ};
+  return std::nullopt;
+}
+
+/// Small builder for integer bit manipulation at one width.
+struct Bits {
+  OpBuilder &b;
+  Location loc;
+  IntegerType type;
+
+  Value c(uint64_t v) const {
+    return LLVM::ConstantOp::create(b, loc, type,
+                                    b.getIntegerAttr(type, APInt(type.getWidth(), v, /*isSigned=*/false,
+                                                           /*implicitTrunc=*/true)));
+  }
+  Value andI(Value x, Value y) const { return LLVM::AndOp::create(b, loc, x, y); }
+  Value orI(Value x, Value y) const { return LLVM::OrOp::create(b, loc, x, y); }
+  Value add(Value x, Value y) const { return LLVM::AddOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) const { return LLVM::SubOp::create(b, loc, x, y); }
+  Value shl(Value x, Value y) const { return LLVM::ShlOp::create(b, loc, x, y); }
+  Value lshr(Value x, Value y) const { return LLVM::LShrOp::create(b, loc, x, y); }
+  Value cmp(LLVM::ICmpPredicate p, Value x, Value y) const {
+    return LLVM::ICmpOp::create(b, loc, p, x, y);
+  }
+  Value select(Value cond, Value x, Value y) const {
+    return LLVM::SelectOp::create(b, loc, cond, x, y);
+  }
+  Value zext(Value x) const { return LLVM::ZExtOp::create(b, loc, type, x); }
+
+  /// `v >> s` rounded: toward zero, or to nearest with ties to even.
+  Value roundShift(Value v, Value s, bool rtz) const {
+    Value q = lshr(v, s);
+    if (rtz)
+      return q;
+    Value one = c(1);
+    Value rem = andI(v, sub(shl(one, s), one));
+    Value half = shl(one, sub(s, one));
+    Value above = cmp(LLVM::ICmpPredicate::ugt, rem, half);
+    Value tie = LLVM::AndOp::create(
+        b, loc, cmp(LLVM::ICmpPredicate::eq, rem, half),
+        cmp(LLVM::ICmpPredicate::ne, andI(q, one), c(0)));
+    Value up = LLVM::OrOp::create(b, loc, above, tie);
+    return add(q, zext(up));
+  }
+};
+
+/// The bits of an element as an integer of the format's width.
+Value toBits(OpBuilder &b, Location loc, Value v, unsigned width) {
+  auto intType = b.getIntegerType(width);
+  if (v.getType() == intType)
+    return v;
+  return LLVM::BitcastOp::create(b, loc, intType, v);
+}
+
+/// The LLVM value of `type` (fp8 stays an integer) from its bits.
+Value fromBits(OpBuilder &b, Location loc, Value bits, FloatType type) {
+  if (type.getWidth() == 8)
+    return bits;
+  return LLVM::BitcastOp::create(b, loc, type, bits);
+}
+
+/// Exact widening of a format of at most 16 bits to f32 bits (i32).
+Value decodeToF32Bits(OpBuilder &b, Location loc, Value bits,
+                      const FloatFormat &f) {
+  Bits i32{b, loc, b.getI32Type()};
+  Value x = LLVM::ZExtOp::create(b, loc, i32.type, bits);
+  if (f.exponent == 8) // bf16: the top half of an f32.
+    return i32.shl(x, i32.c(16));
+  Value sign = i32.andI(x, i32.c(f.signBit()));
+  Value abs = i32.andI(x, i32.c(f.signBit() - 1));
+  Value e = i32.lshr(abs, i32.c(f.mantissa));
+  Value m = i32.andI(abs, i32.c(f.mantissaMask()));
+  // Normal: move exponent and mantissa into place and rebias the exponent.
+  Value normal = i32.add(i32.shl(abs, i32.c(23 - f.mantissa)),
+                         i32.c(uint64_t(127 - f.bias) << 23));
+  // Subnormal (and zero): m * 2^(1 - bias - mantissa), exact in f32 (a
+  // small integer times a power of two inside the normal f32 range).
+  Value mf = LLVM::UIToFPOp::create(b, loc, b.getF32Type(), m);
+  Value scale = LLVM::ConstantOp::create(
+      b, loc, b.getF32Type(),
+      b.getF32FloatAttr(std::ldexp(1.0f, int(1 - f.bias - f.mantissa))));
+  Value sub = LLVM::BitcastOp::create(
+      b, loc, i32.type, LLVM::FMulOp::create(b, loc, mf, scale));
+  Value absBits = i32.select(i32.cmp(LLVM::ICmpPredicate::eq, e, i32.c(0)),
+                             sub, normal);
+  Value nan = i32.c(0x7FC00000);
+  switch (f.style) {
+  case NanStyle::IEEE: {
+    Value special = i32.select(i32.cmp(LLVM::ICmpPredicate::eq, m, i32.c(0)),
+                               i32.c(0x7F800000), nan);
+    absBits = i32.select(
+        i32.cmp(LLVM::ICmpPredicate::eq, e, i32.c((1u << f.exponent) - 1)),
+        special, absBits);
+    break;
+  }
+  case NanStyle::FN:
+    absBits = i32.select(
+        i32.cmp(LLVM::ICmpPredicate::eq, abs, i32.c(f.signBit() - 1)), nan,
+        absBits);
+    break;
+  case NanStyle::FNUZ:
+    break;
+  }
+  Value result = i32.orI(i32.shl(sign, i32.c(32 - f.width)), absBits);
+  if (f.style == NanStyle::FNUZ) // 0x80 is the NaN, not -0.
+    result = i32.select(i32.cmp(LLVM::ICmpPredicate::eq, x, i32.c(f.signBit())),
+                        nan, result);
+  return result;
+}
+
+/// Narrowing of an IEEE format `s` (bits of width s.width) to format `d`,
+/// correctly rounded; returns bits of width d.width.
+Value encodeNarrow(OpBuilder &b, Location loc, Value x, const FloatFormat &s,
+                   const FloatFormat &d, bool rtz) {
+  Bits w{b, loc, b.getIntegerType(s.width)};
+  using P = LLVM::ICmpPredicate;
+  Value sign = w.lshr(x, w.c(s.width - 1));
+  Value abs = w.andI(x, w.c(s.signBit() - 1));
+  Value isNaN = w.cmp(P::ugt, abs, w.c(s.infinity()));
+  Value isInf = w.cmp(P::eq, abs, w.c(s.infinity()));
+  Value e = w.lshr(abs, w.c(s.mantissa));
+  Value m = w.andI(abs, w.c(s.mantissaMask()));
+  Value eIsZero = w.cmp(P::eq, e, w.c(0));
+  int64_t rebias = s.bias - d.bias;
+  unsigned shift = s.mantissa - d.mantissa;
+  // The destination's biased exponent (source subnormals count as e = 1).
+  Value eff = w.sub(w.select(eIsZero, w.c(1), e), w.c(uint64_t(rebias)));
+  Value isSub = w.cmp(P::slt, eff, w.c(1));
+  // Normal result: rebias in place, then drop `shift` mantissa bits (a
+  // carry out of the mantissa correctly bumps the exponent).
+  Value normal = w.roundShift(
+      w.sub(abs, w.c(uint64_t(rebias) << s.mantissa)), w.c(shift), rtz);
+  // Subnormal result: the full significand shifted by shift + 1 - eff,
+  // capped where the result is 0 anyway (keeps the shift in range).
+  Value significand =
+      w.select(eIsZero, m, w.orI(m, w.c(uint64_t(1) << s.mantissa)));
+  Value amount = w.sub(w.c(shift + 1), eff);
+  Value cap = w.c(s.mantissa + 2);
+  amount = w.select(w.cmp(P::ugt, amount, cap), cap, amount);
+  Value subnormal = w.roundShift(significand, amount, rtz);
+  Value r = w.select(isSub, subnormal, normal);
+
+  Value maxFinite = w.c(d.maxFinite());
+  Value over = w.cmp(P::ugt, r, maxFinite);
+  Value nanBits, overflow, infBits;
+  switch (d.style) {
+  case NanStyle::IEEE:
+    infBits = w.c(d.infinity());
+    nanBits = w.c(d.infinity() | (uint64_t(1) << (d.mantissa - 1)));
+    overflow = rtz ? maxFinite : infBits;
+    break;
+  case NanStyle::FN:
+    infBits = overflow = maxFinite; // saturate
+    nanBits = w.c(d.signBit() - 1);
+    break;
+  case NanStyle::FNUZ:
+    infBits = overflow = maxFinite; // saturate
+    nanBits = w.c(0); // sign added below, then fixed
+    break;
+  }
+  r = w.select(over, overflow, r);
+  r = w.select(isInf, infBits, r);
+  r = w.select(isNaN, nanBits, r);
+  Value result = w.orI(w.shl(sign, w.c(d.width - 1)), r);
+  if (d.style == NanStyle::FNUZ) {
+    // No -0: a zero result is +0; NaN is 0x80.
+    result = w.select(w.cmp(P::eq, r, w.c(0)), w.c(0), result);
+    result = w.select(isNaN, w.c(d.signBit()), result);
+  }
+  return LLVM::TruncOp::create(b, loc, b.getIntegerType(d.width), result);
+}
+
+} // namespace
+
+bool mlir::triton_musa::isSupportedFloatFormat(Type type) {
+  return getFloatFormat(type).has_value();
+}
+
+Value mlir::triton_musa::emitFloatConversion(OpBuilder &b, Location loc,
+                                             Value value, FloatType srcType,
+                                             FloatType dstType, bool rtz) {
+  if (srcType == dstType)
+    return value;
+  FloatFormat s = *getFloatFormat(srcType), d = *getFloatFormat(dstType);
+  Value bits = toBits(b, loc, value, s.width);
+  // Formats narrower than f32 are first widened to f32 exactly.
+  if (s.width <= 16) {
+    bits = decodeToF32Bits(b, loc, bits, s);
+    s = *getFloatFormat(b.getF32Type());
+    if (dstType.isF32())
+      return fromBits(b, loc, bits, dstType);
+  }
+  if (d.width > s.width) { // f32 -> f64: exact.
+    Value f32 = LLVM::BitcastOp::create(b, loc, b.getF32Type(), bits);
+    return LLVM::FPExtOp::create(b, loc, dstType, f32);
+  }
+  return fromBits(b, loc, encodeNarrow(b, loc, bits, s, d, rtz), dstType);
+}
 
 void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
@@ -236,6 +780,9 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
       typeConverter, buildPreciseSqrt);
   patterns.add<TritonElementwiseConversion<triton::PreciseDivFOp>>(
       typeConverter, buildPreciseDivF);
+  patterns.add<FpToFpOpConversion, ClampFOpConversion, ErfOpConversion,
+               ExternElementwiseOpConversion, MapElementwiseOpConversion>(
+      typeConverter);
 
   // Scalars, including the per-element copies made above.
   arith::populateArithToLLVMConversionPatterns(typeConverter, patterns);

@@ -23,6 +23,12 @@ TritonGPUToMUSATypeConverter::TritonGPUToMUSATypeConverter(
       return std::nullopt; // Block pointers: not lowered yet.
     return LLVM::LLVMPointerType::get(ctx, type.getAddressSpace());
   });
+  // A tensor descriptor is the global address of its tensor; shape and
+  // strides are SSA values found by DescriptorOpToLLVM.cpp (see there).
+  addConversion([ctx, &targetInfo](triton::TensorDescType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx,
+                                      targetInfo.getGlobalAddressSpace());
+  });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     // Layouts without a linear layout (shared, none) are rejected before the
     // conversion starts, with a diagnostic naming the op; here a failure only
