@@ -2,61 +2,357 @@
 //
 // A masked access becomes a branch around a plain llvm.load/llvm.store (the
 // MUSA backend has no predicated memory instructions in LLVM IR); a masked
-// load yields `other` (or zero) on the skipped path. Accesses are issued per
-// vector of `vec` consecutive registers: vec is 1 until axis information
-// (tt.divisibility / tt.contiguity) is propagated to this stage.
+// load yields `other` (or zero) on the skipped path.
+//
+// Accesses are issued per vector of `vec` consecutive registers, one
+// predicate per vector. `vec` comes from a small axis analysis of the
+// pointer (and mask) tensors, in the spirit of Triton's AxisInfo: per
+// dimension, the contiguity (runs of consecutive addresses), the
+// divisibility (power of two dividing the first value of each run; bytes for
+// pointers, from `tt.divisibility` argument hints and constants) and the
+// constancy (runs of equal values), propagated through make_range, splat,
+// constants, addptr, addi, muli, broadcast, expand_dims, convert_layout,
+// integer casts and the comparisons/and/or that form masks. The width is
+// capped by the registers the layout holds consecutively along one
+// dimension, by the alignment the divisibility proves and by 16 bytes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
 #include "dialects/Triton/IR/Dialect.h"
 
+#include "dialects/TritonGPU/IR/Dialect.h"
+
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/bit.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::triton_musa;
 
 namespace {
 
-/// Registers accessed together by one memory instruction.
-unsigned getVectorWidth(Value /*ptr*/) {
-  // TODO: the contiguity and divisibility of `ptr` (axis analysis) decide
-  // this; without them every access is scalar.
-  return 1;
+/// What is known about the values of an integer or pointer tensor along
+/// each dimension (a scalar has rank 0 and only a divisibility).
+struct AxisFacts {
+  SmallVector<int64_t> contiguity;
+  SmallVector<int64_t> divisibility;
+  SmallVector<int64_t> constancy;
+  /// Divisibility of a scalar.
+  int64_t scalarDivisibility = 1;
+};
+
+/// Divisibility of an unknown non-zero value / of zero.
+constexpr int64_t kUnknownDivisibility = 1;
+constexpr int64_t kZeroDivisibility = int64_t(1) << 30;
+
+int64_t powerOfTwoFactor(int64_t v) {
+  if (v == 0)
+    return kZeroDivisibility;
+  return std::min<int64_t>(int64_t(1) << llvm::countr_zero(uint64_t(v)),
+                           kZeroDivisibility);
+}
+
+int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }
+
+/// Axis analysis on the TTGIR def-use chains, memoized per pattern call.
+class AxisAnalysis {
+public:
+  explicit AxisAnalysis(ConversionPatternRewriter &rewriter)
+      : rewriter(rewriter) {}
+
+  AxisFacts get(Value v, unsigned depth = 0) {
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    AxisFacts facts = compute(v, depth);
+    memo[v] = facts;
+    return facts;
+  }
+
+private:
+  static AxisFacts unknown(Value v) {
+    AxisFacts facts;
+    if (auto type = dyn_cast<RankedTensorType>(v.getType())) {
+      unsigned rank = type.getRank();
+      facts.contiguity.assign(rank, 1);
+      facts.divisibility.assign(rank, kUnknownDivisibility);
+      facts.constancy.assign(rank, 1);
+    }
+    return facts;
+  }
+
+  static AxisFacts splat(RankedTensorType type, int64_t divisibility) {
+    AxisFacts facts;
+    facts.contiguity.assign(type.getRank(), 1);
+    facts.divisibility.assign(type.getRank(), divisibility);
+    facts.constancy = llvm::to_vector(type.getShape());
+    facts.scalarDivisibility = divisibility;
+    return facts;
+  }
+
+  /// `tt.divisibility` of a kernel argument: the argument's converted value
+  /// is an argument of the llvm.func that replaces the tt.func of the same
+  /// name, whose attributes are still readable during the conversion.
+  int64_t getArgumentDivisibility(BlockArgument arg) {
+    auto remapped = dyn_cast_or_null<BlockArgument>(
+        rewriter.getRemappedValue(arg));
+    if (!remapped)
+      return kUnknownDivisibility;
+    Block *block = remapped.getOwner();
+    auto func = dyn_cast_or_null<LLVM::LLVMFuncOp>(block->getParentOp());
+    if (!func || !block->isEntryBlock())
+      return kUnknownDivisibility;
+    auto module = func->getParentOfType<ModuleOp>();
+    if (!module)
+      return kUnknownDivisibility;
+    for (auto ttFunc : module.getOps<triton::FuncOp>()) {
+      if (ttFunc.getName() != func.getName() ||
+          ttFunc.getNumArguments() != func.getNumArguments())
+        continue;
+      if (auto attr = ttFunc.getArgAttrOfType<IntegerAttr>(
+              remapped.getArgNumber(), "tt.divisibility"))
+        return std::max<int64_t>(1, powerOfTwoFactor(attr.getInt()));
+    }
+    return kUnknownDivisibility;
+  }
+
+  static unsigned getPointeeBytes(Type type) {
+    auto ptrType = dyn_cast<triton::PointerType>(getElementTypeOrSelf(type));
+    if (!ptrType || !ptrType.getPointeeType().isIntOrFloat())
+      return 0;
+    return std::max<unsigned>(
+        1, ptrType.getPointeeType().getIntOrFloatBitWidth() / 8);
+  }
+
+  /// a + b (addptr scales b by `scale` bytes).
+  static AxisFacts add(const AxisFacts &a, const AxisFacts &b, int64_t scale) {
+    AxisFacts facts;
+    facts.scalarDivisibility =
+        gcd(a.scalarDivisibility, b.scalarDivisibility * scale);
+    for (unsigned d = 0; d < a.contiguity.size(); ++d) {
+      facts.contiguity.push_back(std::max(gcd(a.contiguity[d], b.constancy[d]),
+                                          gcd(a.constancy[d],
+                                              b.contiguity[d])));
+      facts.divisibility.push_back(
+          gcd(a.divisibility[d], b.divisibility[d] * scale));
+      facts.constancy.push_back(gcd(a.constancy[d], b.constancy[d]));
+    }
+    return facts;
+  }
+
+  AxisFacts compute(Value v, unsigned depth) {
+    if (depth > 64)
+      return unknown(v);
+    auto tensorType = dyn_cast<RankedTensorType>(v.getType());
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (tensorType)
+        return unknown(v);
+      AxisFacts facts;
+      facts.scalarDivisibility = getArgumentDivisibility(arg);
+      return facts;
+    }
+    Operation *op = v.getDefiningOp();
+    if (!op)
+      return unknown(v);
+    auto operand = [&](unsigned i) { return get(op->getOperand(i), depth + 1); };
+
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (auto intAttr = dyn_cast<IntegerAttr>(constant.getValue())) {
+        AxisFacts facts;
+        facts.scalarDivisibility = powerOfTwoFactor(intAttr.getInt());
+        return facts;
+      }
+      auto dense = dyn_cast<SplatElementsAttr>(constant.getValue());
+      if (tensorType && dense &&
+          isa<IntegerType>(tensorType.getElementType()))
+        return splat(tensorType,
+                     powerOfTwoFactor(
+                         dense.getSplatValue<APInt>().getSExtValue()));
+      return unknown(v);
+    }
+    if (!tensorType) {
+      // Scalars: only the divisibility matters (the value is splatted).
+      AxisFacts facts;
+      if (isa<arith::MulIOp>(op))
+        facts.scalarDivisibility =
+            std::min(kZeroDivisibility, operand(0).scalarDivisibility *
+                                            operand(1).scalarDivisibility);
+      else if (isa<arith::AddIOp>(op))
+        facts.scalarDivisibility = gcd(operand(0).scalarDivisibility,
+                                       operand(1).scalarDivisibility);
+      else if (isa<triton::AddPtrOp>(op))
+        facts.scalarDivisibility =
+            gcd(operand(0).scalarDivisibility,
+                operand(1).scalarDivisibility * getPointeeBytes(v.getType()));
+      else if (isa<arith::ExtSIOp, arith::ExtUIOp>(op))
+        facts.scalarDivisibility = operand(0).scalarDivisibility;
+      return facts;
+    }
+
+    unsigned rank = tensorType.getRank();
+    ArrayRef<int64_t> shape = tensorType.getShape();
+    if (auto range = dyn_cast<triton::MakeRangeOp>(op)) {
+      AxisFacts facts;
+      facts.contiguity = {shape[0]};
+      facts.divisibility = {powerOfTwoFactor(range.getStart())};
+      facts.constancy = {1};
+      return facts;
+    }
+    if (isa<triton::SplatOp>(op))
+      return splat(tensorType, operand(0).scalarDivisibility);
+    if (isa<triton::AddPtrOp>(op)) {
+      unsigned bytes = getPointeeBytes(v.getType());
+      if (!bytes)
+        return unknown(v);
+      return add(operand(0), operand(1), bytes);
+    }
+    if (isa<arith::AddIOp>(op))
+      return add(operand(0), operand(1), 1);
+    if (isa<arith::MulIOp>(op)) {
+      AxisFacts a = operand(0), b = operand(1);
+      AxisFacts facts;
+      for (unsigned d = 0; d < rank; ++d) {
+        facts.contiguity.push_back(1);
+        facts.divisibility.push_back(std::min(
+            kZeroDivisibility, a.divisibility[d] * b.divisibility[d]));
+        facts.constancy.push_back(gcd(a.constancy[d], b.constancy[d]));
+      }
+      return facts;
+    }
+    if (isa<triton::gpu::ConvertLayoutOp, arith::ExtSIOp, arith::ExtUIOp>(op))
+      return operand(0);
+    if (auto broadcast = dyn_cast<triton::BroadcastOp>(op)) {
+      AxisFacts facts = operand(0);
+      auto srcShape = cast<RankedTensorType>(broadcast.getSrc().getType())
+                          .getShape();
+      for (unsigned d = 0; d < rank; ++d)
+        if (srcShape[d] == 1 && shape[d] != 1) {
+          facts.contiguity[d] = 1;
+          facts.constancy[d] = shape[d];
+        }
+      return facts;
+    }
+    if (auto expand = dyn_cast<triton::ExpandDimsOp>(op)) {
+      AxisFacts facts = operand(0);
+      int64_t divisibility = kZeroDivisibility;
+      for (int64_t div : facts.divisibility)
+        divisibility = gcd(divisibility, div);
+      unsigned axis = expand.getAxis();
+      facts.contiguity.insert(facts.contiguity.begin() + axis, 1);
+      facts.divisibility.insert(facts.divisibility.begin() + axis,
+                                divisibility);
+      facts.constancy.insert(facts.constancy.begin() + axis, 1);
+      return facts;
+    }
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      AxisFacts a = operand(0), b = operand(1);
+      bool ordered = cmp.getPredicate() != arith::CmpIPredicate::eq &&
+                     cmp.getPredicate() != arith::CmpIPredicate::ne;
+      AxisFacts facts = unknown(v);
+      for (unsigned d = 0; d < rank; ++d) {
+        int64_t constancy = gcd(a.constancy[d], b.constancy[d]);
+        // x < c with x running up by one from multiples of D and c a
+        // multiple of E: constant over aligned blocks of min(D, E).
+        if (ordered) {
+          if (b.constancy[d] == shape[d])
+            constancy = std::max(constancy, gcd(a.contiguity[d],
+                                                gcd(a.divisibility[d],
+                                                    b.divisibility[d])));
+          if (a.constancy[d] == shape[d])
+            constancy = std::max(constancy, gcd(b.contiguity[d],
+                                                gcd(b.divisibility[d],
+                                                    a.divisibility[d])));
+        }
+        facts.constancy[d] = constancy;
+      }
+      return facts;
+    }
+    if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op)) {
+      AxisFacts a = operand(0), b = operand(1);
+      AxisFacts facts = unknown(v);
+      for (unsigned d = 0; d < rank; ++d)
+        facts.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+      return facts;
+    }
+    return unknown(v);
+  }
+
+  ConversionPatternRewriter &rewriter;
+  llvm::DenseMap<Value, AxisFacts> memo;
+};
+
+/// Registers accessed together by one memory instruction: consecutive
+/// registers that hold consecutive elements of one dimension, as far as the
+/// addresses are contiguous and aligned and the mask is constant over them.
+unsigned getVectorWidth(Value ptr, Value mask,
+                        ConversionPatternRewriter &rewriter) {
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!type)
+    return 1;
+  auto ptrType = dyn_cast<triton::PointerType>(type.getElementType());
+  if (!ptrType || !ptrType.getPointeeType().isIntOrFloat())
+    return 1;
+  unsigned bits = ptrType.getPointeeType().getIntOrFloatBitWidth();
+  if (bits < 8)
+    return 1;
+  int64_t bytes = bits / 8;
+  auto layout = getLinearLayout(type, [] { return InFlightDiagnostic(); });
+  if (failed(layout))
+    return 1;
+  // The dimension register 1 steps along, and how many leading register
+  // bases step 1, 2, 4, ... along it alone.
+  int64_t numRegisters = layout->getInDimSize("register");
+  if (numRegisters < 2)
+    return 1;
+  SmallVector<int32_t> first = applyLayout(*layout, {{"register", 1}});
+  int dim = -1;
+  for (auto [d, c] : llvm::enumerate(first))
+    if (c == 1)
+      dim = d;
+  if (dim < 0)
+    return 1;
+  int64_t registers = 1;
+  for (int32_t bit = 1; bit < numRegisters; bit <<= 1) {
+    SmallVector<int32_t> coords = applyLayout(*layout, {{"register", bit}});
+    SmallVector<int32_t> expected(coords.size(), 0);
+    expected[dim] = bit;
+    if (coords != expected)
+      break;
+    registers = int64_t(bit) * 2;
+  }
+  AxisAnalysis analysis(rewriter);
+  AxisFacts facts = analysis.get(ptr);
+  int64_t vec = std::min<int64_t>(registers, 16 / bytes);
+  vec = std::min(vec, facts.contiguity[dim]);
+  vec = std::min(vec, std::max<int64_t>(1, facts.divisibility[dim] / bytes));
+  if (mask && isa<RankedTensorType>(mask.getType()))
+    vec = std::min(vec, analysis.get(mask).constancy[dim]);
+  vec = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, vec));
+  // A vector's registers must hold c, c + 1, ..., c + vec - 1 with c a
+  // multiple of vec: no other basis may touch the low bits along `dim`.
+  auto touchesLowBits = [&](int64_t width) {
+    for (const auto &[name, bases] : layout->getBases())
+      for (auto [i, basis] : llvm::enumerate(bases)) {
+        if (name == "register" && (int64_t(1) << i) < width)
+          continue;
+        if (basis[dim] & (width - 1))
+          return true;
+      }
+    return false;
+  };
+  while (vec > 1 && touchesLowBits(vec))
+    vec /= 2;
+  return vec;
 }
 
 unsigned getAlignment(Type type) {
   return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
-/// Emits `if (pred) { thenBody } ` as a diamond of blocks and leaves the
-/// insertion point before the op being rewritten, in the continuation block.
-/// `thenBody` returns the value produced on the taken path (or null);
-/// `elseValue` is produced otherwise. Returns the merged value, if any.
-Value emitIfThen(ConversionPatternRewriter &rewriter, Location loc, Value pred,
-                 function_ref<Value()> thenBody, Value elseValue) {
-  Block *current = rewriter.getInsertionBlock();
-  Block *rest = rewriter.splitBlock(current, rewriter.getInsertionPoint());
-  SmallVector<Type> mergedTypes;
-  SmallVector<Location> mergedLocs;
-  if (elseValue) {
-    mergedTypes.push_back(elseValue.getType());
-    mergedLocs.push_back(loc);
-  }
-  Block *join = rewriter.createBlock(rest, mergedTypes, mergedLocs);
-  LLVM::BrOp::create(rewriter, loc, ValueRange(), rest);
-  Block *then = rewriter.createBlock(join);
-  Value produced = thenBody();
-  LLVM::BrOp::create(rewriter, loc,
-                     produced ? ValueRange(produced) : ValueRange(), join);
-  rewriter.setInsertionPointToEnd(current);
-  LLVM::CondBrOp::create(rewriter, loc, pred, then, ValueRange(), join,
-                         elseValue ? ValueRange(elseValue) : ValueRange());
-  rewriter.setInsertionPointToStart(rest);
-  return elseValue ? join->getArgument(0) : Value();
 }
 
 /// Lowers tt.addptr to one llvm.getelementptr per element.
@@ -119,7 +415,7 @@ struct LoadOpConversion : public ConvertOpToLLVMPattern<triton::LoadOp> {
     if (adaptor.getOther())
       others = unpackOrSplat(rewriter, loc, adaptor.getOther(), n);
 
-    unsigned vec = getVectorWidth(op.getPtr());
+    unsigned vec = getVectorWidth(op.getPtr(), op.getMask(), rewriter);
     Type accessType =
         vec == 1 ? elementType : VectorType::get({int64_t(vec)}, elementType);
     unsigned alignment = getAlignment(elementType) * vec;
@@ -203,7 +499,7 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<triton::StoreOp> {
       duplicateRegisters = getDuplicateRegisterMask(*layout);
     }
 
-    unsigned vec = getVectorWidth(op.getPtr());
+    unsigned vec = getVectorWidth(op.getPtr(), op.getMask(), rewriter);
     unsigned alignment = getAlignment(elementType) * vec;
     for (unsigned i = 0; i < n; i += vec) {
       if (i & duplicateRegisters)

@@ -42,6 +42,19 @@ Value TargetInfo::shuffleIdx(OpBuilder &b, Location loc, Value value,
   return shuffle(b, loc, ShuffleKind::Idx, value, lane, width);
 }
 
+LogicalResult TargetInfo::printf(OpBuilder &b, Location loc, StringRef format,
+                                 ValueRange args) const {
+  return emitError(loc) << "target " << getArchName()
+                        << " has no device-side printf";
+}
+
+LogicalResult TargetInfo::assertFail(OpBuilder &b, Location loc,
+                                     StringRef message, StringRef file,
+                                     unsigned line, StringRef function) const {
+  return emitError(loc) << "target " << getArchName()
+                        << " has no device-side assertions";
+}
+
 namespace {
 
 /// What the callee of an `llvm.musa.*` call may do; it decides the attributes
@@ -128,6 +141,90 @@ Value getPredicateSlot(OpBuilder &b, Location loc) {
                                 i32Const(b, loc, 1));
 }
 
+/// The module around the builder's insertion point.
+ModuleOp getParentModule(OpBuilder &b) {
+  Operation *anchor = b.getInsertionBlock()->getParentOp();
+  return isa<ModuleOp>(anchor) ? cast<ModuleOp>(anchor)
+                               : anchor->getParentOfType<ModuleOp>();
+}
+
+/// A C library-like device function (`vprintf`, `__assertfail`): external,
+/// never unwinds, no other attribute (it has side effects).
+LLVM::LLVMFuncOp getOrDeclareRuntime(OpBuilder &b, StringRef name,
+                                     Type result, ArrayRef<Type> args) {
+  ModuleOp module = getParentModule(b);
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = LLVM::LLVMFuncOp::create(
+      b, UnknownLoc::get(b.getContext()), name,
+      LLVM::LLVMFunctionType::get(result, args));
+  fn.setNoUnwindAttr(b.getUnitAttr());
+  return fn;
+}
+
+/// Generic (addrspace 0) pointer to a NUL-terminated copy of `text` held in
+/// a constant module global `<prefix>_<n>` in global memory (addrspace 1);
+/// identical strings share one global.
+Value getGlobalString(OpBuilder &b, Location loc, StringRef prefix,
+                      StringRef text) {
+  ModuleOp module = getParentModule(b);
+  MLIRContext *ctx = b.getContext();
+  std::string contents = (text + Twine('\0')).str();
+  constexpr unsigned kGlobalAddressSpace = 1;
+  LLVM::GlobalOp global;
+  for (auto existing : module.getOps<LLVM::GlobalOp>()) {
+    auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull());
+    if (existing.getSymName().starts_with(prefix) && existing.getConstant() &&
+        value && value.getValue() == contents) {
+      global = existing;
+      break;
+    }
+  }
+  if (!global) {
+    std::string name;
+    for (unsigned n = 0;; ++n) {
+      name = (prefix + "_" + Twine(n)).str();
+      if (!module.lookupSymbol(name))
+        break;
+    }
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), contents.size());
+    global = LLVM::GlobalOp::create(
+        b, UnknownLoc::get(ctx), type, /*isConstant=*/true,
+        LLVM::Linkage::Internal, name, b.getStringAttr(contents),
+        /*alignment=*/1, kGlobalAddressSpace);
+  }
+  Value ptr = LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace),
+      global.getSymName());
+  return LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
+                                       ptr);
+}
+
+/// A slot of `type` in private memory, allocated once at the entry of the
+/// function around the builder's insertion point (so that a print in a loop
+/// does not grow the stack), as a generic pointer.
+Value getEntryAlloca(OpBuilder &b, Location loc, Type type) {
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  auto func = dyn_cast<LLVM::LLVMFuncOp>(parent);
+  if (!func)
+    func = parent->getParentOfType<LLVM::LLVMFuncOp>();
+  auto privatePtr = LLVM::LLVMPointerType::get(b.getContext(), 5);
+  Value slot;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    if (func && !func.getBody().empty())
+      b.setInsertionPointToStart(&func.getBody().front());
+    slot = LLVM::AllocaOp::create(b, loc, privatePtr, type,
+                                  i32Const(b, loc, 1));
+  }
+  return LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), slot);
+}
+
 /// The target interface for the MUSA GPUs (`llvm.musa.*` functions).
 class MUSATargetInfo : public TargetInfo {
 public:
@@ -166,6 +263,29 @@ public:
                     getBallotType(b.getContext()), {pred},
                     CalleeKind::Convergent);
   }
+
+  /// Atomics use the syncscope names of clang's GPU targets ("workgroup",
+  /// "agent", "" = system), which the LLVM 14 parser accepts as they are
+  /// and the export keeps. (Assumption to confirm with the MUSA llc: an
+  /// NVPTX-derived backend ignores syncscopes, an AMDGPU-derived one knows
+  /// exactly these names.)
+  StringRef getSyncScope(MemoryScope scope) const override {
+    switch (scope) {
+    case MemoryScope::Block:
+      return "workgroup";
+    case MemoryScope::Device:
+      return "agent";
+    case MemoryScope::System:
+      return "";
+    }
+    return "";
+  }
+
+  LogicalResult printf(OpBuilder &b, Location loc, StringRef format,
+                       ValueRange args) const override;
+  LogicalResult assertFail(OpBuilder &b, Location loc, StringRef message,
+                           StringRef file, unsigned line,
+                           StringRef function) const override;
 
 private:
   static Value readSpecial(OpBuilder &b, Location loc, StringRef reg,
@@ -242,6 +362,79 @@ Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
   if (!type.isInteger())
     result = LLVM::BitcastOp::create(b, loc, type, result);
   return result;
+}
+
+/// Device printf as in CUDA (assumed: no public MUSA source names it):
+/// `i32 vprintf(ptr format, ptr args)`, `args` pointing at the arguments
+/// laid out as a C struct after the default argument promotions (integers
+/// narrower than 32 bits to i32, floats to double).
+LogicalResult MUSATargetInfo::printf(OpBuilder &b, Location loc,
+                                     StringRef format, ValueRange args) const {
+  MLIRContext *ctx = b.getContext();
+  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
+  Value formatPtr = getGlobalString(b, loc, "printfFormat", format);
+  SmallVector<Value> promoted;
+  for (Value arg : args) {
+    Type type = arg.getType();
+    if (auto intType = dyn_cast<IntegerType>(type)) {
+      if (intType.getWidth() < 32)
+        arg = LLVM::ZExtOp::create(b, loc, b.getI32Type(), arg);
+      else if (intType.getWidth() > 64)
+        return emitError(loc) << "printf of " << type << " is not supported";
+    } else if (isa<FloatType>(type)) {
+      if (type.getIntOrFloatBitWidth() > 64)
+        return emitError(loc) << "printf of " << type << " is not supported";
+      if (!type.isF64())
+        arg = LLVM::FPExtOp::create(b, loc, b.getF64Type(), arg);
+    } else if (!isa<LLVM::LLVMPointerType>(type)) {
+      return emitError(loc) << "printf of " << type << " is not supported";
+    }
+    promoted.push_back(arg);
+  }
+  Value buffer;
+  if (promoted.empty()) {
+    buffer = LLVM::ZeroOp::create(b, loc, genericPtr);
+  } else {
+    SmallVector<Type> fieldTypes;
+    for (Value v : promoted)
+      fieldTypes.push_back(v.getType());
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fieldTypes);
+    buffer = getEntryAlloca(b, loc, structType);
+    for (auto [i, v] : llvm::enumerate(promoted)) {
+      Value field = LLVM::GEPOp::create(
+          b, loc, genericPtr, structType, buffer,
+          ArrayRef<LLVM::GEPArg>{int32_t(0), int32_t(i)});
+      LLVM::StoreOp::create(b, loc, v, field);
+    }
+  }
+  LLVM::LLVMFuncOp fn = getOrDeclareRuntime(b, "vprintf", b.getI32Type(),
+                                            {genericPtr, genericPtr});
+  LLVM::CallOp::create(b, loc, fn, ValueRange{formatPtr, buffer});
+  return success();
+}
+
+/// Device assertion failure as in CUDA (assumed: no public MUSA source names
+/// it): `void __assertfail(ptr message, ptr file, i32 line, ptr function,
+/// i64 charSize)`, which reports and traps.
+LogicalResult MUSATargetInfo::assertFail(OpBuilder &b, Location loc,
+                                         StringRef message, StringRef file,
+                                         unsigned line,
+                                         StringRef function) const {
+  MLIRContext *ctx = b.getContext();
+  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
+  Value messagePtr = getGlobalString(b, loc, "assertMessage", message);
+  Value filePtr = getGlobalString(b, loc, "assertFile", file);
+  Value functionPtr = getGlobalString(b, loc, "assertFunction", function);
+  LLVM::LLVMFuncOp fn = getOrDeclareRuntime(
+      b, "__assertfail", LLVM::LLVMVoidType::get(ctx),
+      {genericPtr, genericPtr, b.getI32Type(), genericPtr, b.getI64Type()});
+  Value charSize = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                            b.getI64IntegerAttr(1));
+  LLVM::CallOp::create(
+      b, loc, fn,
+      ValueRange{messagePtr, filePtr, i32Const(b, loc, line), functionPtr,
+                 charSize});
+  return success();
 }
 
 /// The block's shared memory: one external, zero-length array in addrspace 3

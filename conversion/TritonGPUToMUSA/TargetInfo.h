@@ -34,6 +34,17 @@ enum class ShuffleKind {
   Idx,
 };
 
+/// Which threads an atomic operation synchronizes with (the `scope` of
+/// tt.atomic_rmw / tt.atomic_cas).
+enum class MemoryScope {
+  /// The threads of the block (`cta`).
+  Block,
+  /// Every thread of the device (`gpu`).
+  Device,
+  /// The device and the host (`sys`).
+  System,
+};
+
 class TargetInfo {
 public:
   virtual ~TargetInfo();
@@ -89,6 +100,23 @@ public:
   virtual Type getBallotType(MLIRContext *ctx) const = 0;
   /// One bit per lane, set where `pred` (i1) holds.
   virtual Value ballot(OpBuilder &b, Location loc, Value pred) const = 0;
+
+  /// The LLVM `syncscope` of atomics of `scope`; "" is LLVM's default, the
+  /// whole system, which is always correct (and what the base class gives).
+  virtual StringRef getSyncScope(MemoryScope scope) const { return ""; }
+
+  /// Prints, from the current thread, the printf-style `format` with `args`
+  /// (integers of at most 64 bits, floats, pointers). Fails (reporting at
+  /// `loc`) on a target without device-side printing.
+  virtual LogicalResult printf(OpBuilder &b, Location loc, StringRef format,
+                               ValueRange args) const;
+
+  /// Reports a failed device-side assertion (`message` at `file`:`line` in
+  /// `function`) and stops the kernel. Fails (reporting at `loc`) on a
+  /// target without device-side assertions.
+  virtual LogicalResult assertFail(OpBuilder &b, Location loc,
+                                   StringRef message, StringRef file,
+                                   unsigned line, StringRef function) const;
 };
 
 /// The target interface of `arch`.

@@ -69,6 +69,26 @@ FailureOr<Value> expand(Operation *op, const TargetInfo &target) {
     return target.shuffle(b, loc, *kind, op->getOperand(0), op->getOperand(1),
                           width ? width.getInt() : 0);
   }
+  if (name == "printf") {
+    auto format = op->getAttrOfType<StringAttr>("format");
+    if (!format)
+      return op->emitError("expected format = \"...\"");
+    if (failed(target.printf(b, loc, format.getValue(), op->getOperands())))
+      return failure();
+    return Value();
+  }
+  if (name == "assert_fail") {
+    auto message = op->getAttrOfType<StringAttr>("message");
+    auto file = op->getAttrOfType<StringAttr>("file");
+    auto line = op->getAttrOfType<IntegerAttr>("line");
+    auto function = op->getAttrOfType<StringAttr>("function");
+    if (!message || !file || !line || !function)
+      return op->emitError("expected message, file, line and function");
+    if (failed(target.assertFail(b, loc, message.getValue(), file.getValue(),
+                                 line.getInt(), function.getValue())))
+      return failure();
+    return Value();
+  }
   return op->emitError("unknown target-interface placeholder");
 }
 

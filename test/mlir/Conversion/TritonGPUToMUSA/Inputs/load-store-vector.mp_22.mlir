@@ -1,0 +1,51 @@
+// Vectorized global accesses: the axis analysis proves the pointers of
+// `base + pid * 1024 + make_range` contiguous and 16-byte aligned (from
+// tt.divisibility = 16) and the mask `offs < n` (n divisible by 16) constant
+// over runs of 16: each thread's 4 consecutive f32 registers (mp_31;
+// sizePerThread 4) become one <4 x f32> access behind one predicate. Without
+// the hints every access stays scalar.
+
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [128], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
+  tt.func public @copy_aligned(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %c1024_i32 = arith.constant 1024 : i32
+    %pid = tt.get_program_id x : i32
+    %offs = arith.muli %pid, %c1024_i32 : i32
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %s = tt.splat %offs : i32 -> tensor<1024xi32, #blocked>
+    %o = arith.addi %s, %r : tensor<1024xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<1024xi32, #blocked>
+    %mask = arith.cmpi slt, %o, %ns : tensor<1024xi32, #blocked>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %x, %o : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp, %mask : tensor<1024x!tt.ptr<f32>, #blocked>
+    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %op = tt.addptr %out, %o : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %op, %v, %mask : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+
+  tt.func public @copy_unknown(%x_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %x, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp : tensor<1024x!tt.ptr<f32>, #blocked>
+    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %op = tt.addptr %out, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %op, %v : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+
+  tt.func public @copy_offset(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %c2 = arith.constant 2 : i32
+    %x0 = tt.addptr %x_ptr, %c2 : !tt.ptr<f32>, i32
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %x = tt.splat %x0 : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %x, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp : tensor<1024x!tt.ptr<f32>, #blocked>
+    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %op = tt.addptr %out, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %op, %v : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}

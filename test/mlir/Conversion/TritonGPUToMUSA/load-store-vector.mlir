@@ -1,0 +1,79 @@
+// Vectorized global accesses: the axis analysis proves the pointers of
+// `base + pid * 1024 + make_range` contiguous and 16-byte aligned (from
+// tt.divisibility = 16) and the mask `offs < n` (n divisible by 16) constant
+// over runs of 16: each thread's 4 consecutive f32 registers (sizePerThread
+// 4; one warp on mp_22) become one <4 x f32> access behind one predicate. Without
+// the hints every access stays scalar.
+// RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
+// RUN: FileCheck %s --input-file=%t.mp_31.mlir '--implicit-check-not={{^ *(%[^ ]* = )?"?ttg?\.[a-z_]+}}'
+// RUN: musa-opt %S/Inputs/load-store-vector.mp_22.mlir -split-input-file -convert-tritongpu-to-musa=arch=mp_22 -o %t.mp_22.mlir
+// RUN: FileCheck %s --input-file=%t.mp_22.mlir '--implicit-check-not={{^ *(%[^ ]* = )?"?ttg?\.[a-z_]+}}'
+
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @copy_aligned(
+  // CHECK: llvm.cond_br %{{.*}}, ^[[L:.*]], ^[[J:.*]](%{{.*}} : vector<4xf32>)
+  // CHECK: ^[[L]]:
+  // CHECK-NEXT: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+  // CHECK: llvm.extractelement
+  // CHECK: llvm.cond_br %{{.*}}, ^[[L2:.*]], ^{{.*}}(%{{.*}} : vector<4xf32>)
+  // CHECK: ^[[L2]]:
+  // CHECK-NEXT: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+  // CHECK-NOT: llvm.load
+  // CHECK: llvm.insertelement
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+  // CHECK-NOT: llvm.store
+  // CHECK: llvm.return
+  tt.func public @copy_aligned(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %c1024_i32 = arith.constant 1024 : i32
+    %pid = tt.get_program_id x : i32
+    %offs = arith.muli %pid, %c1024_i32 : i32
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %s = tt.splat %offs : i32 -> tensor<1024xi32, #blocked>
+    %o = arith.addi %s, %r : tensor<1024xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<1024xi32, #blocked>
+    %mask = arith.cmpi slt, %o, %ns : tensor<1024xi32, #blocked>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %x, %o : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp, %mask : tensor<1024x!tt.ptr<f32>, #blocked>
+    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %op = tt.addptr %out, %o : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %op, %v, %mask : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+
+  // The same without divisibility hints: 8 scalar loads.
+  // CHECK-LABEL: llvm.func @copy_unknown(
+  // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+  // CHECK-NOT: vector<
+  // CHECK: llvm.return
+  tt.func public @copy_unknown(%x_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %x, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp : tensor<1024x!tt.ptr<f32>, #blocked>
+    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %op = tt.addptr %out, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %op, %v : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+
+  // An offset of 2 elements (8 bytes) from an aligned base: pairs only.
+  // CHECK-LABEL: llvm.func @copy_offset(
+  // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+  // CHECK-NOT: llvm.load
+  // CHECK: llvm.return
+  tt.func public @copy_offset(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %c2 = arith.constant 2 : i32
+    %x0 = tt.addptr %x_ptr, %c2 : !tt.ptr<f32>, i32
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %x = tt.splat %x0 : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %x, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp : tensor<1024x!tt.ptr<f32>, #blocked>
+    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %op = tt.addptr %out, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %op, %v : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
