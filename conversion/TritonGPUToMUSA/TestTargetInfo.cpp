@@ -78,14 +78,20 @@ struct TestMUSATargetInfo
   using Base::Base;
 
   void runOnOperation() override {
-    std::unique_ptr<TargetInfo> target = createTargetInfo(arch);
+    if (target != "musa" && target != "emulator") {
+      getOperation().emitError() << "unknown target '" << target
+                                 << "'; expected 'musa' or 'emulator'";
+      return signalPassFailure();
+    }
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(
+        arch, target == "emulator" ? TargetKind::Emulator : TargetKind::Device);
     SmallVector<Operation *> placeholders;
     getOperation().walk([&](Operation *op) {
       if (op->getName().getStringRef().starts_with("test.musa."))
         placeholders.push_back(op);
     });
     for (Operation *op : placeholders) {
-      FailureOr<Value> result = expand(op, *target);
+      FailureOr<Value> result = expand(op, *targetInfo);
       if (failed(result))
         return signalPassFailure();
       if (op->getNumResults() == 1 && *result)
