@@ -62,8 +62,8 @@ using EntryFn = void (*)(const uint64_t *slots);
 struct LaunchConfig {
   std::string kernelName;
   std::array<uint32_t, 3> grid = {1, 1, 1};
-  uint32_t numThreads = 0; // per block
-  uint32_t warpSize = 32;
+  uint32_t numThreads = 0; // per block; 0: the kernel's num_warps x warp size
+  uint32_t warpSize = 0; // 0: the kernel's
   uint64_t sharedBytes = 0;
   std::vector<Buffer> buffers;
   /// Worker threads running blocks in parallel (0: one per core).

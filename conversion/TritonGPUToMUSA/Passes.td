@@ -97,9 +97,7 @@ def TestMUSATargetInfo : Pass<"test-musa-target-info", "mlir::ModuleOp"> {
              clEnumValN(::mlir::triton_musa::MUSAArch::MP31, "mp_31",
                         "PH1 (S5000), 32-thread warps"),
              clEnumValN(::mlir::triton_musa::MUSAArch::MP22, "mp_22",
-                        "QY2 (S4000), 128-thread warps"))}]>,
-    Option<"target", "target", "std::string", "\"musa\"",
-           "Which implementation of the interface to test: 'musa' or 'emulator'">
+                        "QY2 (S4000), 128-thread warps"))}]>
   ];
 }
 

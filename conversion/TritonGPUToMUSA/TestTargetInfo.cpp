@@ -78,13 +78,14 @@ struct TestMUSATargetInfo
   using Base::Base;
 
   void runOnOperation() override {
-    if (target != "musa" && target != "emulator") {
-      getOperation().emitError() << "unknown target '" << target
-                                 << "'; expected 'musa' or 'emulator'";
-      return signalPassFailure();
-    }
+    // The module attribute test.musa.target = "emulator" selects the CPU
+    // emulator's implementation instead of the device's.
+    auto targetAttr =
+        getOperation()->getAttrOfType<StringAttr>("test.musa.target");
     std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(
-        arch, target == "emulator" ? TargetKind::Emulator : TargetKind::Device);
+        arch, targetAttr && targetAttr.getValue() == "emulator"
+                  ? TargetKind::Emulator
+                  : TargetKind::Device);
     SmallVector<Operation *> placeholders;
     getOperation().walk([&](Operation *op) {
       if (op->getName().getStringRef().starts_with("test.musa."))

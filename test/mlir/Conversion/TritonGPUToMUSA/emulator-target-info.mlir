@@ -1,11 +1,12 @@
 // The CPU emulator's implementation of the target interface
-// (--test-musa-target-info{target=emulator}): every hook is a call into the
+// (--test-musa-target-info on a module marked test.musa.target = "emulator"):
+// every hook is a call into the
 // emulator runtime (emulator/Runtime.h); ids and the shared-memory base are
 // pure, synchronizing calls convergent; warp semantics follow the arch
 // (whole-warp width 32 on mp_31, 128 on mp_22; ballot i32 / i128).
-// RUN: musa-opt %s -allow-unregistered-dialect "-test-musa-target-info=arch=mp_31 target=emulator" -o %t.mp_31.mlir
+// RUN: musa-opt %s -allow-unregistered-dialect -test-musa-target-info=arch=mp_31 -o %t.mp_31.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,MP31 --input-file=%t.mp_31.mlir
-// RUN: musa-opt %s -allow-unregistered-dialect "-test-musa-target-info=arch=mp_22 target=emulator" -o %t.mp_22.mlir
+// RUN: musa-opt %s -allow-unregistered-dialect -test-musa-target-info=arch=mp_22 -o %t.mp_22.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,MP22 --input-file=%t.mp_22.mlir
 
 // CHECK-DAG: llvm.func @__musa_emu_thread_id(i32) -> i32 attributes {memory_effects = #llvm.memory_effects<other = none, argMem = none, inaccessibleMem = none{{.*}}>, no_unwind, will_return}
@@ -16,7 +17,8 @@
 // CHECK-DAG: llvm.func @__musa_emu_ballot(i1, i32) -> i64 attributes {convergent, no_unwind}
 // CHECK-NOT: llvm.musa.
 
-// CHECK-LABEL: llvm.func @ids()
+// CHECK-LABEL: module attributes {test.musa.target = "emulator"} {
+llvm.func @ids()
 // CHECK: %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: llvm.call @__musa_emu_thread_id(%[[Z]])
 // CHECK: %[[Y:.*]] = llvm.mlir.constant(1 : i32) : i32
@@ -91,4 +93,5 @@ llvm.func @shuffles(%i: i32, %f: f32, %d: f64, %h: f16, %o: i32) {
 llvm.func @ballot(%p: i1) {
   %0 = "test.musa.ballot"(%p) : (i1) -> i32
   llvm.return
+}
 }
