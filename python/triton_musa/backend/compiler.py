@@ -158,7 +158,7 @@ class MusaBackend(BaseBackend):
 
     @functools.lru_cache()
     def hash(self) -> str:
-        return f"triton-musa-{__version__}-{self.arch.name}-{self.arch.warp_size}"
+        return f"triton-musa-{__version__}-{self.arch.name}-{self.arch.warp_size}-{self.binary_ext}"
 
     def parse_options(self, opts: Dict[str, Any]) -> MusaOptions:
         arch = self.arch
@@ -299,10 +299,10 @@ class MusaBackend(BaseBackend):
         return find_toolchain().compile_mubin(llir, opt.musa_arch, metadata.get("name", "kernel"))
 
 
-@functools.lru_cache(maxsize=None)
 def binary_stage() -> str:
     """The last stage: ``emuir`` where the CPU emulator is the active driver, else ``mubin``
-    where the SDK toolchain is found, else ``llir``. Decided once per process."""
+    where the SDK toolchain is found, else ``llir``. Part of the backend hash, so a cached
+    kernel always has the stage its binary_ext names."""
     if emulator.emulator_active():
         return "emuir"
     from .toolchain import MusaToolchainNotFound, find_toolchain

@@ -17,8 +17,9 @@
 // CHECK-DAG: llvm.func @__musa_emu_ballot(i1, i32) -> i64 attributes {convergent, no_unwind}
 // CHECK-NOT: llvm.musa.
 
-// CHECK-LABEL: module attributes {test.musa.target = "emulator"} {
-llvm.func @ids()
+module attributes {test.musa.target = "emulator"} {
+
+// CHECK-LABEL: llvm.func @ids()
 // CHECK: %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: llvm.call @__musa_emu_thread_id(%[[Z]])
 // CHECK: %[[Y:.*]] = llvm.mlir.constant(1 : i32) : i32
