@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bindings/python/EmulatorBindings.h"
 #include "bindings/python/LayoutConversionBindings.h"
 #include "bindings/python/LinearLayoutBindings.h"
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
@@ -230,4 +231,5 @@ NB_MODULE(_musa_mlir, m) {
 
   bindLinearLayout(m);
   bindLayoutConversion(m);
+  bindEmulator(m);
 }

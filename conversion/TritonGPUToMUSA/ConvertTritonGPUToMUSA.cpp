@@ -105,7 +105,15 @@ struct ConvertTritonGPUToMUSA
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(arch);
+    TargetKind kind = TargetKind::Device;
+    if (target == "emulator") {
+      kind = TargetKind::Emulator;
+    } else if (target != "musa") {
+      module.emitError() << kPassFlag << ": unknown target '" << target
+                         << "'; expected 'musa' or 'emulator'";
+      return signalPassFailure();
+    }
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(arch, kind);
 
     auto launch = triton::gpu::getModuleLaunchInfo(module);
     if (!launch) {

@@ -15,7 +15,8 @@ def ConvertTritonGPUToMUSA
     (register, lane, warp, block -> tensor coordinates). The hardware is
     reached only through the target interface (thread and block ids,
     barriers, shuffles, votes), which emits calls to the `llvm.musa.*`
-    functions of the chosen architecture.
+    functions of the chosen architecture (or, with `target=emulator`, calls
+    into the CPU emulator's runtime that emulate that architecture's warps).
 
     Kernels (public `tt.func`) become `llvm.func`s marked `musa.kernel` and
     `musa.maxntidx` (= num-warps x threads-per-warp): the LLVM IR export turns
@@ -56,7 +57,12 @@ def ConvertTritonGPUToMUSA
              clEnumValN(::mlir::triton_musa::MUSAArch::MP31, "mp_31",
                         "PH1 (S5000), 32-thread warps"),
              clEnumValN(::mlir::triton_musa::MUSAArch::MP22, "mp_22",
-                        "QY2 (S4000), 128-thread warps"))}]>
+                        "QY2 (S4000), 128-thread warps"))}]>,
+    Option<"target", "target", "std::string", "\"musa\"",
+           "What the kernel runs on: 'musa' (the GPU of `arch`, `llvm.musa.*` "
+           "calls) or 'emulator' (the CPU emulator emulating `arch`: ids, "
+           "barriers, shuffles, ballots and the shared-memory base become "
+           "`__musa_emu_*` runtime calls, see EmulatorTargetInfo.cpp)">
   ];
 }
 

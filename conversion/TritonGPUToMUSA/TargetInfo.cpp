@@ -485,7 +485,10 @@ public:
 
 } // namespace
 
-std::unique_ptr<TargetInfo> mlir::triton_musa::createTargetInfo(MUSAArch arch) {
+std::unique_ptr<TargetInfo>
+mlir::triton_musa::createTargetInfo(MUSAArch arch, TargetKind kind) {
+  if (kind == TargetKind::Emulator)
+    return createEmulatorTargetInfo(arch);
   switch (arch) {
   case MUSAArch::MP31:
     return std::make_unique<MP31TargetInfo>();

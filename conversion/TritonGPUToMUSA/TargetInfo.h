@@ -119,8 +119,15 @@ public:
                                    unsigned line, StringRef function) const;
 };
 
-/// The target interface of `arch`.
-std::unique_ptr<TargetInfo> createTargetInfo(MUSAArch arch);
+/// What the lowering runs on: the MUSA GPU itself, or the CPU emulator
+/// (emulator/) emulating that GPU's warps.
+enum class TargetKind { Device, Emulator };
+
+/// The target interface of `arch` on `kind`.
+std::unique_ptr<TargetInfo> createTargetInfo(MUSAArch arch,
+                                             TargetKind kind = TargetKind::Device);
+/// The CPU emulator's implementation (EmulatorTargetInfo.cpp).
+std::unique_ptr<TargetInfo> createEmulatorTargetInfo(MUSAArch arch);
 
 } // namespace mlir::triton_musa
 

@@ -98,14 +98,21 @@ struct TestMUSATargetInfo
   using Base::Base;
 
   void runOnOperation() override {
-    std::unique_ptr<TargetInfo> target = createTargetInfo(arch);
+    // The module attribute test.musa.target = "emulator" selects the CPU
+    // emulator's implementation instead of the device's.
+    auto targetAttr =
+        getOperation()->getAttrOfType<StringAttr>("test.musa.target");
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(
+        arch, targetAttr && targetAttr.getValue() == "emulator"
+                  ? TargetKind::Emulator
+                  : TargetKind::Device);
     SmallVector<Operation *> placeholders;
     getOperation().walk([&](Operation *op) {
       if (op->getName().getStringRef().starts_with("test.musa."))
         placeholders.push_back(op);
     });
     for (Operation *op : placeholders) {
-      FailureOr<Value> result = expand(op, *target);
+      FailureOr<Value> result = expand(op, *targetInfo);
       if (failed(result))
         return signalPassFailure();
       if (op->getNumResults() == 1 && *result)

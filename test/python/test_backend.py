@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -16,7 +17,8 @@ from triton.compiler import ASTSource
 from triton.language.extra import libdevice
 
 from triton_musa.backend import driver as musa_driver
-from triton_musa.backend.compiler import MusaBackend, MusaOptions
+from triton_musa.backend import emulator as musa_emulator
+from triton_musa.backend.compiler import MusaBackend, MusaOptions, compile_to_ttgir
 from triton_musa.backend.driver import MusaDriver
 
 MP31 = GPUTarget("musa", "mp_31", 32)
@@ -51,6 +53,12 @@ def _to_fp8(x_ptr, out_ptr, BLOCK: tl.constexpr):
 
 def _compile(fn: Any, signature: dict, constexprs: dict, target: GPUTarget, **options: Any) -> Any:
     return triton.compile(ASTSource(fn, signature=signature, constexprs=constexprs), target=target, options=options)
+
+
+def _ttgir_only(fn: Any, signature: dict, constexprs: dict, target: GPUTarget, **options: Any) -> Any:
+    """Triton's stages only, for kernels whose ops are not lowered (llir) yet."""
+    ir = compile_to_ttgir(ASTSource(fn, signature=signature, constexprs=constexprs), target, options)
+    return SimpleNamespace(asm=ir)
 
 
 def _compile_add(target: GPUTarget, **options: Any) -> Any:
@@ -156,7 +164,7 @@ def test_num_warps_reaches_ttgir(num_warps: int) -> None:
     assert f'"ttg.num-warps" = {num_warps}' in ttgir
 
 
-def test_launch_is_reported_missing() -> None:
+def test_launch_is_reported_missing(no_emulator: Any) -> None:
     kernel = _compile_add(MP31)
     with pytest.raises(NotImplementedError, match="MUSA kernel launch is not implemented yet"):
         musa_driver.MusaLauncher(kernel.src, kernel.metadata)
@@ -166,7 +174,7 @@ def test_launch_is_reported_missing() -> None:
 
 @pytest.mark.parametrize("target,lib", [(MP31, "libdevice.31.bc"), (MP22, "libdevice.bc")], ids=["mp_31", "mp_22"])
 def test_libdevice_calls_musa_math_library(target: GPUTarget, lib: str) -> None:
-    kernel = _compile(_exp, {"x_ptr": "*fp32", "out_ptr": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 128}, target)
+    kernel = _ttgir_only(_exp, {"x_ptr": "*fp32", "out_ptr": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 128}, target)
     ttir = _text(kernel.asm["ttir"])
     assert 'symbol = "__mt_exp_f32"' in ttir
     assert f'/mtgpu/bitcode/{lib}"' in ttir
@@ -185,7 +193,7 @@ def test_libdevice_missing_function_is_explained() -> None:
 
 def test_fp8_accepted_on_mp31_only() -> None:
     sig = {"x_ptr": "*fp32", "out_ptr": "*fp8e4nv", "BLOCK": "constexpr"}
-    assert "f8E4M3FN" in _text(_compile(_to_fp8, sig, {"BLOCK": 128}, MP31).asm["ttgir"])
+    assert "f8E4M3FN" in _text(_ttgir_only(_to_fp8, sig, {"BLOCK": 128}, MP31).asm["ttgir"])
     with pytest.raises(Exception, match="fp8e4nv"):
         _compile(_to_fp8, sig, {"BLOCK": 128}, MP22)
 
@@ -208,7 +216,17 @@ def test_codegen_and_module_map() -> None:
 # -- driver --------------------------------------------------------------------------------------
 
 
-def test_musa_driver_inactive_without_device() -> None:
+@pytest.fixture
+def no_emulator(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The device driver alone: the CPU emulator switched off (TRITON_MUSA_EMULATOR=0)."""
+    monkeypatch.setenv("TRITON_MUSA_EMULATOR", "0")
+    musa_emulator.emulator_active.cache_clear()
+    yield
+    monkeypatch.undo()
+    musa_emulator.emulator_active.cache_clear()
+
+
+def test_musa_driver_inactive_without_device(no_emulator: Any) -> None:
     assert MusaDriver.is_active() is False
 
 
@@ -230,9 +248,26 @@ def test_importing_triton_musa_activates_no_driver() -> None:
                 raise AssertionError("a driver became active on a machine without GPUs")
         print("ok", active)
     """)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    env = dict(os.environ, TRITON_MUSA_EMULATOR="0")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("ok")
+
+
+def test_emulator_is_the_one_driver_without_gpus() -> None:
+    """Where no GPU driver is active, the CPU emulator makes musa the one active driver."""
+    script = textwrap.dedent("""
+        import triton
+        from triton.backends import backends
+        others = sorted(n for n, b in backends.items() if n != "musa" and b.driver.is_active())
+        active = triton.runtime.driver.active
+        print("others" if others else type(active).__name__, active.get_current_target())
+    """)
+    env = {k: v for k, v in os.environ.items() if k not in ("TRITON_MUSA_EMULATOR", "TRITON_MUSA_ARCH")}
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    if not proc.stdout.startswith("others"):
+        assert proc.stdout.startswith("MusaDriver GPUTarget(backend='musa', arch='mp_31', warp_size=32)"), proc.stdout
 
 
 def test_package_import_is_light() -> None:
@@ -243,7 +278,7 @@ def test_package_import_is_light() -> None:
 
 @pytest.mark.parametrize("capability,target", [((3, 1), MP31), ((2, 2), MP22), ((2, 1), MP21)])
 def test_current_target_from_device_capability(monkeypatch: pytest.MonkeyPatch, capability: tuple,
-                                               target: GPUTarget) -> None:
+                                               target: GPUTarget, no_emulator: Any) -> None:
     fake = SimpleNamespace(is_available=lambda: True, current_device=lambda: 0,
                            get_device_capability=lambda device=None: capability)
     monkeypatch.setattr(musa_driver, "_torch_musa", lambda: fake)
@@ -251,7 +286,7 @@ def test_current_target_from_device_capability(monkeypatch: pytest.MonkeyPatch, 
     assert MusaDriver().get_current_target() == target
 
 
-def test_unknown_device_capability_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unknown_device_capability_is_an_error(monkeypatch: pytest.MonkeyPatch, no_emulator: Any) -> None:
     fake = SimpleNamespace(current_device=lambda: 0, get_device_capability=lambda device=None: (4, 0))
     monkeypatch.setattr(musa_driver, "_torch_musa", lambda: fake)
     with pytest.raises(ValueError, match="unknown MUSA architecture 'mp_40'"):

@@ -1,4 +1,12 @@
-"""The MUSA compiler backend: options, and the Triton stages up to TTGIR.
+"""The MUSA compiler backend: options and stages.
+
+Stages: ``ttir`` and ``ttgir`` (Triton, in process), ``llir`` (our lowering to
+LLVM IR for mtgpu-mt-musa, on any machine, for kernels the lowering supports),
+then the binary: ``mubin`` where the MUSA SDK toolchain is found, or, where the
+CPU emulator is the active driver, ``emuir`` (the LLVM-dialect module lowered
+for the emulator target, which the emulator JIT-compiles). With neither, the
+last stage (and "binary") is ``llir``. ``compile_to_ttgir`` stops after TTGIR,
+for tools that only need Triton's IR (e.g. of kernels not lowered yet).
 
 Triton finds the backend by scanning this module for the one concrete
 ``BaseBackend`` subclass, so no other such class may be visible here.
@@ -18,6 +26,7 @@ from triton._C.libtriton import ir, passes
 from triton.backends.compiler import BaseBackend, GPUTarget, Language
 
 from .. import __version__
+from . import emulator
 from .target import MusaArch, libdevice_path, parse_arch
 
 # fp8 formats the hardware converts natively (MUSA-FACTS: e4m3/e5m2 need mp_31).
@@ -144,13 +153,12 @@ class MusaBackend(BaseBackend):
         if target.warp_size != self.arch.warp_size:
             raise ValueError(f"GPUTarget warp_size={target.warp_size} does not match {self.arch.name}, "
                              f"whose warps have {self.arch.warp_size} threads")
-        # Until the MUSA lowering exists the last stage is TTGIR text, which
-        # CompiledKernel then treats as the "binary" (stored and read as bytes).
-        self.binary_ext = "ttgir"
+        # CompiledKernel reads the last stage as the "binary" (bytes).
+        self.binary_ext = binary_stage()
 
     @functools.lru_cache()
     def hash(self) -> str:
-        return f"triton-musa-{__version__}-{self.arch.name}-{self.arch.warp_size}"
+        return f"triton-musa-{__version__}-{self.arch.name}-{self.arch.warp_size}-{self.binary_ext}"
 
     def parse_options(self, opts: Dict[str, Any]) -> MusaOptions:
         arch = self.arch
@@ -187,6 +195,19 @@ class MusaBackend(BaseBackend):
             raise NotImplementedError("Gluon kernels are not supported by the MUSA backend yet")
         stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata, options)
         stages["ttgir"] = lambda src, metadata: self.make_ttgir(src, metadata, options)
+        # The emulator stage lowers the same TTGIR as llir; the llir stage keeps it.
+        ttgir_text: Dict[str, str] = {}
+
+        def llir(src: Any, metadata: Dict[str, Any]) -> str:
+            ttgir_text["ttgir"] = str(src)
+            return self.make_llir(ttgir_text["ttgir"], metadata, options)
+
+        stages["llir"] = llir
+        binary = binary_stage()
+        if binary == "emuir":
+            stages["emuir"] = lambda src, metadata: self.make_emuir(ttgir_text["ttgir"], metadata, options)
+        elif binary == "mubin":
+            stages["mubin"] = lambda src, metadata: self.make_mubin(src, metadata, options)
 
     @staticmethod
     def make_ttir(mod: Any, metadata: Dict[str, Any], opt: MusaOptions) -> Any:
@@ -252,3 +273,60 @@ class MusaBackend(BaseBackend):
         metadata["profile_scratch_size"] = 0
         metadata["profile_scratch_align"] = 1
         return mod
+
+    @staticmethod
+    def make_llir(ttgir: str, metadata: Dict[str, Any], opt: MusaOptions) -> str:
+        """TTGIR -> LLVM IR for mtgpu-mt-musa (lowering.lower_to_llir); raises MLIRError naming
+        an op the lowering does not support yet."""
+        from .lowering import lower_to_llir
+        name = metadata.get("name", "kernel")
+        lowered = lower_to_llir(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
+        metadata["shared"] = emulator.shared_bytes_of(lowered.llvm_dialect)
+        return lowered.llir
+
+    @staticmethod
+    def make_emuir(ttgir: str, metadata: Dict[str, Any], opt: MusaOptions) -> str:
+        """TTGIR -> LLVM dialect for the CPU emulator target (what the emulator loads)."""
+        name = metadata.get("name", "kernel")
+        _, module = emulator.lower_for_emulator(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
+        metadata["shared"] = emulator.shared_bytes_of(module)
+        return module
+
+    @staticmethod
+    def make_mubin(llir: str, metadata: Dict[str, Any], opt: MusaOptions) -> bytes:
+        """LLVM IR -> mubin with the MUSA SDK's llc and ld.lld."""
+        from .toolchain import find_toolchain
+        return find_toolchain().compile_mubin(llir, opt.musa_arch, metadata.get("name", "kernel"))
+
+
+def binary_stage() -> str:
+    """The last stage: ``emuir`` where the CPU emulator is the active driver, else ``mubin``
+    where the SDK toolchain is found, else ``llir``. Part of the backend hash, so a cached
+    kernel always has the stage its binary_ext names."""
+    if emulator.emulator_active():
+        return "emuir"
+    from .toolchain import MusaToolchainNotFound, find_toolchain
+    try:
+        find_toolchain()
+    except MusaToolchainNotFound:
+        return "llir"
+    return "mubin"
+
+
+def compile_to_ttgir(src: Any, target: GPUTarget, options: Optional[Dict[str, Any]] = None) -> Dict[str, str]:
+    """Runs only Triton's stages (``ttir``, ``ttgir``) on an ``ASTSource``, without the cache,
+    and returns their printed IR. For kernels whose later stages are not supported yet."""
+    from triton.compiler.compiler import make_backend
+    backend = make_backend(target)
+    opts = backend.parse_options(dict(options or {}, **src.parse_options()))
+    context = ir.context()
+    ir.load_dialects(context)
+    backend.load_dialects(context)
+    module = src.make_ir(target, opts, backend.get_codegen_implementation(opts), backend.get_module_map(), context)
+    metadata: Dict[str, Any] = {}
+    out: Dict[str, str] = {}
+    module = backend.make_ttir(module, metadata, opts)
+    out["ttir"] = str(module)
+    module = backend.make_ttgir(module, metadata, opts)
+    out["ttgir"] = str(module)
+    return out

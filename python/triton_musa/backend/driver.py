@@ -1,9 +1,14 @@
 """The MUSA runtime driver.
 
 Triton scans this module for the one concrete ``DriverBase`` subclass and asks
-each backend's driver ``is_active()``; exactly one must answer True, so ours only
-does where a MUSA device is really usable through torch_musa. Kernel launch is not
-built yet: everything that needs it raises NotImplementedError.
+each backend's driver ``is_active()``; exactly one must answer True. Ours is
+active in two cases:
+
+* a MUSA device is usable through torch_musa (kernel launch on the device is
+  not built yet: everything that needs it raises NotImplementedError);
+* the CPU emulator is active (``emulator.emulator_active()``: no MUSA device and
+  no other GPU driver, or forced with ``TRITON_MUSA_EMULATOR=1``): kernels run
+  on torch CPU tensors, on the emulated ``TRITON_MUSA_ARCH`` (default mp_31).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Any, NoReturn
 from triton.backends.compiler import GPUTarget
 from triton.backends.driver import Benchmarker, DriverBase
 
+from . import emulator
 from .target import arch_from_capability
 
 _LAUNCH_MISSING = ("MUSA kernel launch is not implemented yet in triton-musa: kernels compile to TTGIR only; "
@@ -68,44 +74,65 @@ _CPP_SCALAR_TYPES = {
 
 
 class MusaDriver(DriverBase):
-    """Runtime for a MUSA device visible through torch_musa."""
+    """Runtime for a MUSA device visible through torch_musa, or for the CPU emulator."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.utils = MusaUtils()
-        self.launcher_cls = MusaLauncher
+        self.emulated = emulator.emulator_active()
+        if self.emulated:
+            self.utils = emulator.EmulatorUtils()
+            self.launcher_cls = emulator.EmulatorLauncher
+        else:
+            self.utils = MusaUtils()
+            self.launcher_cls = MusaLauncher
 
     @classmethod
     def is_active(cls) -> bool:
+        if emulator.emulator_active():
+            return True
         try:
             return bool(_torch_musa().is_available())
         except Exception:  # no torch / torch_musa, or a broken install: not our device
             return False
 
-    # Device and stream access through torch.musa (mirrors torch.cuda).
+    # Device and stream access through torch.musa (mirrors torch.cuda); the
+    # emulator has one device, 0, whose launches are synchronous (stream 0).
     def get_current_device(self) -> int:
-        return _torch_musa().current_device()
+        return 0 if self.emulated else _torch_musa().current_device()
 
     def set_current_device(self, device: int) -> None:
-        _torch_musa().set_device(device)
+        if not self.emulated:
+            _torch_musa().set_device(device)
 
     def get_current_stream(self, device: int | None = None) -> int:
+        if self.emulated:
+            return 0
         musa = _torch_musa()
         return musa.current_stream(device).musa_stream
 
     def get_device_capability(self, device: int | None = None) -> tuple[int, int]:
+        if self.emulated:
+            arch = emulator.emulated_arch()
+            return (arch.major, arch.minor)
         return tuple(_torch_musa().get_device_capability(device))
 
     def get_current_target(self) -> GPUTarget:
-        major, minor = self.get_device_capability(self.get_current_device())
-        arch = arch_from_capability(major, minor)
+        if self.emulated:
+            arch = emulator.emulated_arch()
+        else:
+            major, minor = self.get_device_capability(self.get_current_device())
+            arch = arch_from_capability(major, minor)
         return GPUTarget("musa", arch.name, arch.warp_size)
 
     def get_active_torch_device(self) -> Any:
         import torch
+        if self.emulated:
+            return torch.device("cpu")
         return torch.device("musa", self.get_current_device())
 
     def get_device_interface(self) -> Any:
+        if self.emulated:
+            return emulator.EmulatorDeviceInterface
         return _torch_musa()
 
     def map_python_to_cpp_type(self, ty: str) -> str:
@@ -119,11 +146,16 @@ class MusaDriver(DriverBase):
             raise ValueError(f"no C type for Triton argument type {ty!r} on MUSA") from None
 
     def get_benchmarker(self) -> Benchmarker:
+        if self.emulated:
+            return emulator.do_bench
         from triton.testing import do_bench
         return do_bench
 
     def get_empty_cache_for_benchmark(self) -> Any:
         import torch
+        if self.emulated:
+            # Larger than the last-level cache a worker core sees.
+            return torch.empty(32 * 1024 * 1024 // 4, dtype=torch.int)
         # Larger than any MUSA L2, so zeroing it evicts the benchmark's inputs.
         cache_bytes = 256 * 1024 * 1024
         return torch.empty(cache_bytes // 4, dtype=torch.int, device="musa")

@@ -1,0 +1,399 @@
+//===- Emulator.cpp - LLVM dialect -> host JIT for the CPU emulator -------===//
+
+#include "emulator/Emulator.h"
+
+#include "conversion/LLVMIRExport/LLVMIRExport.h"
+#include "registration/InitAll.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <cstring>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+using namespace mlir::triton_musa::emulator;
+
+namespace {
+
+constexpr llvm::StringLiteral kEntryName = "__musa_emu_entry";
+constexpr unsigned kGlobalAddressSpace = 1;
+
+//===----------------------------------------------------------------------===//
+// Host helpers the generated code may call (half/bfloat conversions that
+// x86 lowers to libcalls), so that no particular libgcc is needed.
+//===----------------------------------------------------------------------===//
+
+#if defined(__x86_64__) && (defined(__FLT16_MAX__) || defined(__clang__))
+#define TRITON_MUSA_EMU_HALF 1
+uint16_t floatToBFloatBits(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return uint16_t((u >> 16) | 0x40); // quiet NaN
+  u += 0x7fffu + ((u >> 16) & 1);      // round to nearest even
+  return uint16_t(u >> 16);
+}
+_Float16 bitsAsHalf(uint16_t bits) {
+  _Float16 h;
+  std::memcpy(&h, &bits, 2);
+  return h;
+}
+extern "C" {
+// bfloat travels in the same register as half on x86-64.
+static _Float16 emuTruncSFBF2(float x) {
+  return bitsAsHalf(floatToBFloatBits(x));
+}
+static _Float16 emuTruncDFBF2(double x) {
+  // Through float: exact enough except for double-rounding ties.
+  return bitsAsHalf(floatToBFloatBits(float(x)));
+}
+static float emuExtendHFSF2(_Float16 h) { return float(h); }
+static double emuExtendHFDF2(_Float16 h) { return double(h); }
+static _Float16 emuTruncSFHF2(float x) { return _Float16(x); }
+static _Float16 emuTruncDFHF2(double x) { return _Float16(x); }
+}
+#endif
+
+std::vector<std::pair<const char *, void *>> hostHelperSymbols() {
+  std::vector<std::pair<const char *, void *>> symbols;
+#ifdef TRITON_MUSA_EMU_HALF
+  symbols = {
+      {"__truncsfbf2", reinterpret_cast<void *>(&emuTruncSFBF2)},
+      {"__truncdfbf2", reinterpret_cast<void *>(&emuTruncDFBF2)},
+      {"__extendhfsf2", reinterpret_cast<void *>(&emuExtendHFSF2)},
+      {"__extendhfdf2", reinterpret_cast<void *>(&emuExtendHFDF2)},
+      {"__truncsfhf2", reinterpret_cast<void *>(&emuTruncSFHF2)},
+      {"__truncdfhf2", reinterpret_cast<void *>(&emuTruncDFHF2)},
+  };
+#endif
+  return symbols;
+}
+
+void initializeHostTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string paramKind(llvm::Type *type) {
+  if (type->isPointerTy())
+    return "ptr";
+  if (type->isIntegerTy())
+    return "i" + std::to_string(type->getIntegerBitWidth());
+  if (type->isHalfTy())
+    return "f16";
+  if (type->isBFloatTy())
+    return "bf16";
+  if (type->isFloatTy())
+    return "f32";
+  if (type->isDoubleTy())
+    return "f64";
+  return "";
+}
+
+/// A check call before every global load, store and atomic.
+void instrumentGlobalAccesses(llvm::Module &module) {
+  llvm::LLVMContext &ctx = module.getContext();
+  const llvm::DataLayout &dl = module.getDataLayout();
+  auto *i64 = llvm::Type::getInt64Ty(ctx);
+  auto *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::FunctionCallee check = module.getOrInsertFunction(
+      "__musa_emu_check_global", llvm::Type::getVoidTy(ctx),
+      llvm::PointerType::get(ctx, kGlobalAddressSpace), i64, i64, i32);
+  for (llvm::Function &fn : module) {
+    for (llvm::BasicBlock &bb : fn) {
+      for (llvm::Instruction &inst : bb) {
+        llvm::Value *ptr = nullptr;
+        llvm::Type *accessType = nullptr;
+        llvm::Align align(1);
+        int kind = 0;
+        if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+          ptr = load->getPointerOperand();
+          accessType = load->getType();
+          align = load->getAlign();
+        } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+          ptr = store->getPointerOperand();
+          accessType = store->getValueOperand()->getType();
+          align = store->getAlign();
+          kind = 1;
+        } else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst)) {
+          ptr = rmw->getPointerOperand();
+          accessType = rmw->getValOperand()->getType();
+          align = rmw->getAlign();
+          kind = 2;
+        } else if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst)) {
+          ptr = cas->getPointerOperand();
+          accessType = cas->getCompareOperand()->getType();
+          align = cas->getAlign();
+          kind = 2;
+        }
+        if (!ptr || ptr->getType()->getPointerAddressSpace() !=
+                        kGlobalAddressSpace)
+          continue;
+        llvm::IRBuilder<> b(&inst);
+        b.CreateCall(check,
+                     {ptr,
+                      llvm::ConstantInt::get(
+                          i64, dl.getTypeStoreSize(accessType).getFixedValue()),
+                      llvm::ConstantInt::get(i64, align.value()),
+                      llvm::ConstantInt::get(i32, kind)});
+      }
+    }
+  }
+}
+
+/// A call adding each basic block's instruction count (runtime calls
+/// excluded) to the executed total, at the block's start.
+void instrumentInstructionCount(llvm::Module &module) {
+  llvm::LLVMContext &ctx = module.getContext();
+  auto *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::FunctionCallee count = module.getOrInsertFunction(
+      "__musa_emu_count", llvm::Type::getVoidTy(ctx), i64);
+  for (llvm::Function &fn : module) {
+    if (fn.isDeclaration() || fn.getName() == kEntryName)
+      continue;
+    for (llvm::BasicBlock &bb : fn) {
+      uint64_t n = 0;
+      for (llvm::Instruction &inst : bb) {
+        if (llvm::isa<llvm::PHINode, llvm::DbgInfoIntrinsic>(inst))
+          continue;
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+          if (llvm::Function *callee = call->getCalledFunction())
+            if (callee->getName().starts_with("__musa_emu_check"))
+              continue;
+        ++n;
+      }
+      llvm::IRBuilder<> b(&*bb.getFirstInsertionPt());
+      b.CreateCall(count, {llvm::ConstantInt::get(i64, n)});
+    }
+  }
+}
+
+/// `void __musa_emu_entry(const i64 *slots)` calling `kernel` with parameter
+/// i read from slot i.
+void addEntryTrampoline(llvm::Module &module, llvm::Function &kernel) {
+  llvm::LLVMContext &ctx = module.getContext();
+  auto *ptrTy = llvm::PointerType::get(ctx, 0);
+  auto *fnTy =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptrTy}, false);
+  auto *entry = llvm::Function::Create(fnTy, llvm::Function::ExternalLinkage,
+                                       kEntryName, module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+  llvm::Value *slots = entry->getArg(0);
+  llvm::SmallVector<llvm::Value *> args;
+  for (llvm::Argument &param : kernel.args()) {
+    llvm::Value *slot = b.CreateConstInBoundsGEP1_64(
+        b.getInt8Ty(), slots, 8 * param.getArgNo());
+    args.push_back(b.CreateAlignedLoad(param.getType(), slot, llvm::Align(1)));
+  }
+  b.CreateCall(&kernel, args);
+  b.CreateRetVoid();
+}
+
+void optimize(llvm::Module &module, llvm::TargetMachine &tm, unsigned level) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel opt = level == 0   ? llvm::OptimizationLevel::O0
+                                : level == 1 ? llvm::OptimizationLevel::O1
+                                : level == 2 ? llvm::OptimizationLevel::O2
+                                             : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm =
+      level == 0 ? pb.buildO0DefaultPipeline(opt)
+                 : pb.buildPerModuleDefaultPipeline(opt);
+  mpm.run(module, mam);
+}
+
+} // namespace
+
+EmulatedKernel::~EmulatedKernel() = default;
+
+llvm::Expected<std::unique_ptr<EmulatedKernel>>
+EmulatedKernel::load(const std::string &llvmDialectText,
+                     const LoadOptions &options) {
+  initializeHostTarget();
+  std::unique_ptr<EmulatedKernel> kernel(new EmulatedKernel());
+
+  // Parse the LLVM-dialect module, collecting diagnostics for the error.
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerLLVMIRExportTranslations(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    diagnostics += "\n" + diag.str();
+    return success();
+  });
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(llvmDialectText, ParserConfig(&context));
+  if (!module)
+    return makeError("emulator: cannot parse the kernel module:" +
+                     diagnostics);
+
+  auto intAttr = [&](StringRef name) -> uint64_t {
+    if (auto attr = (*module)->getAttrOfType<IntegerAttr>(name))
+      return attr.getValue().getZExtValue();
+    return 0;
+  };
+  kernel->numWarps = unsigned(intAttr("ttg.num-warps"));
+  kernel->warpSize = unsigned(intAttr("ttg.threads-per-warp"));
+  kernel->sharedBytes = intAttr("ttg.shared");
+
+  SmallVector<LLVM::LLVMFuncOp> kernels;
+  module->walk([&](LLVM::LLVMFuncOp fn) {
+    if (fn->hasAttr(kKernelAttrName))
+      kernels.push_back(fn);
+  });
+  if (kernels.size() != 1)
+    return makeError("emulator: expected one kernel (an llvm.func marked '" +
+                     kKernelAttrName + "') in the module, found " +
+                     llvm::Twine(kernels.size()));
+  kernel->name = kernels.front().getName().str();
+  if (kernel->numWarps == 0 || kernel->warpSize == 0)
+    return makeError("emulator: kernel '" + kernel->name +
+                     "' lacks the module attributes \"ttg.num-warps\" and "
+                     "\"ttg.threads-per-warp\"");
+
+  // Translate for the host.
+  auto llvmContext = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, *llvmContext, kernel->name);
+  if (!llvmModule)
+    return makeError("emulator: cannot translate kernel '" + kernel->name +
+                     "' to LLVM IR:" + diagnostics);
+
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    return jtmb.takeError();
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  auto tm = jtmb->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  llvmModule->setDataLayout((*tm)->createDataLayout());
+  llvmModule->setTargetTriple((*tm)->getTargetTriple());
+
+  llvm::Function *kernelFn = llvmModule->getFunction(kernel->name);
+  if (!kernelFn)
+    return makeError("emulator: kernel '" + kernel->name +
+                     "' vanished in the translation");
+  for (llvm::Argument &param : kernelFn->args()) {
+    std::string kind = paramKind(param.getType());
+    if (kind.empty()) {
+      std::string typeText;
+      llvm::raw_string_ostream os(typeText);
+      param.getType()->print(os);
+      return makeError("emulator: kernel '" + kernel->name + "' parameter " +
+                       llvm::Twine(param.getArgNo()) + " has type " +
+                       typeText + ", which the launcher cannot pass");
+    }
+    kernel->params.push_back(kind);
+  }
+
+  instrumentGlobalAccesses(*llvmModule);
+  addEntryTrampoline(*llvmModule, *kernelFn);
+  {
+    std::string problems;
+    llvm::raw_string_ostream os(problems);
+    if (llvm::verifyModule(*llvmModule, &os))
+      return makeError("emulator: the host module of '" + kernel->name +
+                       "' is invalid: " + problems);
+  }
+  optimize(*llvmModule, **tm, options.optLevel);
+  if (options.countInstructions)
+    instrumentInstructionCount(*llvmModule);
+  {
+    llvm::raw_string_ostream os(kernel->hostIR);
+    llvmModule->print(os, nullptr);
+  }
+
+  // JIT: runtime functions resolve to the runtime, the rest to the process.
+  auto jit = llvm::orc::LLJITBuilder()
+                 .setJITTargetMachineBuilder(std::move(*jtmb))
+                 .create();
+  if (!jit)
+    return jit.takeError();
+  llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
+  auto processSymbols =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          (*jit)->getDataLayout().getGlobalPrefix());
+  if (!processSymbols)
+    return processSymbols.takeError();
+  dylib.addGenerator(std::move(*processSymbols));
+  llvm::orc::SymbolMap symbols;
+  auto define = [&](const char *name, void *address) {
+    symbols[(*jit)->mangleAndIntern(name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(address),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  };
+  for (auto [name, address] : runtimeSymbols())
+    define(name, address);
+  for (auto [name, address] : hostHelperSymbols())
+    define(name, address);
+  if (llvm::Error err =
+          dylib.define(llvm::orc::absoluteSymbols(std::move(symbols))))
+    return std::move(err);
+  if (llvm::Error err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(
+          std::move(llvmModule),
+          llvm::orc::ThreadSafeContext(std::move(llvmContext)))))
+    return std::move(err);
+  auto entry = (*jit)->lookup(kEntryName);
+  if (!entry)
+    return makeError("emulator: cannot JIT-compile kernel '" + kernel->name +
+                     "': " + llvm::toString(entry.takeError()));
+  kernel->entry = entry->toPtr<EntryFn>();
+  kernel->jit = std::move(*jit);
+  return kernel;
+}
+
+llvm::Expected<LaunchStats>
+EmulatedKernel::launch(const std::vector<uint64_t> &slots,
+                       LaunchConfig config) const {
+  if (slots.size() != params.size())
+    return makeError("kernel '" + name + "' takes " +
+                     llvm::Twine(params.size()) + " parameters, got " +
+                     llvm::Twine(slots.size()));
+  config.kernelName = name;
+  if (config.numThreads == 0)
+    config.numThreads = numWarps * warpSize;
+  if (config.warpSize == 0)
+    config.warpSize = warpSize;
+  config.sharedBytes = std::max(config.sharedBytes, sharedBytes);
+  return emulator::launch(entry, slots, config);
+}

@@ -1,0 +1,82 @@
+//===- Emulator.h - Load a kernel for the CPU emulator ---------*- C++ -*-===//
+//
+// The CPU emulator runs kernels compiled by the same pipeline as for the
+// device, lowered with `--convert-tritongpu-to-musa{target=emulator}` (so
+// hardware hooks are calls into emulator/Runtime.h). Loading one:
+//
+//  1. parses the LLVM-dialect module and translates it to LLVM IR for the
+//     host (triple and data layout of the machine running Python);
+//  2. instruments it: a bounds and alignment check before every global
+//     (addrspace 1) load, store and atomic, and, if asked, a counter of the
+//     instructions each basic block executes;
+//  3. adds the entry trampoline `void __musa_emu_entry(const i64 *slots)`
+//     that reads each kernel parameter from its 8-byte slot (integers and
+//     floats in the low bytes, little endian; pointers as addresses);
+//  4. optimizes at O2 and JIT-compiles with ORC (LLJIT), resolving runtime
+//     functions to the runtime and everything else (libm) in the process.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_MUSA_EMULATOR_EMULATOR_H
+#define TRITON_MUSA_EMULATOR_EMULATOR_H
+
+#include "emulator/Runtime.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
+
+namespace mlir::triton_musa::emulator {
+
+struct LoadOptions {
+  /// Count executed LLVM IR instructions (slower; for benchmarks).
+  bool countInstructions = false;
+  /// Optimization level of the host code, 0..3.
+  unsigned optLevel = 2;
+};
+
+/// A kernel JIT-compiled for the host, ready to launch.
+class EmulatedKernel {
+public:
+  /// Loads the single kernel (`musa.kernel` function) of `llvmDialectText`.
+  static llvm::Expected<std::unique_ptr<EmulatedKernel>>
+  load(const std::string &llvmDialectText, const LoadOptions &options);
+  ~EmulatedKernel();
+
+  const std::string &getName() const { return name; }
+  /// Parameter kinds in order: "ptr", "i1", "i8", "i16", "i32", "i64",
+  /// "f16", "bf16", "f32", "f64".
+  const std::vector<std::string> &getParamKinds() const { return params; }
+  /// From the module attributes "ttg.num-warps", "ttg.threads-per-warp",
+  /// "ttg.shared" (0 where absent).
+  unsigned getNumWarps() const { return numWarps; }
+  unsigned getWarpSize() const { return warpSize; }
+  uint64_t getSharedBytes() const { return sharedBytes; }
+  /// The host LLVM IR after instrumentation and optimization.
+  const std::string &getHostIR() const { return hostIR; }
+
+  /// Runs the kernel; `slots` holds one 8-byte slot per parameter.
+  llvm::Expected<LaunchStats> launch(const std::vector<uint64_t> &slots,
+                                     LaunchConfig config) const;
+
+private:
+  EmulatedKernel() = default;
+
+  std::string name;
+  std::vector<std::string> params;
+  unsigned numWarps = 0, warpSize = 0;
+  uint64_t sharedBytes = 0;
+  std::string hostIR;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  EntryFn entry = nullptr;
+};
+
+} // namespace mlir::triton_musa::emulator
+
+#endif // TRITON_MUSA_EMULATOR_EMULATOR_H

@@ -1,0 +1,91 @@
+//===- Runtime.h - The CPU emulator's execution engine ---------*- C++ -*-===//
+//
+// Runs a kernel compiled for the host (see Emulator.h) over a grid the way a
+// MUSA GPU would: every GPU thread of a block is a fiber (its own small
+// stack), switched cooperatively whenever it reaches a barrier or a warp
+// collective (shuffle, ballot, warp sync), so that these are exact; blocks
+// run in parallel, one per worker thread, each worker with its own shared
+// memory buffer of the kernel's `ttg.shared` bytes.
+//
+// The compiled kernel reaches the runtime through the C functions below,
+// whose names the emulator target (conversion/TritonGPUToMUSA/
+// EmulatorTargetInfo.cpp) and the global-access instrumentation (Emulator.cpp)
+// emit:
+//
+//   __musa_emu_thread_id(dim), __musa_emu_block_id(dim),
+//   __musa_emu_num_blocks(dim)       ids of the calling GPU thread (i32)
+//   __musa_emu_shared_base()         the block's shared memory
+//   __musa_emu_barrier(), __musa_emu_shared_barrier()
+//                                    block barrier (all threads)
+//   __musa_emu_warp_sync()           warp barrier
+//   __musa_emu_shuffle(kind, value, offset, width)
+//                                    warp shuffle, kind 0 xor, 1 up, 2 down,
+//                                    3 idx; lanes whose source is outside
+//                                    their `width`-lane segment keep their
+//                                    own value
+//   __musa_emu_ballot(pred, word)    bits 64*word.. of the warp's ballot
+//   __musa_emu_check_global(addr, bytes, align, kind)
+//                                    bounds and alignment check of a global
+//                                    access (kind 0 load, 1 store, 2 atomic)
+//   __musa_emu_count(n)              adds n to the executed instructions
+//
+// An error in a GPU thread (an access outside every buffer passed in, a
+// deadlock) stops its block and the launch; launch() returns it as an
+// llvm::Error naming the kernel, the program id, the thread and the address.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_MUSA_EMULATOR_RUNTIME_H
+#define TRITON_MUSA_EMULATOR_RUNTIME_H
+
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::triton_musa::emulator {
+
+/// A region of host memory the kernel may access (a tensor's storage).
+struct Buffer {
+  uint64_t base = 0;
+  uint64_t bytes = 0;
+  /// Shown in error messages, e.g. "argument 'x_ptr'".
+  std::string name;
+};
+
+/// The kernel's entry trampoline: reads each parameter from an 8-byte slot.
+using EntryFn = void (*)(const uint64_t *slots);
+
+struct LaunchConfig {
+  std::string kernelName;
+  std::array<uint32_t, 3> grid = {1, 1, 1};
+  uint32_t numThreads = 0; // per block; 0: the kernel's num_warps x warp size
+  uint32_t warpSize = 0; // 0: the kernel's
+  uint64_t sharedBytes = 0;
+  std::vector<Buffer> buffers;
+  /// Worker threads running blocks in parallel (0: one per core).
+  unsigned numWorkers = 0;
+  /// Bytes of stack per GPU thread (0: the default, 256 KiB).
+  uint64_t stackBytes = 0;
+};
+
+struct LaunchStats {
+  /// Instructions executed (only counted by kernels loaded to count them).
+  uint64_t instructions = 0;
+  uint64_t blocks = 0;
+};
+
+/// Runs `entry(slots)` on every thread of every block of the grid.
+llvm::Expected<LaunchStats> launch(EntryFn entry,
+                                   const std::vector<uint64_t> &slots,
+                                   const LaunchConfig &config);
+
+/// The runtime functions the compiled kernel calls, by name.
+std::vector<std::pair<const char *, void *>> runtimeSymbols();
+
+} // namespace mlir::triton_musa::emulator
+
+#endif // TRITON_MUSA_EMULATOR_RUNTIME_H
