@@ -39,8 +39,8 @@ namespace {
 constexpr StringLiteral kPassFlag = "--convert-tritongpu-to-musa";
 
 unsigned getElementBytes(Type type) {
-  return std::max<unsigned>(1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() /
-                                   8);
+  unsigned bits = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  return std::max<unsigned>(1, bits / 8);
 }
 
 /// Whether the old value, once loaded by the issuing thread, must be passed

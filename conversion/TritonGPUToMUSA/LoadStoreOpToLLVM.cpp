@@ -160,7 +160,9 @@ private:
     Operation *op = v.getDefiningOp();
     if (!op)
       return unknown(v);
-    auto operand = [&](unsigned i) { return get(op->getOperand(i), depth + 1); };
+    auto operand = [&](unsigned i) {
+      return get(op->getOperand(i), depth + 1);
+    };
 
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       if (auto intAttr = dyn_cast<IntegerAttr>(constant.getValue())) {

@@ -1,4 +1,4 @@
-//===- PredicatedRegion.h - Code that runs only where a predicate holds -*- C++ -*-===//
+//===- PredicatedRegion.h - Code run where a predicate holds ---*- C++ -*-===//
 //
 // The MUSA backend has no predicated memory instructions in LLVM IR: a
 // masked or owner-only access is a branch around it. Shared by the memory,

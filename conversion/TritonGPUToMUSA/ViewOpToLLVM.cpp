@@ -173,7 +173,9 @@ struct ExpandDimsOpConversion
 /// layouts allow it register by register; with `allow_reorder` (any element
 /// order) a thread may instead keep its registers as they are, provided
 /// the two layouts duplicate data over the same lanes and warps and never
-/// in registers. Otherwise reports the data movement.
+/// in registers. Otherwise reports the data movement. `efficient_layout`
+/// only records that the result layout was picked on purpose: it changes
+/// nothing here.
 struct ReshapeOpConversion : public ConvertOpToLLVMPattern<triton::ReshapeOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
