@@ -39,6 +39,7 @@ namespace {
 
 constexpr llvm::StringLiteral kEntryName = "__musa_emu_entry";
 constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kSharedAddressSpace = 3;
 
 //===----------------------------------------------------------------------===//
 // Host helpers the generated code may call (half/bfloat conversions that
@@ -120,15 +121,18 @@ std::string paramKind(llvm::Type *type) {
   return "";
 }
 
-/// A check call before every global load, store and atomic.
-void instrumentGlobalAccesses(llvm::Module &module) {
+/// A check call before every global and shared load, store and atomic.
+void instrumentMemoryAccesses(llvm::Module &module) {
   llvm::LLVMContext &ctx = module.getContext();
   const llvm::DataLayout &dl = module.getDataLayout();
   auto *i64 = llvm::Type::getInt64Ty(ctx);
   auto *i32 = llvm::Type::getInt32Ty(ctx);
-  llvm::FunctionCallee check = module.getOrInsertFunction(
+  llvm::FunctionCallee checkGlobal = module.getOrInsertFunction(
       "__musa_emu_check_global", llvm::Type::getVoidTy(ctx),
       llvm::PointerType::get(ctx, kGlobalAddressSpace), i64, i64, i32);
+  llvm::FunctionCallee checkShared = module.getOrInsertFunction(
+      "__musa_emu_check_shared", llvm::Type::getVoidTy(ctx),
+      llvm::PointerType::get(ctx, kSharedAddressSpace), i64, i64, i32);
   for (llvm::Function &fn : module) {
     for (llvm::BasicBlock &bb : fn) {
       for (llvm::Instruction &inst : bb) {
@@ -156,11 +160,15 @@ void instrumentGlobalAccesses(llvm::Module &module) {
           align = cas->getAlign();
           kind = 2;
         }
-        if (!ptr || ptr->getType()->getPointerAddressSpace() !=
-                        kGlobalAddressSpace)
+        if (!ptr)
+          continue;
+        unsigned addressSpace = ptr->getType()->getPointerAddressSpace();
+        if (addressSpace != kGlobalAddressSpace &&
+            addressSpace != kSharedAddressSpace)
           continue;
         llvm::IRBuilder<> b(&inst);
-        b.CreateCall(check,
+        b.CreateCall(addressSpace == kGlobalAddressSpace ? checkGlobal
+                                                         : checkShared,
                      {ptr,
                       llvm::ConstantInt::get(
                           i64, dl.getTypeStoreSize(accessType).getFixedValue()),
@@ -326,7 +334,7 @@ EmulatedKernel::load(const std::string &llvmDialectText,
     kernel->params.push_back(kind);
   }
 
-  instrumentGlobalAccesses(*llvmModule);
+  instrumentMemoryAccesses(*llvmModule);
   addEntryTrampoline(*llvmModule, *kernelFn);
   {
     std::string problems;

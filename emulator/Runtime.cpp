@@ -375,6 +375,25 @@ static void emuCheckGlobal(const void *address, uint64_t bytes, uint64_t align,
                            what, bytes, addr, nearest));
 }
 
+static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
+                           int32_t kind) {
+  Worker &w = *tlsWorker;
+  auto addr = reinterpret_cast<uint64_t>(address);
+  auto base = reinterpret_cast<uint64_t>(w.shared);
+  uint64_t size = w.config->sharedBytes;
+  static const char *const kKinds[] = {"load", "store", "atomic"};
+  const char *what = kKinds[unsigned(kind) % 3];
+  if (align > 1 && addr % align != 0)
+    failThread(llvm::formatv("misaligned shared-memory {0} of {1} bytes at "
+                             "offset {2}: the access needs {3}-byte alignment",
+                             what, bytes, int64_t(addr - base), align));
+  if (addr < base || addr - base > size || bytes > size - (addr - base))
+    failThread(llvm::formatv("out-of-bounds shared-memory {0} of {1} bytes at "
+                             "offset {2}: the kernel has {3} bytes of shared "
+                             "memory (\"ttg.shared\")",
+                             what, bytes, int64_t(addr - base), size));
+}
+
 static void emuCount(uint64_t n) { tlsWorker->instructions += n; }
 
 } // extern "C"
@@ -392,6 +411,7 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {"__musa_emu_shuffle", reinterpret_cast<void *>(&emuShuffle)},
       {"__musa_emu_ballot", reinterpret_cast<void *>(&emuBallot)},
       {"__musa_emu_check_global", reinterpret_cast<void *>(&emuCheckGlobal)},
+      {"__musa_emu_check_shared", reinterpret_cast<void *>(&emuCheckShared)},
       {"__musa_emu_count", reinterpret_cast<void *>(&emuCount)},
   };
 }

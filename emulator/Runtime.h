@@ -27,6 +27,9 @@
 //   __musa_emu_check_global(addr, bytes, align, kind)
 //                                    bounds and alignment check of a global
 //                                    access (kind 0 load, 1 store, 2 atomic)
+//   __musa_emu_check_shared(addr, bytes, align, kind)
+//                                    the same for a shared-memory access,
+//                                    against the kernel's `ttg.shared` bytes
 //   __musa_emu_count(n)              adds n to the executed instructions
 //
 // An error in a GPU thread (an access outside every buffer passed in, a

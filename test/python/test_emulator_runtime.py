@@ -186,3 +186,28 @@ def test_instruction_count() -> None:
 def test_bad_module_is_an_error() -> None:
     with pytest.raises(_musa_mlir.EmulatorError, match="expected one kernel"):
         _musa_mlir.emulator_load("module {}")
+
+
+def test_out_of_bounds_shared_store_is_reported() -> None:
+    module = f"""
+module attributes {{"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.shared" = 64 : i32}} {{
+{DECLS}
+  llvm.func @smem_overflow() attributes {{musa.kernel}} {{
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    %tid = llvm.call @__musa_emu_thread_id(%c0) : (i32) -> i32
+    %v = llvm.zext %tid : i32 to i64
+    %smem = llvm.call @__musa_emu_shared_base() : () -> !llvm.ptr<3>
+    %slot = llvm.getelementptr %smem[%tid] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+    llvm.store %v, %slot : i64, !llvm.ptr<3>
+    llvm.return
+  }}
+}}
+"""
+    kernel = _musa_mlir.emulator_load(module)
+    assert kernel.shared_bytes == 64
+    with pytest.raises(_musa_mlir.EmulatorError) as info:
+        kernel.launch((1, 1, 1), b"", [])
+    message = str(info.value)
+    assert "kernel 'smem_overflow', program id (0, 0, 0), thread 8 (warp 0, lane 8)" in message
+    assert "out-of-bounds shared-memory store of 8 bytes at offset 64" in message
+    assert "has 64 bytes of shared memory" in message
