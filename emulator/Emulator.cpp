@@ -179,6 +179,46 @@ void instrumentMemoryAccesses(llvm::Module &module) {
   }
 }
 
+/// Integer division by zero (and INT_MIN / -1) traps on x86 but not on a
+/// GPU, where masked-off lanes routinely divide by the `other` value 0: such
+/// divisions divide by 1 instead (the result is undefined either way).
+void guardIntegerDivisions(llvm::Module &module) {
+  for (llvm::Function &fn : module) {
+    for (llvm::BasicBlock &bb : fn) {
+      for (llvm::Instruction &inst : llvm::make_early_inc_range(bb)) {
+        auto *div = llvm::dyn_cast<llvm::BinaryOperator>(&inst);
+        if (!div)
+          continue;
+        unsigned op = div->getOpcode();
+        bool isSigned =
+            op == llvm::Instruction::SDiv || op == llvm::Instruction::SRem;
+        if (!isSigned && op != llvm::Instruction::UDiv &&
+            op != llvm::Instruction::URem)
+          continue;
+        llvm::Value *lhs = div->getOperand(0), *rhs = div->getOperand(1);
+        if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(rhs))
+          if (!c->isZero() && !(isSigned && c->isMinusOne()))
+            continue;
+        llvm::Type *type = rhs->getType();
+        llvm::IRBuilder<> b(div);
+        llvm::Value *bad =
+            b.CreateICmpEQ(rhs, llvm::Constant::getNullValue(type));
+        if (isSigned) {
+          unsigned bits = type->getScalarSizeInBits();
+          llvm::Value *overflow = b.CreateAnd(
+              b.CreateICmpEQ(lhs,
+                             llvm::ConstantInt::get(
+                                 type, llvm::APInt::getSignedMinValue(bits))),
+              b.CreateICmpEQ(rhs, llvm::Constant::getAllOnesValue(type)));
+          bad = b.CreateOr(bad, overflow);
+        }
+        div->setOperand(
+            1, b.CreateSelect(bad, llvm::ConstantInt::get(type, 1), rhs));
+      }
+    }
+  }
+}
+
 /// A call adding each basic block's instruction count (runtime calls
 /// excluded) to the executed total, at the block's start.
 void instrumentInstructionCount(llvm::Module &module) {
@@ -335,6 +375,7 @@ EmulatedKernel::load(const std::string &llvmDialectText,
   }
 
   instrumentMemoryAccesses(*llvmModule);
+  guardIntegerDivisions(*llvmModule);
   addEntryTrampoline(*llvmModule, *kernelFn);
   {
     std::string problems;
