@@ -39,6 +39,7 @@ namespace {
 
 constexpr llvm::StringLiteral kEntryName = "__musa_emu_entry";
 constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kSharedAddressSpace = 3;
 
 //===----------------------------------------------------------------------===//
 // Host helpers the generated code may call (half/bfloat conversions that
@@ -120,15 +121,18 @@ std::string paramKind(llvm::Type *type) {
   return "";
 }
 
-/// A check call before every global load, store and atomic.
-void instrumentGlobalAccesses(llvm::Module &module) {
+/// A check call before every global and shared load, store and atomic.
+void instrumentMemoryAccesses(llvm::Module &module) {
   llvm::LLVMContext &ctx = module.getContext();
   const llvm::DataLayout &dl = module.getDataLayout();
   auto *i64 = llvm::Type::getInt64Ty(ctx);
   auto *i32 = llvm::Type::getInt32Ty(ctx);
-  llvm::FunctionCallee check = module.getOrInsertFunction(
+  llvm::FunctionCallee checkGlobal = module.getOrInsertFunction(
       "__musa_emu_check_global", llvm::Type::getVoidTy(ctx),
       llvm::PointerType::get(ctx, kGlobalAddressSpace), i64, i64, i32);
+  llvm::FunctionCallee checkShared = module.getOrInsertFunction(
+      "__musa_emu_check_shared", llvm::Type::getVoidTy(ctx),
+      llvm::PointerType::get(ctx, kSharedAddressSpace), i64, i64, i32);
   for (llvm::Function &fn : module) {
     for (llvm::BasicBlock &bb : fn) {
       for (llvm::Instruction &inst : bb) {
@@ -156,16 +160,60 @@ void instrumentGlobalAccesses(llvm::Module &module) {
           align = cas->getAlign();
           kind = 2;
         }
-        if (!ptr || ptr->getType()->getPointerAddressSpace() !=
-                        kGlobalAddressSpace)
+        if (!ptr)
+          continue;
+        unsigned addressSpace = ptr->getType()->getPointerAddressSpace();
+        if (addressSpace != kGlobalAddressSpace &&
+            addressSpace != kSharedAddressSpace)
           continue;
         llvm::IRBuilder<> b(&inst);
-        b.CreateCall(check,
+        b.CreateCall(addressSpace == kGlobalAddressSpace ? checkGlobal
+                                                         : checkShared,
                      {ptr,
                       llvm::ConstantInt::get(
                           i64, dl.getTypeStoreSize(accessType).getFixedValue()),
                       llvm::ConstantInt::get(i64, align.value()),
                       llvm::ConstantInt::get(i32, kind)});
+      }
+    }
+  }
+}
+
+/// Integer division by zero (and INT_MIN / -1) traps on x86 but not on a
+/// GPU, where masked-off lanes routinely divide by the `other` value 0: such
+/// divisions divide by 1 instead (the result is undefined either way).
+void guardIntegerDivisions(llvm::Module &module) {
+  for (llvm::Function &fn : module) {
+    for (llvm::BasicBlock &bb : fn) {
+      for (llvm::Instruction &inst : llvm::make_early_inc_range(bb)) {
+        auto *div = llvm::dyn_cast<llvm::BinaryOperator>(&inst);
+        if (!div)
+          continue;
+        unsigned op = div->getOpcode();
+        bool isSigned =
+            op == llvm::Instruction::SDiv || op == llvm::Instruction::SRem;
+        if (!isSigned && op != llvm::Instruction::UDiv &&
+            op != llvm::Instruction::URem)
+          continue;
+        llvm::Value *lhs = div->getOperand(0), *rhs = div->getOperand(1);
+        if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(rhs))
+          if (!c->isZero() && !(isSigned && c->isMinusOne()))
+            continue;
+        llvm::Type *type = rhs->getType();
+        llvm::IRBuilder<> b(div);
+        llvm::Value *bad =
+            b.CreateICmpEQ(rhs, llvm::Constant::getNullValue(type));
+        if (isSigned) {
+          unsigned bits = type->getScalarSizeInBits();
+          llvm::Value *overflow = b.CreateAnd(
+              b.CreateICmpEQ(lhs,
+                             llvm::ConstantInt::get(
+                                 type, llvm::APInt::getSignedMinValue(bits))),
+              b.CreateICmpEQ(rhs, llvm::Constant::getAllOnesValue(type)));
+          bad = b.CreateOr(bad, overflow);
+        }
+        div->setOperand(
+            1, b.CreateSelect(bad, llvm::ConstantInt::get(type, 1), rhs));
       }
     }
   }
@@ -326,7 +374,8 @@ EmulatedKernel::load(const std::string &llvmDialectText,
     kernel->params.push_back(kind);
   }
 
-  instrumentGlobalAccesses(*llvmModule);
+  instrumentMemoryAccesses(*llvmModule);
+  guardIntegerDivisions(*llvmModule);
   addEntryTrampoline(*llvmModule, *kernelFn);
   {
     std::string problems;

@@ -7,7 +7,9 @@
 //  1. parses the LLVM-dialect module and translates it to LLVM IR for the
 //     host (triple and data layout of the machine running Python);
 //  2. instruments it: a bounds and alignment check before every global
-//     (addrspace 1) load, store and atomic, and, if asked, a counter of the
+//     (addrspace 1) and shared (addrspace 3) load, store and atomic; integer
+//     divisions by zero divide by 1 instead of trapping (as on a GPU, masked
+//     lanes may divide by their `other` 0); and, if asked, a counter of the
 //     instructions each basic block executes;
 //  3. adds the entry trampoline `void __musa_emu_entry(const i64 *slots)`
 //     that reads each kernel parameter from its 8-byte slot (integers and

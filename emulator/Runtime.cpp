@@ -62,6 +62,17 @@ struct Warp {
   std::vector<uint64_t> slots[2];
 };
 
+/// Race-check shadow of one shared-memory byte: the last store and the last
+/// load, each with its block-barrier epoch, thread and warp-sync generation.
+struct ShadowAccess {
+  uint64_t epoch = 0; // 0: none since the block started
+  uint32_t thread = 0;
+  uint64_t warpGen = 0;
+};
+struct ShadowByte {
+  ShadowAccess store, load;
+};
+
 struct Worker {
   const LaunchConfig *config = nullptr;
   EntryFn entry = nullptr;
@@ -73,6 +84,7 @@ struct Worker {
   size_t stackBytes = 0, stacksBytes = 0;
   char *shared = nullptr;
   size_t sharedBytes = 0;
+  std::vector<ShadowByte> shadow; // race-check mode only
 
   std::array<uint32_t, 3> blockId = {0, 0, 0};
   uint32_t live = 0, arrived = 0;
@@ -375,6 +387,62 @@ static void emuCheckGlobal(const void *address, uint64_t bytes, uint64_t align,
                            what, bytes, addr, nearest));
 }
 
+static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
+                           int32_t kind) {
+  Worker &w = *tlsWorker;
+  auto addr = reinterpret_cast<uint64_t>(address);
+  auto base = reinterpret_cast<uint64_t>(w.shared);
+  uint64_t size = w.config->sharedBytes;
+  static const char *const kKinds[] = {"load", "store", "atomic"};
+  const char *what = kKinds[unsigned(kind) % 3];
+  if (align > 1 && addr % align != 0)
+    failThread(llvm::formatv("misaligned shared-memory {0} of {1} bytes at "
+                             "offset {2}: the access needs {3}-byte alignment",
+                             what, bytes, int64_t(addr - base), align));
+  if (addr < base || addr - base > size || bytes > size - (addr - base))
+    failThread(llvm::formatv("out-of-bounds shared-memory {0} of {1} bytes at "
+                             "offset {2}: the kernel has {3} bytes of shared "
+                             "memory (\"ttg.shared\")",
+                             what, bytes, int64_t(addr - base), size));
+  if (!w.config->raceCheck || kind == 2)
+    return;
+  // Epochs count block barriers from 1; accesses of one epoch by two
+  // threads conflict unless one of them is a load of a load, or both threads
+  // are lanes of one warp separated by a warp sync.
+  Fiber &f = *tlsFiber;
+  uint64_t epoch = w.blockGen + 1;
+  uint32_t warpSize = w.config->warpSize;
+  uint64_t warpGen = w.warps[f.warp].gen;
+  auto conflicts = [&](const ShadowAccess &other) {
+    if (other.epoch != epoch || other.thread == f.tid)
+      return false;
+    bool sameWarp = other.thread / warpSize == f.warp;
+    return !(sameWarp && other.warpGen != warpGen);
+  };
+  uint64_t offset = addr - base;
+  for (uint64_t i = 0; i < bytes; ++i) {
+    ShadowByte &cell = w.shadow[offset + i];
+    const ShadowAccess *other = nullptr;
+    const char *otherWhat = nullptr;
+    if (conflicts(cell.store)) {
+      other = &cell.store;
+      otherWhat = "store";
+    } else if (kind == 1 && conflicts(cell.load)) {
+      other = &cell.load;
+      otherWhat = "load";
+    }
+    if (other)
+      failThread(llvm::formatv(
+          "shared-memory race: {0} of {1} bytes at offset {2} conflicts with "
+          "a {3} of byte {4} by thread {5} (warp {6}, lane {7}) with no "
+          "barrier between them",
+          what, bytes, offset, otherWhat, offset + i, other->thread,
+          other->thread / warpSize, other->thread % warpSize));
+    ShadowAccess &mine = kind == 1 ? cell.store : cell.load;
+    mine = {epoch, f.tid, warpGen};
+  }
+}
+
 static void emuCount(uint64_t n) { tlsWorker->instructions += n; }
 
 } // extern "C"
@@ -392,6 +460,7 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {"__musa_emu_shuffle", reinterpret_cast<void *>(&emuShuffle)},
       {"__musa_emu_ballot", reinterpret_cast<void *>(&emuBallot)},
       {"__musa_emu_check_global", reinterpret_cast<void *>(&emuCheckGlobal)},
+      {"__musa_emu_check_shared", reinterpret_cast<void *>(&emuCheckShared)},
       {"__musa_emu_count", reinterpret_cast<void *>(&emuCount)},
   };
 }
@@ -472,6 +541,11 @@ static bool runBlock(Worker &w) {
     ++w.warps[f.warp].live;
   w.live = config.numThreads;
   w.arrived = 0;
+  w.blockGen = 0;
+  for (Warp &warp : w.warps)
+    warp.gen = 0;
+  if (config.raceCheck)
+    w.shadow.assign(config.sharedBytes, ShadowByte());
   tlsWorker = &w;
   while (w.live > 0) {
     bool progress = false;

@@ -27,10 +27,13 @@
 //   __musa_emu_check_global(addr, bytes, align, kind)
 //                                    bounds and alignment check of a global
 //                                    access (kind 0 load, 1 store, 2 atomic)
+//   __musa_emu_check_shared(addr, bytes, align, kind)
+//                                    the same for a shared-memory access,
+//                                    against the kernel's `ttg.shared` bytes
 //   __musa_emu_count(n)              adds n to the executed instructions
 //
 // An error in a GPU thread (an access outside every buffer passed in, a
-// deadlock) stops its block and the launch; launch() returns it as an
+// shared-memory race in the race-check mode, a deadlock) stops its block and the launch; launch() returns it as an
 // llvm::Error naming the kernel, the program id, the thread and the address.
 //
 //===----------------------------------------------------------------------===//
@@ -70,6 +73,12 @@ struct LaunchConfig {
   unsigned numWorkers = 0;
   /// Bytes of stack per GPU thread (0: the default, 256 KiB).
   uint64_t stackBytes = 0;
+  /// Debug mode: report conflicting shared-memory accesses of two threads
+  /// with no barrier between them (a store and a load or store of the same
+  /// byte; atomics excluded; lanes of one warp are ordered by a warp sync).
+  /// Only the last reader of each byte is remembered, so a race with an
+  /// earlier reader can go unreported.
+  bool raceCheck = false;
 };
 
 struct LaunchStats {

@@ -49,7 +49,7 @@ void bindEmulator(nb::module_ &m) {
           [](const EmulatedKernel &kernel,
              std::tuple<uint32_t, uint32_t, uint32_t> grid, nb::bytes slots,
              std::vector<std::tuple<uint64_t, uint64_t, std::string>> buffers,
-             unsigned numWorkers, uint64_t stackBytes) {
+             unsigned numWorkers, uint64_t stackBytes, bool raceCheck) {
             if (slots.size() % 8 != 0)
               throw std::invalid_argument(
                   "slots must hold a multiple of 8 bytes");
@@ -62,6 +62,7 @@ void bindEmulator(nb::module_ &m) {
               config.buffers.push_back({base, bytes, name});
             config.numWorkers = numWorkers;
             config.stackBytes = stackBytes;
+            config.raceCheck = raceCheck;
             llvm::Expected<LaunchStats> stats = [&] {
               nb::gil_scoped_release release;
               return kernel.launch(words, config);
@@ -71,11 +72,13 @@ void bindEmulator(nb::module_ &m) {
           },
           nb::arg("grid"), nb::arg("slots"), nb::arg("buffers"),
           nb::arg("num_workers") = 0, nb::arg("stack_bytes") = 0,
+          nb::arg("race_check") = false,
           "Runs the kernel over `grid` (x, y, z). `slots` packs one 8-byte "
           "little-endian slot per parameter; `buffers` lists (base, bytes, "
           "name) of the memory it may access. Returns (instructions, "
           "blocks); raises EmulatorError naming the kernel, program id, "
-          "thread and address of a bad access.");
+          "thread and address of a bad access. `race_check` reports "
+          "conflicting shared-memory accesses between two barriers.");
 
   m.def(
       "emulator_load",

@@ -150,3 +150,27 @@ def test_current_target_is_the_emulated_arch() -> None:
     assert (target.backend, target.arch) == ("musa", expected)
     assert target.warp_size == (32 if expected == "mp_31" else 128)
     assert triton.runtime.driver.active.get_active_torch_device() == torch.device("cpu")
+
+
+@triton.jit
+def masked_divide_kernel(a_ptr, b_ptr, q_ptr, r_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(a_ptr + offs, mask=mask, other=0)
+    b = tl.load(b_ptr + offs, mask=mask, other=0)  # masked lanes divide by 0, as on a GPU
+    tl.store(q_ptr + offs, a // b, mask=mask)
+    tl.store(r_ptr + offs, a % b, mask=mask)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_masked_lanes_may_divide_by_zero(arch: str) -> None:
+    n = 1000
+    a = torch.randint(-1000, 1000, (n, ), dtype=torch.int32)
+    b = torch.randint(1, 50, (n, ), dtype=torch.int32) * torch.where(torch.rand(n) < 0.5, 1, -1).int()
+    q, r = torch.zeros(n, dtype=torch.int32), torch.zeros(n, dtype=torch.int32)
+    kernel = compile_for(masked_divide_kernel, arch, {"a_ptr": "*i32", "b_ptr": "*i32", "q_ptr": "*i32",
+                                                      "r_ptr": "*i32", "n": "i32"}, {"BLOCK": 256})
+    kernel[(triton.cdiv(n, 256), 1, 1)](a, b, q, r, n, 256)
+    # Triton's integer division and remainder truncate toward zero (C semantics).
+    torch.testing.assert_close(q, torch.div(a, b, rounding_mode="trunc"))
+    torch.testing.assert_close(r, a - b * torch.div(a, b, rounding_mode="trunc"))

@@ -186,3 +186,74 @@ def test_instruction_count() -> None:
 def test_bad_module_is_an_error() -> None:
     with pytest.raises(_musa_mlir.EmulatorError, match="expected one kernel"):
         _musa_mlir.emulator_load("module {}")
+
+
+def test_out_of_bounds_shared_store_is_reported() -> None:
+    module = f"""
+module attributes {{"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.shared" = 64 : i32}} {{
+{DECLS}
+  llvm.func @smem_overflow() attributes {{musa.kernel}} {{
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    %tid = llvm.call @__musa_emu_thread_id(%c0) : (i32) -> i32
+    %v = llvm.zext %tid : i32 to i64
+    %smem = llvm.call @__musa_emu_shared_base() : () -> !llvm.ptr<3>
+    %slot = llvm.getelementptr %smem[%tid] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+    llvm.store %v, %slot : i64, !llvm.ptr<3>
+    llvm.return
+  }}
+}}
+"""
+    kernel = _musa_mlir.emulator_load(module)
+    assert kernel.shared_bytes == 64
+    with pytest.raises(_musa_mlir.EmulatorError) as info:
+        kernel.launch((1, 1, 1), b"", [])
+    message = str(info.value)
+    assert "kernel 'smem_overflow', program id (0, 0, 0), thread 8 (warp 0, lane 8)" in message
+    assert "out-of-bounds shared-memory store of 8 bytes at offset 64" in message
+    assert "has 64 bytes of shared memory" in message
+
+
+def racy_module(with_barrier: bool) -> str:
+    barrier = "llvm.call @__musa_emu_barrier() : () -> ()" if with_barrier else ""
+    return f"""
+module attributes {{"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.shared" = 512 : i32}} {{
+{DECLS}
+  llvm.func @neighbours() attributes {{musa.kernel}} {{
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    %c1 = llvm.mlir.constant(1 : i32) : i32
+    %c64 = llvm.mlir.constant(64 : i32) : i32
+    %tid = llvm.call @__musa_emu_thread_id(%c0) : (i32) -> i32
+    %v = llvm.zext %tid : i32 to i64
+    %smem = llvm.call @__musa_emu_shared_base() : () -> !llvm.ptr<3>
+    %slot = llvm.getelementptr %smem[%tid] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+    llvm.store %v, %slot : i64, !llvm.ptr<3>
+    {barrier}
+    %n0 = llvm.add %tid, %c1 : i32
+    %n = llvm.urem %n0, %c64 : i32
+    %nslot = llvm.getelementptr %smem[%n] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+    %w = llvm.load %nslot : !llvm.ptr<3> -> i64
+    {barrier}
+    llvm.store %w, %slot : i64, !llvm.ptr<3>
+    llvm.return
+  }}
+}}
+"""
+
+
+def test_race_check_reports_a_missing_barrier() -> None:
+    kernel = _musa_mlir.emulator_load(racy_module(with_barrier=False))
+    kernel.launch((2, 1, 1), b"", [])  # no checking: runs
+    with pytest.raises(_musa_mlir.EmulatorError) as info:
+        kernel.launch((2, 1, 1), b"", [], race_check=True)
+    message = str(info.value)
+    assert "kernel 'neighbours', program id (0, 0, 0), thread 1 (warp 0, lane 1)" in message
+    assert "shared-memory race: store of 8 bytes at offset 8 conflicts with a load of byte 8 by thread 0" in message
+
+
+def test_race_check_accepts_barriers() -> None:
+    kernel = _musa_mlir.emulator_load(racy_module(with_barrier=True))
+    kernel.launch((3, 1, 1), b"", [], race_check=True, num_workers=2)
+    kernel = _musa_mlir.emulator_load(collectives_module(128, 2, 0, 1, 0))
+    buf = bytearray(8 * 4 * 256 * 2)
+    addr = ctypes_addr(buf)
+    kernel.launch((2, 1, 1), struct.pack("<Q", addr), [(addr, len(buf), "out")], race_check=True)

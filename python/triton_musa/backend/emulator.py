@@ -16,6 +16,8 @@ Environment:
   ``TRITON_MUSA_ARCH``  the emulated architecture, ``mp_31`` (default, warp
       32) or ``mp_22`` (warp 128).
   ``TRITON_MUSA_EMULATOR_THREADS``  worker threads (default: all cores).
+  ``TRITON_MUSA_EMULATOR_RACECHECK``  ``1`` reports conflicting shared-memory
+      accesses of two threads with no barrier between them (slower; debug).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .target import MusaArch, parse_arch
 EMULATOR_ENV = "TRITON_MUSA_EMULATOR"
 ARCH_ENV = "TRITON_MUSA_ARCH"
 THREADS_ENV = "TRITON_MUSA_EMULATOR_THREADS"
+RACECHECK_ENV = "TRITON_MUSA_EMULATOR_RACECHECK"
 DEFAULT_ARCH = "mp_31"
 # MUSA GPUs run at most 1024 threads per block.
 MAX_THREADS_PER_BLOCK = 1024
@@ -200,7 +203,8 @@ class EmulatorLauncher:
         if launch_enter_hook is not None:
             launch_enter_hook(launch_metadata)
         slots, buffers = self.pack(function, args)
-        function.launch((grid_x, grid_y, grid_z), slots, buffers, num_workers=num_workers())
+        function.launch((grid_x, grid_y, grid_z), slots, buffers, num_workers=num_workers(),
+                        race_check=os.environ.get(RACECHECK_ENV) == "1")
         if launch_exit_hook is not None:
             launch_exit_hook(launch_metadata)
 
