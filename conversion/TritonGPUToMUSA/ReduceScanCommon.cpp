@@ -127,10 +127,6 @@ LogicalResult mlir::triton_musa::checkScalarElementTypes(Operation *op,
   return success();
 }
 
-unsigned mlir::triton_musa::getSharedElementBytes(Type type) {
-  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
-}
-
 unsigned mlir::triton_musa::getStackedRegionBytes(TypeRange elementTypes,
                                                   uint64_t count) {
   uint64_t bytes = 0;

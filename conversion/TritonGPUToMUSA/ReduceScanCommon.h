@@ -10,6 +10,8 @@
 #ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_REDUCESCANCOMMON_H
 #define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_REDUCESCANCOMMON_H
 
+#include "conversion/TritonGPUToMUSA/TypeConverter.h"
+
 #include "layouts/LinearLayout.h"
 
 #include "mlir/IR/Builders.h"
@@ -63,7 +65,6 @@ SmallVector<Value> emitCombine(ConversionPatternRewriter &rewriter,
 LogicalResult checkScalarElementTypes(Operation *op, TypeRange types);
 
 /// Bytes one element of `type` takes in shared memory (i1 takes a byte).
-unsigned getSharedElementBytes(Type type);
 
 /// Bytes of `count` elements of each of `elementTypes`, one region after
 /// the other, each region aligned to 16 bytes.
