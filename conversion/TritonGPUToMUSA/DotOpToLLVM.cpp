@@ -22,6 +22,7 @@
 
 #include "conversion/TritonGPUToMUSA/FloatConversion.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
+#include "conversion/TritonGPUToMUSA/PatternErrors.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -122,6 +123,13 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<triton::DotOp> {
   LogicalResult
   matchAndRewrite(triton::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+  LogicalResult
+  lower(triton::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
