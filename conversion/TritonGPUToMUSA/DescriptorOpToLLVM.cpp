@@ -23,6 +23,7 @@
 
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
+#include "conversion/TritonGPUToMUSA/PatternErrors.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -300,6 +301,13 @@ struct DescriptorLoadOpConversion
   LogicalResult
   matchAndRewrite(triton::DescriptorLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+  LogicalResult
+  lower(triton::DescriptorLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const {
     auto type = cast<RankedTensorType>(op.getType());
     Type structType = getTypeConverter()->convertType(type);
     Type elementType = getTypeConverter()->convertType(type.getElementType());
@@ -331,6 +339,13 @@ struct DescriptorStoreOpConversion
   LogicalResult
   matchAndRewrite(triton::DescriptorStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+  LogicalResult
+  lower(triton::DescriptorStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const {
     auto type = cast<RankedTensorType>(op.getSrc().getType());
     FailureOr<Descriptor> desc =
         getDescriptor(op, op.getDesc(), adaptor.getDesc(), rewriter);
@@ -358,6 +373,13 @@ struct DescriptorGatherOpConversion
   LogicalResult
   matchAndRewrite(triton::DescriptorGatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+  LogicalResult
+  lower(triton::DescriptorGatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const {
     auto type = cast<RankedTensorType>(op.getType());
     Type structType = getTypeConverter()->convertType(type);
     Type elementType = getTypeConverter()->convertType(type.getElementType());
@@ -390,6 +412,13 @@ struct DescriptorScatterOpConversion
   LogicalResult
   matchAndRewrite(triton::DescriptorScatterOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+  LogicalResult
+  lower(triton::DescriptorScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const {
     auto type = cast<RankedTensorType>(op.getSrc().getType());
     FailureOr<Descriptor> desc =
         getDescriptor(op, op.getDesc(), adaptor.getDesc(), rewriter);

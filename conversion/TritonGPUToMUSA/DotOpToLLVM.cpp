@@ -22,6 +22,7 @@
 
 #include "conversion/TritonGPUToMUSA/FloatConversion.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
+#include "conversion/TritonGPUToMUSA/PatternErrors.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -40,13 +41,13 @@ namespace {
 
 namespace ttg = mlir::triton::gpu;
 
-constexpr StringLiteral kUnsupported =
-    " is not supported by --convert-tritongpu-to-musa yet";
 // Errors read "'tt.dot' is not supported by ... yet <why>", the form the
 // corpus test recognises as "not lowered yet".
+constexpr StringLiteral kUnsupported =
+    " is not supported by --convert-tritongpu-to-musa yet";
 
-/// For each value of the K coordinate, which register of `layout` holds
-/// (fixed coordinates of dims `keep`, k at dim `kDim`): `index[coords]`.
+/// The register of the current thread that holds each coordinate tuple of a
+/// layout (register part only, L(r, 0, 0, 0); the first of duplicates).
 using RegisterIndex = std::map<SmallVector<int32_t>, unsigned>;
 
 RegisterIndex indexRegisters(const LinearLayout &layout) {
@@ -122,6 +123,13 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<triton::DotOp> {
   LogicalResult
   matchAndRewrite(triton::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+  LogicalResult
+  lower(triton::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());

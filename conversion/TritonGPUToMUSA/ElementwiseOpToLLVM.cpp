@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/TritonGPUToMUSA/FloatConversion.h"
+#include "conversion/TritonGPUToMUSA/PatternErrors.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -244,6 +245,13 @@ struct FpToFpOpConversion : public ConvertOpToLLVMPattern<triton::FpToFpOp> {
   LogicalResult
   matchAndRewrite(triton::FpToFpOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+  LogicalResult
+  lower(triton::FpToFpOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const {
     auto srcType = cast<FloatType>(getElementTypeOrSelf(op.getSrc().getType()));
     auto dstType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
     for (FloatType type : {srcType, dstType})
@@ -287,8 +295,9 @@ struct ClampFOpConversion : public ConvertOpToLLVMPattern<triton::ClampFOp> {
             return LLVM::FCmpOp::create(rewriter, loc, LLVM::FCmpPredicate::uno,
                                         a, b);
           };
-          Value anyNaN = LLVM::OrOp::create(rewriter, loc, uno(x, x),
-                                            uno(lo, hi));
+          Value xNaN = uno(x, x);
+          Value boundNaN = uno(lo, hi);
+          Value anyNaN = LLVM::OrOp::create(rewriter, loc, xNaN, boundNaN);
           Value nan = LLVM::ConstantOp::create(
               rewriter, loc, s[0].getType(),
               rewriter.getFloatAttr(
@@ -359,6 +368,13 @@ struct ErfOpConversion : public ConvertOpToLLVMPattern<math::ErfOp> {
   LogicalResult
   matchAndRewrite(math::ErfOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+  LogicalResult
+  lower(math::ErfOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const {
     Type elem = getElementTypeOrSelf(op.getType());
     StringRef name;
     if (elem.isF32())
@@ -384,6 +400,13 @@ struct ExternElementwiseOpConversion
   LogicalResult
   matchAndRewrite(triton::ExternElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+  LogicalResult
+  lower(triton::ExternElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const {
     StringRef symbol = op.getSymbol();
     for (StringRef foreign : {"__nv_", "__ocml_", "__ockl_"})
       if (symbol.starts_with(foreign))
@@ -409,6 +432,13 @@ struct MapElementwiseOpConversion
   LogicalResult
   matchAndRewrite(triton::MapElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+  LogicalResult
+  lower(triton::MapElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const {
     if (op.getPack() != 1)
       return op.emitError() << "'tt.map_elementwise' is not supported by "
                                "--convert-tritongpu-to-musa yet with pack = "
@@ -583,9 +613,9 @@ struct Bits {
     Value rem = andI(v, sub(shl(one, s), one));
     Value half = shl(one, sub(s, one));
     Value above = cmp(LLVM::ICmpPredicate::ugt, rem, half);
-    Value tie = LLVM::AndOp::create(
-        b, loc, cmp(LLVM::ICmpPredicate::eq, rem, half),
-        cmp(LLVM::ICmpPredicate::ne, andI(q, one), c(0)));
+    Value isHalf = cmp(LLVM::ICmpPredicate::eq, rem, half);
+    Value odd = cmp(LLVM::ICmpPredicate::ne, andI(q, one), c(0));
+    Value tie = LLVM::AndOp::create(b, loc, isHalf, odd);
     Value up = LLVM::OrOp::create(b, loc, above, tie);
     return add(q, zext(up));
   }
@@ -618,8 +648,8 @@ Value decodeToF32Bits(OpBuilder &b, Location loc, Value bits,
   Value e = i32.lshr(abs, i32.c(f.mantissa));
   Value m = i32.andI(abs, i32.c(f.mantissaMask()));
   // Normal: move exponent and mantissa into place and rebias the exponent.
-  Value normal = i32.add(i32.shl(abs, i32.c(23 - f.mantissa)),
-                         i32.c(uint64_t(127 - f.bias) << 23));
+  Value moved = i32.shl(abs, i32.c(23 - f.mantissa));
+  Value normal = i32.add(moved, i32.c(uint64_t(127 - f.bias) << 23));
   // Subnormal (and zero): m * 2^(1 - bias - mantissa), exact in f32 (a
   // small integer times a power of two inside the normal f32 range).
   Value mf = LLVM::UIToFPOp::create(b, loc, b.getF32Type(), m);
@@ -633,8 +663,9 @@ Value decodeToF32Bits(OpBuilder &b, Location loc, Value bits,
   Value nan = i32.c(0x7FC00000);
   switch (f.style) {
   case NanStyle::IEEE: {
-    Value special = i32.select(i32.cmp(LLVM::ICmpPredicate::eq, m, i32.c(0)),
-                               i32.c(0x7F800000), nan);
+    Value inf = i32.c(0x7F800000);
+    Value special =
+        i32.select(i32.cmp(LLVM::ICmpPredicate::eq, m, i32.c(0)), inf, nan);
     absBits = i32.select(
         i32.cmp(LLVM::ICmpPredicate::eq, e, i32.c((1u << f.exponent) - 1)),
         special, absBits);
@@ -671,12 +702,13 @@ Value encodeNarrow(OpBuilder &b, Location loc, Value x, const FloatFormat &s,
   int64_t rebias = s.bias - d.bias;
   unsigned shift = s.mantissa - d.mantissa;
   // The destination's biased exponent (source subnormals count as e = 1).
-  Value eff = w.sub(w.select(eIsZero, w.c(1), e), w.c(uint64_t(rebias)));
+  Value effSrc = w.select(eIsZero, w.c(1), e);
+  Value eff = w.sub(effSrc, w.c(uint64_t(rebias)));
   Value isSub = w.cmp(P::slt, eff, w.c(1));
   // Normal result: rebias in place, then drop `shift` mantissa bits (a
   // carry out of the mantissa correctly bumps the exponent).
-  Value normal = w.roundShift(
-      w.sub(abs, w.c(uint64_t(rebias) << s.mantissa)), w.c(shift), rtz);
+  Value rebiased = w.sub(abs, w.c(uint64_t(rebias) << s.mantissa));
+  Value normal = w.roundShift(rebiased, w.c(shift), rtz);
   // Subnormal result: the full significand shifted by shift + 1 - eff,
   // capped where the result is 0 anyway (keeps the shift in range).
   Value significand =
@@ -711,7 +743,8 @@ Value encodeNarrow(OpBuilder &b, Location loc, Value x, const FloatFormat &s,
   Value result = w.orI(w.shl(sign, w.c(d.width - 1)), r);
   if (d.style == NanStyle::FNUZ) {
     // No -0: a zero result is +0; NaN is 0x80.
-    result = w.select(w.cmp(P::eq, r, w.c(0)), w.c(0), result);
+    Value zero = w.c(0);
+    result = w.select(w.cmp(P::eq, r, zero), zero, result);
     result = w.select(isNaN, w.c(d.signBit()), result);
   }
   return LLVM::TruncOp::create(b, loc, b.getIntegerType(d.width), result);

@@ -16,6 +16,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK-SAME: %[[D:[^:]*]]: !llvm.ptr<1>, %[[M:[^:]*]]: i32, %[[N:[^:]*]]: i32, %[[SM:[^:]*]]: i64, %[[SN:[^:]*]]: i64, %[[I:[^:]*]]: i32, %[[J:[^:]*]]: i32
   // CHECK: %[[ROW:.*]] = llvm.add %[[I]], %{{.*}} : i32
   // CHECK: %[[COL:.*]] = llvm.add %[[J]], %{{.*}} : i32
+  // CHECK: %[[PAD:.*]] = llvm.mlir.zero : f16
   // CHECK: llvm.icmp "sge" %[[ROW]], %{{.*}} : i32
   // CHECK: llvm.icmp "slt" %[[ROW]], %[[M]] : i32
   // CHECK: %[[R64:.*]] = llvm.sext %[[ROW]] : i32 to i64
@@ -25,7 +26,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: %[[OFF1:.*]] = llvm.mul %[[C64]], %[[SN]] : i64
   // CHECK: %[[OFF:.*]] = llvm.add %[[OFF0]], %[[OFF1]] : i64
   // CHECK: %[[PTR:.*]] = llvm.getelementptr %[[D]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f16
-  // CHECK: %[[PAD:.*]] = llvm.mlir.zero : f16
   // CHECK: llvm.cond_br %{{.*}}, ^[[LOAD:.*]], ^[[JOIN:.*]](%[[PAD]] : f16)
   // CHECK: ^[[LOAD]]:
   // CHECK: %[[V:.*]] = llvm.load %[[PTR]] {alignment = 2 : i64} : !llvm.ptr<1> -> f16
@@ -39,10 +39,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // dropped out of bounds.
   // CHECK-LABEL: llvm.func @store_made(
   // CHECK-SAME: %[[P:[^:]*]]: !llvm.ptr<1>, %[[M:[^:]*]]: i32, %[[N:[^:]*]]: i32, %[[SM:[^:]*]]: i64
+  // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
   // CHECK: llvm.icmp "slt" %{{.*}}, %[[M]] : i32
   // CHECK: llvm.mul %{{.*}}, %[[SM]] : i64
   // CHECK: llvm.icmp "slt" %{{.*}}, %[[N]] : i32
-  // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
   // CHECK: llvm.mul %{{.*}}, %[[ONE]] : i64
   // CHECK: %[[PTR:.*]] = llvm.getelementptr %[[P]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
   // CHECK: llvm.cond_br %{{.*}}, ^[[STORE:[^,]*]], ^
@@ -59,13 +59,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // index itself. padding = nan reads NaN out of bounds.
   // CHECK-LABEL: llvm.func @load_3d_nan(
   // CHECK-SAME: %[[P:[^:]*]]: !llvm.ptr<1>, %[[B:[^:]*]]: i32, %[[M:[^:]*]]: i32, %[[N:[^:]*]]: i32, %[[SB:[^:]*]]: i64, %[[SM:[^:]*]]: i64, %[[T:[^:]*]]: i32
+  // CHECK: %[[NAN:.*]] = llvm.mlir.constant(0x7FC00000 : f32) : f32
   // CHECK: llvm.icmp "sge" %[[T]], %{{.*}} : i32
   // CHECK: llvm.icmp "slt" %[[T]], %[[B]] : i32
   // CHECK: %[[T64:.*]] = llvm.sext %[[T]] : i32 to i64
   // CHECK: llvm.mul %[[T64]], %[[SB]] : i64
   // CHECK: llvm.icmp "slt" %{{.*}}, %[[M]] : i32
   // CHECK: llvm.icmp "slt" %{{.*}}, %[[N]] : i32
-  // CHECK: %[[NAN:.*]] = llvm.mlir.constant(0x7FC00000 : f32) : f32
   // CHECK: llvm.cond_br %{{.*}}, ^{{.*}}, ^{{.*}}(%[[NAN]] : f32)
   tt.func public @load_3d_nan(%p: !tt.ptr<f32>, %b: i32, %m: i32, %n: i32, %sb: i64, %sm: i64, %t: i32) -> tensor<16x8xf32, #blocked> {
     %c0 = arith.constant 0 : i32

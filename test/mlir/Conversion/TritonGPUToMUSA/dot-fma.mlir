@@ -75,7 +75,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK-LABEL: llvm.func @dot_f16_f32(
   // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> f16
   // CHECK: llvm.bitcast %{{.*}} : f16 to i16
-  // CHECK: llvm.mlir.constant(5.9604644775390625E-8 : f32) : f32
+  // CHECK: llvm.mlir.constant(5.96046448E-8 : f32) : f32
   // CHECK: %[[X:.*]] = llvm.bitcast %{{.*}} : i32 to f32
   // CHECK: %[[Y:.*]] = llvm.bitcast %{{.*}} : i32 to f32
   // CHECK: %[[S:.*]] = llvm.intr.fmuladd(%[[X]], %[[Y]], %{{.*}}) : (f32, f32, f32) -> f32
@@ -140,7 +140,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // fp8e5: rebias (127 - 15) << 23, subnormals m * 2^-16.
   // CHECK-LABEL: llvm.func @dot_fp8e5(
   // CHECK: llvm.mlir.constant(939524096 : i32) : i32
-  // CHECK: llvm.mlir.constant(1.52587890625E-5 : f32) : f32
+  // CHECK: llvm.mlir.constant(1.52587891E-5 : f32) : f32
   // CHECK: llvm.intr.fmuladd(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
   tt.func public @dot_fp8e5(%a: tensor<16x2xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>, %b: tensor<2x8xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>>, %c: tensor<16x8xf32, #blocked1>) -> tensor<16x8xf32, #blocked1> {
     %d = tt.dot %a, %b, %c : tensor<16x2xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>> * tensor<2x8xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>> -> tensor<16x8xf32, #blocked1>

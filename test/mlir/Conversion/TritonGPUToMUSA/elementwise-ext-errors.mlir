@@ -35,13 +35,3 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
-
-// -----
-
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @fp_to_fp_e4m3(%x: f32) -> f8E4M3 {
-    // expected-error @below {{'tt.fp_to_fp' is not supported by --convert-tritongpu-to-musa yet from 'f32' to 'f8E4M3' ('f8E4M3' is not a known float format)}}
-    %y = tt.fp_to_fp %x, rounding = rtne : f32 -> f8E4M3
-    tt.return %y : f8E4M3
-  }
-}

@@ -73,22 +73,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
   // CHECK: %[[X0:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
   // CHECK: %[[X1:.*]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
-  // CHECK: llvm.br ^[[E0:.*]](%[[X0]] : f32)
+  // CHECK: llvm.br ^[[E0:bb[0-9]+]](%[[X0]] : f32)
   // CHECK: ^[[E0]](%[[A0:.*]]: f32):
   // CHECK: %[[C0:.*]] = llvm.fcmp "ogt" %[[A0]], %[[ZERO]] : f32
-  // CHECK: llvm.cond_br %[[C0]], ^[[T0:.*]], ^[[M0:.*]](%[[ZERO]] : f32)
+  // CHECK: llvm.cond_br %[[C0]], ^[[T0:bb[0-9]+]], ^[[M0:bb[0-9]+]](%[[ZERO]] : f32)
   // CHECK: ^[[T0]]:
   // CHECK: %[[SQ0:.*]] = llvm.fmul %[[A0]], %[[A0]] : f32
   // CHECK: llvm.br ^[[M0]](%[[SQ0]] : f32)
   // CHECK: ^[[M0]](%[[R0:.*]]: f32):
-  // CHECK: llvm.br ^[[J0:.*]](%[[R0]] : f32)
+  // CHECK: llvm.br ^[[J0:bb[0-9]+]](%[[R0]] : f32)
   // CHECK: ^[[J0]](%[[D0:.*]]: f32):
-  // CHECK: llvm.br ^[[E1:.*]](%[[X1]] : f32)
+  // CHECK: llvm.br ^[[E1:bb[0-9]+]](%[[X1]] : f32)
   // CHECK: ^[[E1]](%[[A1:.*]]: f32):
   // CHECK: llvm.fcmp "ogt" %[[A1]], %[[ZERO]] : f32
   // CHECK: llvm.fmul %[[A1]], %[[A1]] : f32
-  // CHECK: ^[[J1:.*]](%[[D1:.*]]: f32):
-  // CHECK: llvm.br ^[[REST:.*]]
+  // CHECK: ^{{bb[0-9]+}}(%[[R1:.*]]: f32):
+  // CHECK: llvm.br ^[[J1:bb[0-9]+]](%[[R1]] : f32)
+  // CHECK: ^[[J1]](%[[D1:.*]]: f32):
+  // CHECK: llvm.br ^[[REST:bb[0-9]+]]{{ *$}}
   // CHECK: ^[[REST]]:
   // CHECK: %[[P:.*]] = llvm.insertvalue %[[D0]], %{{.*}}[0] : !llvm.struct<(f32, f32)>
   // CHECK: llvm.insertvalue %[[D1]], %[[P]][1] : !llvm.struct<(f32, f32)>

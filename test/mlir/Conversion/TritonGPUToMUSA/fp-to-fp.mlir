@@ -59,6 +59,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: llvm.mlir.constant(939524096 : i32) : i32
   // CHECK: llvm.mlir.constant(13 : i32) : i32
   // CHECK-NOT: llvm.icmp "ugt"
+  // CHECK: llvm.mlir.constant(8388608 : i32) : i32
+  // CHECK: llvm.mlir.constant(14 : i32) : i32
   // CHECK: llvm.mlir.constant(31743 : i32) : i32
   // CHECK: llvm.mlir.constant(31744 : i32) : i32
   // CHECK: llvm.mlir.constant(32256 : i32) : i32
