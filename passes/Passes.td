@@ -14,6 +14,32 @@ defvar MUSAArchOption = Option<"arch", "arch", "::mlir::triton_musa::MUSAArch",
         clEnumValN(::mlir::triton_musa::MUSAArch::MP22, "mp_22",
                    "QY2 (S4000), 128-thread warps"))}]>;
 
+def MUSARelayoutGatherOffsets
+    : Pass<"musa-relayout-gather-offsets", "mlir::ModuleOp"> {
+  let summary = "Put the row offsets of descriptor gathers/scatters in the tile's row layout";
+  let description = [{
+    Without TME, `tt.descriptor_gather`/`tt.descriptor_scatter` lower to
+    bounds-checked global accesses in which each thread addresses the rows it
+    holds, so each thread needs the offsets of exactly those rows: `x_offsets`
+    must have layout `#ttg.slice<{dim = 1, parent = L}>`, `L` being the
+    layout of the gathered (scattered) tile. This pass inserts the
+    `ttg.convert_layout` where Triton's layout passes left `x_offsets` in
+    another layout; run it before --musa-allocate-shared-memory, which gives
+    the conversion its scratch.
+
+    Before:
+    ```mlir
+    %t = tt.descriptor_gather %d[%rows, %c0] : (!tt.tensordesc<tensor<1x128xbf16>>, tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked1}>>, i32) -> tensor<32x128xbf16, #blocked2>
+    ```
+    After:
+    ```mlir
+    %r = ttg.convert_layout %rows : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked2}>>
+    %t = tt.descriptor_gather %d[%r, %c0] : (!tt.tensordesc<tensor<1x128xbf16>>, tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked2}>>, i32) -> tensor<32x128xbf16, #blocked2>
+    ```
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+}
+
 def MUSAAllocateSharedMemory
     : Pass<"musa-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Give every shared-memory buffer and op scratch a byte offset";

@@ -23,7 +23,7 @@ class LoweredKernel:
 
 
 def lowering_pipeline(arch: MusaArch) -> str:
-    return ("builtin.module("
+    return ("builtin.module(musa-relayout-gather-offsets,"
             f"musa-allocate-shared-memory{{arch={arch.name}}},"
             f"musa-insert-barriers{{arch={arch.name}}},"
             f"convert-tritongpu-to-musa{{arch={arch.name}}},canonicalize,cse)")
