@@ -44,7 +44,8 @@ void relayoutOffsets(Operation *op, OpOperand &offsets, RankedTensorType tile) {
 }
 
 struct MUSARelayoutGatherOffsets
-    : public mlir::triton_musa::impl::MUSARelayoutGatherOffsetsBase<MUSARelayoutGatherOffsets> {
+    : public mlir::triton_musa::impl::MUSARelayoutGatherOffsetsBase<
+          MUSARelayoutGatherOffsets> {
   using Base::Base;
 
   void runOnOperation() override {
