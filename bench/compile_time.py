@@ -115,6 +115,9 @@ def main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
 
     os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+    # The device pipeline only: with the CPU emulator active, the backend would add
+    # its emulator stage, which a compile for hardware does not run.
+    os.environ["TRITON_MUSA_EMULATOR"] = "0"
     os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="triton-musa-bench-"))
     from corpus import BY_NAME
 
