@@ -207,14 +207,7 @@ namespace {
 FailureOr<SharedBuffer>
 getSharedBuffer(Value base, ttg::MemDescType type,
                 function_ref<InFlightDiagnostic()> emitError) {
-  ArrayRef<int64_t> shape = type.getAllocShape().empty()
-                                ? type.getShape()
-                                : type.getAllocShape();
-  unsigned rank = ttg::getLayoutRank(type.getEncoding());
-  if (rank != 0 && rank < shape.size())
-    shape = shape.take_back(rank);
-  auto layout =
-      ::triton_musa::toLinearLayout(shape, type.getEncoding(), emitError);
+  auto layout = getSharedBufferLayout(type, emitError);
   if (failed(layout))
     return failure();
   SharedBuffer buffer{base, std::move(*layout), type.getElementType()};

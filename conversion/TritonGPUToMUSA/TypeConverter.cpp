@@ -59,7 +59,8 @@ unsigned mlir::triton_musa::getSharedElementBytes(Type elementType) {
   return std::max<unsigned>(1, elementType.getIntOrFloatBitWidth() / 8);
 }
 
-FailureOr<int64_t> mlir::triton_musa::getSharedBufferBytes(
+FailureOr<::triton_musa::LinearLayout>
+mlir::triton_musa::getSharedBufferLayout(
     ttg::MemDescType type, function_ref<InFlightDiagnostic()> emitError) {
   ArrayRef<int64_t> shape = type.getAllocShape().empty()
                                 ? type.getShape()
@@ -67,8 +68,12 @@ FailureOr<int64_t> mlir::triton_musa::getSharedBufferBytes(
   unsigned rank = ttg::getLayoutRank(type.getEncoding());
   if (rank != 0 && rank < shape.size())
     shape = shape.take_back(rank);
-  auto layout =
-      ::triton_musa::toLinearLayout(shape, type.getEncoding(), emitError);
+  return ::triton_musa::toLinearLayout(shape, type.getEncoding(), emitError);
+}
+
+FailureOr<int64_t> mlir::triton_musa::getSharedBufferBytes(
+    ttg::MemDescType type, function_ref<InFlightDiagnostic()> emitError) {
+  auto layout = getSharedBufferLayout(type, emitError);
   if (failed(layout))
     return failure();
   int64_t elements = layout->getInDimSize("offset");

@@ -21,6 +21,8 @@
 #ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_TYPECONVERTER_H
 #define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_TYPECONVERTER_H
 
+#include "layouts/LinearLayout.h"
+
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 
 namespace mlir::triton::gpu {
@@ -46,6 +48,12 @@ private:
 /// Bytes one element of `elementType` takes in shared memory: i1 is stored
 /// as i8, pointers as 8 bytes, other ints and floats in their own width.
 unsigned getSharedElementBytes(Type elementType);
+
+/// The linear layout (offset -> tensor dims) of one buffer of `type`: the
+/// trailing dimensions of its allocation shape that its encoding covers.
+FailureOr<::triton_musa::LinearLayout>
+getSharedBufferLayout(triton::gpu::MemDescType type,
+                      function_ref<InFlightDiagnostic()> emitError);
 
 /// Bytes of one buffer of `type` (the trailing dimensions its encoding
 /// covers, padding of #ttg.padded_shared included); fails with a diagnostic
