@@ -1,0 +1,408 @@
+"""Numerics of the TTGIR -> LLVM lowering on the CPU emulator, for both archs (mp_31 warp 32, mp_22
+warp 128), against PyTorch at Triton's usual tolerances: reductions, softmax, layer norm, scans,
+argmax/argmin, atomics, histogram, transpose, FMA-path tl.dot in fp32/fp16/bf16 on ragged sizes,
+attention, libdevice calls, device_print and device_assert."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, Tuple
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.compiler import ASTSource  # noqa: E402
+
+from corpus import BY_NAME, TARGETS  # noqa: E402
+from triton_musa.backend.emulator import emulator_active  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
+                                "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
+
+ARCHS = tuple(TARGETS)
+_DTYPE_NAMES = {
+    torch.float16: "fp16", torch.bfloat16: "bf16", torch.float32: "fp32", torch.float64: "fp64",
+    torch.int32: "i32", torch.int64: "i64", torch.uint8: "u8"
+}
+
+
+def run(fn: Any, arch: str, grid: Tuple[int, ...], args: Dict[str, Any], constexprs: Dict[str, Any], *,
+        num_warps: int = 4, **options: Any) -> None:
+    """Compiles `fn` for `arch` with the given arguments' types and constexprs, and launches it."""
+    signature: Dict[str, str] = {}
+    for name in fn.arg_names:
+        if name in constexprs:
+            signature[name] = "constexpr"
+        elif isinstance(args[name], torch.Tensor):
+            signature[name] = "*" + _DTYPE_NAMES[args[name].dtype]
+        elif isinstance(args[name], float):
+            signature[name] = "fp32"
+        else:
+            signature[name] = "i32"
+    src = ASTSource(fn, signature=signature, constexprs=dict(constexprs))
+    kernel = triton.compile(src, target=TARGETS[arch], options=dict(num_warps=num_warps, **options))
+    full = [args[n] if n in args else constexprs[n] for n in fn.arg_names]
+    kernel[tuple(grid) + (1, ) * (3 - len(grid))](*full)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reductions, softmax, layer norm
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def row_sum_max_kernel(x_ptr, sum_ptr, max_ptr, n_cols, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+    tl.store(sum_ptr + row, tl.sum(x, axis=0))
+    xm = tl.where(mask, x, float("-inf"))
+    tl.store(max_ptr + row, tl.max(xm, axis=0))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("n_cols,block,num_warps", [(100, 128, 4), (1000, 1024, 2), (7, 16, 1)])
+def test_row_sum_max(arch: str, n_cols: int, block: int, num_warps: int) -> None:
+    rows = 5
+    x = torch.randn(rows, n_cols)
+    s, m = torch.zeros(rows), torch.zeros(rows)
+    run(row_sum_max_kernel, arch, (rows, ), dict(x_ptr=x, sum_ptr=s, max_ptr=m, n_cols=n_cols, stride=n_cols),
+        dict(BLOCK=block), num_warps=num_warps)
+    torch.testing.assert_close(s, x.sum(1), rtol=1e-5, atol=1e-4)
+    torch.testing.assert_close(m, x.max(1).values)
+
+
+@triton.jit
+def block_sum_2d_kernel(x_ptr, col_ptr, row_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)[:, None]
+    rn = tl.arange(0, BN)[None, :]
+    mask = (rm < M) & (rn < N)
+    x = tl.load(x_ptr + rm * N + rn, mask=mask, other=0.0)
+    tl.store(col_ptr + tl.arange(0, BN), tl.sum(x, axis=0), mask=tl.arange(0, BN) < N)
+    tl.store(row_ptr + tl.arange(0, BM), tl.sum(x, axis=1), mask=tl.arange(0, BM) < M)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_sum_both_axes_2d(arch: str) -> None:
+    M, N = 45, 27
+    x = torch.randn(M, N)
+    col, row = torch.zeros(N), torch.zeros(M)
+    run(block_sum_2d_kernel, arch, (1, ), dict(x_ptr=x, col_ptr=col, row_ptr=row, M=M, N=N), dict(BM=64, BN=32))
+    torch.testing.assert_close(col, x.sum(0), rtol=1e-5, atol=1e-4)
+    torch.testing.assert_close(row, x.sum(1), rtol=1e-5, atol=1e-4)
+
+
+@triton.jit
+def softmax_kernel(x_ptr, out_ptr, n_cols, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=float("-inf"))
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    tl.store(out_ptr + row * stride + cols, num / tl.sum(num, axis=0), mask=mask)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("n_cols,block", [(97, 128), (781, 1024)])
+def test_softmax(arch: str, n_cols: int, block: int) -> None:
+    rows = 6
+    x = torch.randn(rows, n_cols) * 3
+    out = torch.zeros_like(x)
+    run(softmax_kernel, arch, (rows, ), dict(x_ptr=x, out_ptr=out, n_cols=n_cols, stride=n_cols), dict(BLOCK=block))
+    torch.testing.assert_close(out, torch.softmax(x, dim=1))
+
+
+@triton.jit
+def layernorm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0).to(tl.float32)
+    mean = tl.sum(x, axis=0) / n_cols
+    diff = tl.where(mask, x - mean, 0.0)
+    var = tl.sum(diff * diff, axis=0) / n_cols
+    rstd = 1.0 / tl.sqrt(var + eps)
+    w = tl.load(w_ptr + cols, mask=mask)
+    b = tl.load(b_ptr + cols, mask=mask)
+    y = diff * rstd * w + b
+    tl.store(y_ptr + row * n_cols + cols, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_layernorm(arch: str, dtype: torch.dtype) -> None:
+    rows, n = 4, 300
+    x = torch.randn(rows, n).to(dtype)
+    w, b = torch.randn(n).to(dtype), torch.randn(n).to(dtype)
+    y = torch.zeros_like(x)
+    run(layernorm_kernel, arch, (rows, ), dict(x_ptr=x, w_ptr=w, b_ptr=b, y_ptr=y, n_cols=n, eps=1e-5),
+        dict(BLOCK=512))
+    ref = torch.nn.functional.layer_norm(x.float(), (n, ), w.float(), b.float(), eps=1e-5).to(dtype)
+    torch.testing.assert_close(y, ref)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scans, argmax / argmin
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def cumsum_kernel(x_ptr, out_ptr, M, N, AXIS: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)[:, None]
+    rn = tl.arange(0, BN)[None, :]
+    mask = (rm < M) & (rn < N)
+    x = tl.load(x_ptr + rm * N + rn, mask=mask, other=0.0)
+    tl.store(out_ptr + rm * N + rn, tl.cumsum(x, axis=AXIS), mask=mask)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int32])
+def test_cumsum(arch: str, axis: int, dtype: torch.dtype) -> None:
+    M, N = 13, 200
+    x = torch.randn(M, N) if dtype.is_floating_point else torch.randint(-50, 50, (M, N), dtype=dtype)
+    out = torch.zeros_like(x)
+    run(cumsum_kernel, arch, (1, ), dict(x_ptr=x, out_ptr=out, M=M, N=N), dict(AXIS=axis, BM=16, BN=256))
+    torch.testing.assert_close(out, torch.cumsum(x, dim=axis).to(dtype), rtol=1e-5, atol=1e-4)
+
+
+@triton.jit
+def argmax_argmin_kernel(x_ptr, imax_ptr, imin_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+    tl.store(imax_ptr + row, tl.argmax(tl.where(mask, x, float("-inf")), axis=0))
+    tl.store(imin_ptr + row, tl.argmin(tl.where(mask, x, float("inf")), axis=0))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_argmax_argmin(arch: str) -> None:
+    rows, n = 9, 333
+    x = torch.randn(rows, n)
+    x[2, 17] = x[2, 300] = 100.0  # ties: the lowest index wins
+    x[3, 5] = x[3, 6] = -100.0
+    imax, imin = torch.zeros(rows, dtype=torch.int32), torch.zeros(rows, dtype=torch.int32)
+    run(argmax_argmin_kernel, arch, (rows, ), dict(x_ptr=x, imax_ptr=imax, imin_ptr=imin, n_cols=n),
+        dict(BLOCK=512))
+    assert imax.tolist() == x.argmax(1).tolist()
+    assert imin.tolist() == x.argmin(1).tolist()
+    assert imax[2] == 17 and imin[3] == 5
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Atomics and histogram
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def scatter_add_kernel(x_ptr, idx_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    idx = tl.load(idx_ptr + offs, mask=mask)
+    tl.atomic_add(out_ptr + idx, x, mask=mask)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("dtype", [torch.int32, torch.float32])
+def test_atomic_add_scatter(arch: str, dtype: torch.dtype) -> None:
+    n, bins = 3000, 37
+    x = torch.randint(-5, 6, (n, ), dtype=dtype)  # small integers: exact in fp32 whatever the order
+    idx = torch.randint(0, bins, (n, ), dtype=torch.int32)
+    out = torch.zeros(bins, dtype=dtype)
+    run(scatter_add_kernel, arch, (triton.cdiv(n, 256), ), dict(x_ptr=x, idx_ptr=idx, out_ptr=out, n=n),
+        dict(BLOCK=256))
+    ref = torch.zeros(bins, dtype=dtype).index_add_(0, idx.long(), x)
+    torch.testing.assert_close(out, ref)
+
+
+@triton.jit
+def histogram_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, BINS: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    h = tl.histogram(x, BINS, mask=mask)
+    tl.atomic_add(out_ptr + tl.arange(0, BINS), h)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("bins", [16, 256])
+def test_atomic_histogram(arch: str, bins: int) -> None:
+    n = 2500
+    x = torch.randint(0, bins, (n, ), dtype=torch.int32)
+    out = torch.zeros(bins, dtype=torch.int32)
+    run(histogram_kernel, arch, (triton.cdiv(n, 512), ), dict(x_ptr=x, out_ptr=out, n=n), dict(BLOCK=512,
+                                                                                                BINS=bins))
+    assert out.tolist() == torch.bincount(x.long(), minlength=bins).int().tolist()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Transpose, matmul (FMA path), attention
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def transpose_kernel(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=mask)
+    tl.store(out_ptr + rn[:, None] * M + rm[None, :], tl.trans(x), mask=tl.trans(mask))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_transpose(arch: str, dtype: torch.dtype) -> None:
+    M, N, BM, BN = 70, 45, 32, 64
+    x = torch.randn(M, N).to(dtype)
+    out = torch.zeros(N, M, dtype=dtype)
+    run(transpose_kernel, arch, (triton.cdiv(M, BM), triton.cdiv(N, BN)), dict(x_ptr=x, out_ptr=out, M=M, N=N),
+        dict(BM=BM, BN=BN))
+    assert torch.equal(out, x.t())
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        kk = k * BK + rk
+        a = tl.load(a_ptr + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + kk[:, None] * N + rn[None, :], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, b, input_precision="ieee")
+    c = acc.to(c_ptr.dtype.element_ty)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("M,N,K,BM,BN,BK", [(37, 45, 29, 32, 32, 16), (19, 70, 50, 16, 64, 32)])
+def test_matmul(arch: str, dtype: torch.dtype, M: int, N: int, K: int, BM: int, BN: int, BK: int) -> None:
+    a, b = torch.randn(M, K).to(dtype), torch.randn(K, N).to(dtype)
+    c = torch.zeros(M, N, dtype=dtype)
+    run(matmul_kernel, arch, (triton.cdiv(M, BM), triton.cdiv(N, BN)), dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N,
+                                                                            K=K), dict(BM=BM, BN=BN, BK=BK))
+    ref = (a.float() @ b.float()).to(dtype)
+    torch.testing.assert_close(c, ref, rtol=1e-5 if dtype == torch.float32 else 1e-2,
+                               atol=1e-4 if dtype == torch.float32 else 1e-2)
+
+
+@triton.jit
+def attention_fwd_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM: tl.constexpr,
+                         BN: tl.constexpr):
+    head = tl.program_id(1)
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    base = head * seq * D
+    q = tl.load(q_ptr + base + rm[:, None] * D + rd[None, :], mask=rm[:, None] < seq, other=0.0)
+    m_i = tl.full((BM, ), float("-inf"), tl.float32)
+    l_i = tl.zeros((BM, ), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for start in range(0, seq, BN):
+        rn = start + tl.arange(0, BN)
+        kt = tl.load(k_ptr + base + rn[None, :] * D + rd[:, None], mask=rn[None, :] < seq, other=0.0)
+        s = tl.dot(q, kt, input_precision="ieee") * scale
+        s = tl.where(rn[None, :] < seq, s, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(s, axis=1))
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, axis=1)
+        v = tl.load(v_ptr + base + rn[:, None] * D + rd[None, :], mask=rn[:, None] < seq, other=0.0)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v, input_precision="ieee")
+        m_i = m_new
+    out = acc / l_i[:, None]
+    tl.store(o_ptr + base + rm[:, None] * D + rd[None, :], out.to(o_ptr.dtype.element_ty), mask=rm[:, None] < seq)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_attention_fwd(arch: str, dtype: torch.dtype) -> None:
+    heads, seq, d = 2, 45, 16
+    q, k, v = (torch.randn(heads, seq, d).to(dtype) for _ in range(3))
+    o = torch.zeros_like(q)
+    scale = 1.0 / math.sqrt(d)
+    run(attention_fwd_kernel, arch, (triton.cdiv(seq, 16), heads), dict(q_ptr=q, k_ptr=k, v_ptr=v, o_ptr=o, seq=seq,
+                                                                        scale=scale), dict(D=d, BM=16, BN=16))
+    ref = torch.softmax((q.float() @ k.float().transpose(1, 2)) * scale, dim=-1) @ v.float()
+    tol = dict(rtol=1e-5, atol=1e-4) if dtype == torch.float32 else dict(rtol=1e-2, atol=1e-2)
+    torch.testing.assert_close(o.float(), ref, **tol)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# libdevice (host math on the emulator), device_print, device_assert
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _launch_corpus(name: str, arch: str, grid: Tuple[int, int, int], *args: Any) -> None:
+    entry = BY_NAME[name]
+    kernel = triton.compile(entry.source(), target=TARGETS[arch], options=dict(entry.options))
+    params = entry.fn.arg_names
+    kernel[grid](*(list(args) + [entry.constexprs[p] for p in params[len(args):]]))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_libdevice_f32_corpus(arch: str) -> None:
+    n = 1000
+    x = torch.rand(n) * 1.5 + 0.05  # pow(x, y) of a negative x is NaN
+    y = torch.rand(n) * 2 + 0.5
+    out = torch.zeros(n)
+    _launch_corpus("libdevice_f32", arch, (triton.cdiv(n, 256), 1, 1), x, y, out, n)
+    xd, yd = x.double(), y.double()
+    a = torch.exp(xd) + torch.exp2(yd) + torch.log(yd) + torch.log2(yd) + torch.log1p(xd)
+    b = torch.sin(xd) + torch.cos(xd) + torch.tan(xd) + torch.tanh(xd) + torch.erf(xd)
+    c = torch.sqrt(yd) + torch.rsqrt(yd) + torch.pow(xd, yd) + torch.fmod(xd, yd) + torch.atan2(xd, yd)
+    d = torch.floor(xd) + torch.ceil(xd) + torch.trunc(xd) + torch.round(xd) + torch.round(xd)
+    e = torch.exp(xd) + xd / yd + torch.log2(yd) + (xd * yd + a)
+    f = torch.isnan(xd).double() + xd**3 + xd * 4 + torch.pow(yd, 1 / 3)
+    torch.testing.assert_close(out, (a + b + c + d + e + f).float(), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_libdevice_f64_corpus(arch: str) -> None:
+    n = 300
+    x = torch.rand(n, dtype=torch.float64) * 3 + 0.1
+    out = torch.zeros(n, dtype=torch.float64)
+    _launch_corpus("libdevice_f64", arch, (triton.cdiv(n, 128), 1, 1), x, out, n)
+    r = torch.exp(x) + torch.log(x) + torch.pow(x, x) + torch.sqrt(x) + torch.tanh(x)
+    r += x / (x + 1.0) + torch.erf(x) + torch.sin(x)
+    torch.testing.assert_close(out, r)
+
+
+@triton.jit
+def print_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_print("x", x)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_device_print(arch: str, capfd: pytest.CaptureFixture[str]) -> None:
+    x = torch.arange(8, dtype=torch.int32) * 10
+    run(print_kernel, arch, (2, ), dict(x_ptr=x), dict(BLOCK=8), num_warps=1)
+    lines = [ln for ln in capfd.readouterr().out.splitlines() if " x: " in ln]
+    # Triton's format: one line per element and program (lanes holding copies print it again).
+    expected = {f"pid ({p}, 0, 0) idx ({i}) x: {10 * i}" for p in range(2) for i in range(8)}
+    assert set(ln.strip() for ln in lines) == expected
+
+
+@triton.jit
+def assert_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0)
+    tl.device_assert(x < 100, "x must stay below 100")
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_device_assert(arch: str) -> None:
+    ok = torch.arange(64, dtype=torch.int32)
+    run(assert_kernel, arch, (1, ), dict(x_ptr=ok, n=64), dict(BLOCK=64), debug=True)
+    bad = ok.clone()
+    bad[37] = 1000
+    with pytest.raises(Exception, match="x must stay below 100"):
+        run(assert_kernel, arch, (1, ), dict(x_ptr=bad, n=64), dict(BLOCK=64), debug=True)
