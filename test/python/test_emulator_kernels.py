@@ -406,3 +406,173 @@ def test_device_assert(arch: str) -> None:
     bad[37] = 1000
     with pytest.raises(Exception, match="x must stay below 100"):
         run(assert_kernel, arch, (1, ), dict(x_ptr=bad, n=64), dict(BLOCK=64), debug=True)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# More layouts: 8 warps, axis-0 reductions, reverse and custom scans, more atomics, views, sort, gather
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def reduce_axis0_kernel(x_ptr, sum_ptr, min_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)[:, None]
+    rn = tl.program_id(0) * BN + tl.arange(0, BN)
+    mask = (rm < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm * N + rn[None, :], mask=mask, other=0)
+    tl.store(sum_ptr + rn, tl.sum(x, axis=0), mask=rn < N)
+    tl.store(min_ptr + rn, tl.min(tl.where(mask, x, 2**30), axis=0), mask=rn < N)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("num_warps", [1, 8])
+def test_reduce_axis0_int(arch: str, num_warps: int) -> None:
+    M, N = 120, 50
+    x = torch.randint(-1000, 1000, (M, N), dtype=torch.int32)
+    s, m = torch.zeros(N, dtype=torch.int32), torch.zeros(N, dtype=torch.int32)
+    run(reduce_axis0_kernel, arch, (triton.cdiv(N, 32), ), dict(x_ptr=x, sum_ptr=s, min_ptr=m, M=M, N=N),
+        dict(BM=128, BN=32), num_warps=num_warps)
+    assert s.tolist() == x.sum(0).int().tolist()
+    assert m.tolist() == x.min(0).values.tolist()
+
+
+@triton.jit
+def _mul(a, b):
+    return a * b
+
+
+@triton.jit
+def _max(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def scans_kernel(x_ptr, rev_ptr, prod_ptr, cmax_ptr, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    tl.store(rev_ptr + offs, tl.cumsum(x, axis=0, reverse=True), mask=mask)
+    tl.store(prod_ptr + offs, tl.associative_scan(tl.where(mask, x, 1.0), 0, _mul), mask=mask)
+    tl.store(cmax_ptr + offs, tl.associative_scan(x, 0, _max), mask=mask)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("num_warps", [1, 4])
+def test_scans(arch: str, num_warps: int) -> None:
+    N = 300
+    x = torch.rand(N) * 0.2 + 0.9
+    rev, prod, cmax = torch.zeros(N), torch.zeros(N), torch.zeros(N)
+    run(scans_kernel, arch, (1, ), dict(x_ptr=x, rev_ptr=rev, prod_ptr=prod, cmax_ptr=cmax, N=N), dict(BLOCK=512),
+        num_warps=num_warps)
+    torch.testing.assert_close(rev, x.flip(0).cumsum(0).flip(0), rtol=1e-5, atol=1e-4)
+    torch.testing.assert_close(prod, x.cumprod(0), rtol=1e-4, atol=1e-6)
+    torch.testing.assert_close(cmax, x.cummax(0).values)
+
+
+@triton.jit
+def atomics_kernel(x_ptr, max_ptr, min_ptr, old_ptr, cnt_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.atomic_max(max_ptr + offs % 8, x, mask=mask)
+    tl.atomic_min(min_ptr + offs % 8, x, mask=mask)
+    old = tl.atomic_add(cnt_ptr + tl.zeros_like(offs), 1, mask=mask)  # each lane gets a distinct ticket
+    tl.store(old_ptr + offs, old, mask=mask)
+    tl.atomic_cas(cnt_ptr + 1, 0, 7)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_atomics_max_min_tickets_cas(arch: str) -> None:
+    n = 1000
+    x = torch.randint(-10**6, 10**6, (n, ), dtype=torch.int32)
+    mx = torch.full((8, ), -2**31, dtype=torch.int32)
+    mn = torch.full((8, ), 2**31 - 1, dtype=torch.int32)
+    old = torch.full((n, ), -1, dtype=torch.int32)
+    cnt = torch.zeros(2, dtype=torch.int32)
+    run(atomics_kernel, arch, (triton.cdiv(n, 128), ), dict(x_ptr=x, max_ptr=mx, min_ptr=mn, old_ptr=old,
+                                                            cnt_ptr=cnt, n=n), dict(BLOCK=128))
+    groups = x.view(-1, 8)
+    assert mx.tolist() == groups.max(0).values.tolist()
+    assert mn.tolist() == groups.min(0).values.tolist()
+    assert sorted(old.tolist()) == list(range(n))
+    assert cnt.tolist() == [n, 7]
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_reshape_trans_permute_corpus(arch: str) -> None:
+    A, B, C = 4, 8, 16
+    x = torch.randn(A * B * C)
+    out = torch.zeros(2 * A * B * C)
+    _launch_corpus("reshape_trans_permute", arch, (1, 1, 1), x, out)
+    t = x.view(A, B, C).permute(2, 0, 1).reshape(C, A * B).t().reshape(-1)
+    # The can_reorder reshape may order elements freely: compare the multiset.
+    loose = out[:A * B * C] - t
+    torch.testing.assert_close(loose.sort().values, t.sort().values)
+    torch.testing.assert_close(out[A * B * C:], x * 2)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_join_split_interleave_corpus(arch: str) -> None:
+    n = 128
+    re, im = torch.randn(n), torch.randn(n)
+    re0, im0 = re.clone(), im.clone()
+    out = torch.zeros(2 * n)
+    _launch_corpus("join_split_interleave", arch, (1, 1, 1), re, im, out)
+    torch.testing.assert_close(out, torch.stack([re0, im0], 1).reshape(-1))
+    torch.testing.assert_close(re, re0 * im0)
+    # interleave(a, b) viewed as (2, n) and summed over the first axis.
+    torch.testing.assert_close(im, torch.stack([re0, im0], 1).reshape(2, n).sum(0))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_flip_sort_topk_corpus(arch: str) -> None:
+    R, C, K = 8, 64, 8
+    x = torch.randn(R, C)
+    out = torch.zeros(R * C + R * K)
+    _launch_corpus("flip_sort_topk", arch, (1, 1, 1), x, out)
+    torch.testing.assert_close(out[:R * C].view(R, C), x.flip(1) + x.sort(1, descending=True).values)
+    torch.testing.assert_close(out[R * C:].view(R, K), x.topk(K, 1).values)
+
+
+@triton.jit
+def gather_kernel(x_ptr, idx_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    rm = tl.arange(0, M)[:, None]
+    rn = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rm * N + rn)
+    idx = tl.load(idx_ptr + rm * N + rn)
+    tl.store(out_ptr + rm * N + rn, tl.gather(x, idx, axis=1))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_gather(arch: str) -> None:
+    M, N = 16, 64
+    x = torch.randn(M, N)
+    idx = torch.randint(0, N, (M, N), dtype=torch.int32)
+    out = torch.zeros(M, N)
+    run(gather_kernel, arch, (1, ), dict(x_ptr=x, idx_ptr=idx, out_ptr=out), dict(M=M, N=N))
+    assert torch.equal(out, torch.gather(x, 1, idx.long()))
+
+
+@triton.jit
+def matmul_bt_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # C = A @ B^T with B stored [N, K]: the loaded B tile is transposed in registers.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        kk = k * BK + tl.arange(0, BK)
+        a = tl.load(a_ptr + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + rn[:, None] * K + kk[None, :], mask=(rn[:, None] < N) & (kk[None, :] < K), other=0.0)
+        acc = tl.dot(a, tl.trans(b), acc, input_precision="ieee")
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("dtype,num_warps", [(torch.float32, 8), (torch.float16, 2)])
+def test_matmul_b_transposed(arch: str, dtype: torch.dtype, num_warps: int) -> None:
+    M, N, K = 70, 33, 40
+    a, b = torch.randn(M, K).to(dtype), torch.randn(N, K).to(dtype)
+    c = torch.zeros(M, N)
+    run(matmul_bt_kernel, arch, (triton.cdiv(M, 64), triton.cdiv(N, 32)), dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N,
+                                                                               K=K), dict(BM=64, BN=32, BK=16),
+        num_warps=num_warps)
+    torch.testing.assert_close(c, a.float() @ b.float().t(), rtol=1e-4, atol=1e-4)
