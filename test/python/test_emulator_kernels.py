@@ -576,3 +576,88 @@ def test_matmul_b_transposed(arch: str, dtype: torch.dtype, num_warps: int) -> N
                                                                                K=K), dict(BM=64, BN=32, BK=16),
         num_warps=num_warps)
     torch.testing.assert_close(c, a.float() @ b.float().t(), rtol=1e-4, atol=1e-4)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Corpus tl.dot kernels (every dtype the frontend accepts, batched, transposed, K-looped matmul, causal attention)
+# ---------------------------------------------------------------------------------------------------------------
+
+_TORCH_OF = {"*fp32": torch.float32, "*fp16": torch.float16, "*bf16": torch.bfloat16, "*i8": torch.int8,
+             "*i32": torch.int32, "*fp8e4nv": torch.float8_e4m3fn, "*fp8e5": torch.float8_e5m2}
+
+
+def _random(shape: Tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
+    if dtype == torch.int8:
+        return torch.randint(-100, 100, shape, dtype=dtype)
+    return (torch.randn(shape) * (0.5 if dtype.itemsize == 1 else 1.0)).to(dtype)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("name", ["dot_fp32", "dot_fp32_tf32", "dot_fp16", "dot_bf16", "dot_int8", "dot_fp8e4nv",
+                                  "dot_fp8e5", "dot_small_w1"])
+def test_dot_corpus(arch: str, name: str) -> None:
+    entry = BY_NAME[name]
+    if arch not in entry.archs:
+        pytest.skip(f"{name} is not a {arch} kernel (the frontend rejects it there)")
+    M, N, K = (entry.constexprs[d] for d in "MNK")
+    a, b = _random((M, K), _TORCH_OF[entry.signature["a_ptr"]]), _random((K, N), _TORCH_OF[entry.signature["b_ptr"]])
+    c = torch.zeros(M, N, dtype=_TORCH_OF[entry.signature["c_ptr"]])
+    _launch_corpus(name, arch, (1, 1, 1), a, b, c)
+    if a.dtype == torch.int8:
+        assert torch.equal(c, a.int() @ b.int())
+    else:
+        tol = dict(rtol=1e-2, atol=1e-2) if name == "dot_fp32_tf32" else dict(rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(c, a.float() @ b.float(), **tol)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_dot_acc_out_fp16_corpus(arch: str) -> None:
+    M, N, K = 64, 64, 32
+    a, b = _random((M, K), torch.float16), _random((K, N), torch.float16)
+    c = _random((M, N), torch.float16)
+    ref = (c.float() + a.float() @ b.float() + (a.float() @ b.float()).half().float()).half()
+    _launch_corpus("dot_acc_out_fp16", arch, (1, 1, 1), a, b, c)
+    torch.testing.assert_close(c, ref, rtol=1e-2, atol=2e-2)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_dot_trans_batched_corpus(arch: str) -> None:
+    h = torch.float16
+    at, bt = _random((32, 64), h), _random((32, 32), h)  # a stored K x M, b stored N x K
+    c = torch.zeros(64, 32)
+    _launch_corpus("dot_trans", arch, (1, 1, 1), at, bt, c)
+    torch.testing.assert_close(c, at.float().t() @ bt.float().t(), rtol=1e-4, atol=1e-4)
+    a, b = _random((2, 32, 16), h), _random((2, 16, 32), h)
+    c = torch.zeros(2, 32, 32)
+    _launch_corpus("dot_batched", arch, (1, 1, 1), a, b, c)
+    torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-4, atol=1e-4)
+    a, bt = _random((4, 16, 32), h), _random((4, 32, 32), h)
+    c = torch.zeros(4, 16, 32)
+    _launch_corpus("dot_batched_trans", arch, (1, 1, 1), a, bt, c)
+    torch.testing.assert_close(c, a.float() @ bt.float().transpose(1, 2), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("name", ["matmul", "matmul_bf16_w4"])
+def test_matmul_corpus(arch: str, name: str) -> None:
+    entry = BY_NAME[name]
+    M, N, K = 150, 130, 70
+    a, b = _random((M, K), _TORCH_OF[entry.signature["a_ptr"]]), _random((K, N), _TORCH_OF[entry.signature["b_ptr"]])
+    bias = torch.randn(N)
+    c = torch.zeros(M, N, dtype=_TORCH_OF[entry.signature["c_ptr"]])
+    grid = (triton.cdiv(M, entry.constexprs["BLOCK_M"]) * triton.cdiv(N, entry.constexprs["BLOCK_N"]), 1, 1)
+    _launch_corpus(name, arch, grid, a, b, c, bias, M, N, K, K, 1, N, 1, N, 1)
+    ref = torch.relu(a.float() @ b.float() + bias).to(c.dtype)
+    torch.testing.assert_close(c, ref, rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_attention_fwd_causal_corpus(arch: str) -> None:
+    heads, seq, d = 2, 100, 64
+    q, k, v = (_random((heads, seq, d), torch.float16) for _ in range(3))
+    o = torch.zeros_like(q)
+    scale = 1.0 / math.sqrt(d)
+    _launch_corpus("attention_fwd", arch, (triton.cdiv(seq, 64), heads, 1), q, k, v, o, scale, seq, seq * d, d)
+    s = (q.float() @ k.float().transpose(1, 2)) * scale
+    s = s.masked_fill(torch.ones(seq, seq, dtype=torch.bool).triu(1), float("-inf"))
+    torch.testing.assert_close(o.float(), torch.softmax(s, -1) @ v.float(), rtol=1e-2, atol=1e-2)
