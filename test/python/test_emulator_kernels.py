@@ -661,3 +661,85 @@ def test_attention_fwd_causal_corpus(arch: str) -> None:
     s = (q.float() @ k.float().transpose(1, 2)) * scale
     s = s.masked_fill(torch.ones(seq, seq, dtype=torch.bool).triu(1), float("-inf"))
     torch.testing.assert_close(o.float(), torch.softmax(s, -1) @ v.float(), rtol=1e-2, atol=1e-2)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Tensors smaller than the block (lanes holding copies), 16/64-bit shuffles, scalar atomics, 3-D reductions
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def small_block_kernel(x_ptr, idx_ptr, out_ptr, hist_ptr, sum_ptr, cnt_ptr, BLOCK: tl.constexpr, BINS: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    idx = tl.load(idx_ptr + offs)
+    tl.atomic_add(out_ptr + idx, x)  # each element once, however many lanes hold a copy
+    tl.atomic_add(hist_ptr + tl.arange(0, BINS), tl.histogram(idx, BINS))
+    tl.store(sum_ptr + offs, tl.cumsum(x, 0))
+    tl.atomic_add(cnt_ptr, 1)  # a scalar atomic: once per program
+    tl.atomic_xchg(cnt_ptr + 1, tl.sum(x, 0))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("block", [8, 64])
+def test_small_block_copies_atomics_once(arch: str, block: int) -> None:
+    bins = 4
+    x = torch.randint(1, 9, (block, ), dtype=torch.int32)
+    idx = torch.randint(0, bins, (block, ), dtype=torch.int32)
+    out, hist = torch.zeros(bins, dtype=torch.int32), torch.zeros(bins, dtype=torch.int32)
+    csum, cnt = torch.zeros(block, dtype=torch.int32), torch.zeros(2, dtype=torch.int32)
+    run(small_block_kernel, arch, (3, ), dict(x_ptr=x, idx_ptr=idx, out_ptr=out, hist_ptr=hist, sum_ptr=csum,
+                                              cnt_ptr=cnt), dict(BLOCK=block, BINS=bins), num_warps=4)
+    assert out.tolist() == (3 * torch.zeros(bins, dtype=torch.int32).index_add_(0, idx.long(), x)).tolist()
+    assert hist.tolist() == (3 * torch.bincount(idx.long(), minlength=bins)).int().tolist()
+    assert csum.tolist() == x.cumsum(0).int().tolist()
+    assert cnt.tolist() == [3, int(x.sum())]
+
+
+@triton.jit
+def reduce_dtypes_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr, LOW: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < N, other=0)
+    tl.store(out_ptr, tl.sum(x, 0))
+    tl.store(out_ptr + 1, tl.max(tl.where(offs < N, x, LOW), 0))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float64, torch.int64])
+def test_reduce_16_and_64_bit(arch: str, dtype: torch.dtype) -> None:
+    n = 200
+    x = torch.randint(-2**40, 2**40, (n, ), dtype=dtype) if dtype == torch.int64 else (torch.randn(n) / 4).to(dtype)
+    out = torch.zeros(2, dtype=dtype)
+    run(reduce_dtypes_kernel, arch, (1, ), dict(x_ptr=x, out_ptr=out, N=n),
+        dict(BLOCK=256, LOW=-2**62 if dtype == torch.int64 else -1e4))
+    if dtype == torch.int64:
+        assert out.tolist() == [int(x.sum()), int(x.max())]
+    else:
+        torch.testing.assert_close(out[1], x.max())
+        torch.testing.assert_close(out[0].double(), x.double().sum(), rtol=2e-2, atol=5e-2)
+
+
+@triton.jit
+def reduce_3d_kernel(x_ptr, out_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr, AXIS: tl.constexpr):
+    a = tl.arange(0, A)[:, None, None]
+    b = tl.arange(0, B)[None, :, None]
+    c = tl.arange(0, C)[None, None, :]
+    x = tl.load(x_ptr + a * B * C + b * C + c)
+    r = tl.sum(x, axis=AXIS)
+    if AXIS == 0:
+        tl.store(out_ptr + tl.arange(0, B)[:, None] * C + tl.arange(0, C)[None, :], r)
+    elif AXIS == 1:
+        tl.store(out_ptr + tl.arange(0, A)[:, None] * C + tl.arange(0, C)[None, :], r)
+    else:
+        tl.store(out_ptr + tl.arange(0, A)[:, None] * B + tl.arange(0, B)[None, :], r)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_reduce_3d(arch: str, axis: int) -> None:
+    A, B, C = 4, 8, 32
+    x = torch.randn(A, B, C)
+    ref = x.sum(axis)
+    out = torch.zeros_like(ref)
+    run(reduce_3d_kernel, arch, (1, ), dict(x_ptr=x, out_ptr=out), dict(A=A, B=B, C=C, AXIS=axis), num_warps=2)
+    torch.testing.assert_close(out, ref, rtol=1e-5, atol=1e-5)
