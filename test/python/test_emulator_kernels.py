@@ -743,3 +743,70 @@ def test_reduce_3d(arch: str, axis: int) -> None:
     out = torch.zeros_like(ref)
     run(reduce_3d_kernel, arch, (1, ), dict(x_ptr=x, out_ptr=out), dict(A=A, B=B, C=C, AXIS=axis), num_warps=2)
     torch.testing.assert_close(out, ref, rtol=1e-5, atol=1e-5)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Corpus memory kernels: every atomic RMW, a CAS spin lock across programs, block pointers, device descriptors
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_atomic_rmw_corpus(arch: str) -> None:
+    n, block = 1000, 256
+    programs = triton.cdiv(n, block)
+    x = torch.randint(-1000, 1000, (n, ), dtype=torch.int32)
+    x0 = x.clone()
+    f = torch.zeros(21)
+    f[17:] = -1e9
+    i = torch.zeros(16 + n, dtype=torch.int32)
+    i[:8], i[8:16] = -2**31, 2**31 - 1
+    i[16:] = torch.randint(-50, 50, (n, ), dtype=torch.int32)
+    i_old = i[16:].clone()
+    u = torch.zeros(12, dtype=torch.int32)  # the kernel sees uint32; compared bit for bit
+    u[:4] = -1
+    _launch_corpus("atomic_rmw", arch, (programs, 1, 1), f, i, u, x, n)
+    xf, g16, g8, g4 = x0.float(), torch.arange(n) % 16, torch.arange(n) % 8, torch.arange(n) % 4
+    torch.testing.assert_close(f[:16], torch.zeros(16).index_add_(0, g16, xf))
+    assert f[16] == programs
+    assert f[17:].tolist() == [xf[g4 == k].max().item() for k in range(4)]
+    assert i[:8].tolist() == [int(x0[g8 == k].max()) for k in range(8)]
+    assert i[8:16].tolist() == [int(x0[g8 == k].min()) for k in range(8)]
+    for k in range(4):
+        bits = x0[g4 == k].tolist()
+        a, o, e = -1, 0, 0
+        for b in bits:
+            a, o, e = a & b, o | b, e ^ b
+        assert u[k].item() == a and u[4 + k].item() == o and u[8 + k].item() == e
+    assert torch.equal(i[16:], x0) and torch.equal(x, i_old)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_atomic_cas_spin_lock_corpus(arch: str) -> None:
+    programs = 6
+    lock, counter = torch.zeros(1, dtype=torch.int32), torch.zeros(1, dtype=torch.int32)
+    out = torch.zeros(128, dtype=torch.int32)
+    _launch_corpus("atomic_cas", arch, (programs, 1, 1), lock, counter, out)
+    assert lock.item() == 0 and counter.item() == programs
+    # The first program's CAS swaps 0 -> offs and sees 0; the others see offs (0 only at offs 0).
+    assert out[:64].tolist() == list(range(64))
+    assert out[64:].tolist() == [(programs - 1) * k for k in range(64)]
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_block_ptr_corpus(arch: str) -> None:
+    M, N = 100, 150
+    a = torch.randn(M, N).half()
+    out = torch.zeros(M, 64)
+    _launch_corpus("block_ptr", arch, (triton.cdiv(M, 64), 1, 1), a, out, M, N, N, 1)
+    padded = torch.zeros(M, 192)
+    padded[:, :N] = a.float()
+    torch.testing.assert_close(out, padded.view(M, 3, 64).sum(1), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_tensor_desc_device_corpus(arch: str) -> None:
+    M, N = 128, 192
+    a = torch.randn(M, N).half()
+    out = torch.zeros_like(a)
+    _launch_corpus("tensor_desc_device", arch, (M // 64, N // 64, 1), a, out, M, N)
+    assert torch.equal(out, a * 2)
