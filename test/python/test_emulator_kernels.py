@@ -810,3 +810,43 @@ def test_tensor_desc_device_corpus(arch: str) -> None:
     out = torch.zeros_like(a)
     _launch_corpus("tensor_desc_device", arch, (M // 64, N // 64, 1), a, out, M, N)
     assert torch.equal(out, a * 2)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 8 warps: argmax along axis 0, axis-0 int64 scans, wide sorts, a dot whose warps all sit along N
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def wide_kernel(x_ptr, i_ptr, amax_ptr, scan_ptr, sort_ptr, M: tl.constexpr, N: tl.constexpr):
+    rm = tl.arange(0, M)[:, None]
+    rn = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rm * N + rn)
+    tl.store(amax_ptr + tl.arange(0, N), tl.argmax(x, axis=0))
+    i = tl.load(i_ptr + rm * N + rn)
+    tl.store(scan_ptr + rm * N + rn, tl.cumsum(i, axis=0))
+    tl.store(sort_ptr + rm * N + rn, tl.sort(x, dim=1))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_wide_8_warps(arch: str) -> None:
+    M, N = 32, 128
+    x = torch.randn(M, N)
+    i = torch.randint(-2**40, 2**40, (M, N), dtype=torch.int64)
+    amax = torch.zeros(N, dtype=torch.int32)
+    scan, srt = torch.zeros_like(i), torch.zeros_like(x)
+    run(wide_kernel, arch, (1, ), dict(x_ptr=x, i_ptr=i, amax_ptr=amax, scan_ptr=scan, sort_ptr=srt), dict(M=M, N=N),
+        num_warps=8)
+    assert amax.tolist() == x.argmax(0).tolist()
+    assert torch.equal(scan, i.cumsum(0))
+    assert torch.equal(srt, x.sort(1).values)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_dot_warps_along_n(arch: str) -> None:
+    M, N, K = 16, 100, 48
+    a, b = torch.randn(M, K), torch.randn(K, N)
+    c = torch.zeros(M, N)
+    run(matmul_kernel, arch, (1, triton.cdiv(N, 128)), dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K),
+        dict(BM=16, BN=128, BK=16), num_warps=8)
+    torch.testing.assert_close(c, a @ b, rtol=1e-4, atol=1e-4)
