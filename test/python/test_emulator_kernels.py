@@ -850,3 +850,48 @@ def test_dot_warps_along_n(arch: str) -> None:
     run(matmul_kernel, arch, (1, triton.cdiv(N, 128)), dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K),
         dict(BM=16, BN=128, BK=16), num_warps=8)
     torch.testing.assert_close(c, a @ b, rtol=1e-4, atol=1e-4)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Corpus elementwise kernels: Triton's math builtins and integer operations
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_math_builtins_corpus(arch: str) -> None:
+    n = 512  # whole blocks: tl.softmax(x, dim=0) runs over each block of 256
+    x, y = torch.randn(n), torch.randn(n)
+    out = torch.zeros(n)
+    _launch_corpus("math_builtins", arch, (n // 256, 1, 1), x, y, out, n)
+    xd, yd = x.double(), y.double()
+    a = torch.exp(xd) + torch.log(yd.abs() + 1) + torch.sqrt(xd.abs()) + torch.rsqrt(yd.abs() + 1)
+    b = torch.sin(xd) * torch.cos(yd) + torch.exp2(xd) - torch.log2(xd.abs() + 2) + torch.erf(yd)
+    c = torch.floor(xd) + torch.ceil(yd) + (xd * yd + a) + torch.sigmoid(xd) + xd / (yd + 3)
+    d = torch.maximum(a, b) - torch.minimum(b, c) + c.clamp(-1, 1) + torch.sqrt(a.abs())
+    sm = torch.softmax(xd.view(-1, 256), 1).view(-1)
+    e = d / (yd + 4) + xd / (yd + 5) + sm + torch.exp(x).half().double()
+    torch.testing.assert_close(out, e.float(), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_int_ops_corpus(arch: str) -> None:
+    n = 700
+    a = torch.randint(-2**31, 2**31 - 1, (n, ), dtype=torch.int64)
+    b = torch.randint(-2**31, 2**31 - 1, (n, ), dtype=torch.int64)
+    out, uout = torch.zeros(n, dtype=torch.int32), torch.zeros(n, dtype=torch.int32)
+    _launch_corpus("int_ops", arch, (triton.cdiv(n, 512), 1, 1), a.int(), b.int(), out, uout, n)
+
+    def wrap(v: torch.Tensor) -> torch.Tensor:  # to int32, two's complement
+        return ((v + 2**31) % 2**32 - 2**31).to(torch.int32)
+
+    def trunc_div(p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+        return torch.div(p, q, rounding_mode="trunc")
+
+    bo = b | 1
+    r = wrap(wrap(a << 3).long() ^ (b >> 1) | (a & 0xFF)).long()
+    r = r + trunc_div(a, bo) + torch.fmod(a, bo) + trunc_div(a + 6, torch.full_like(a, 7)) + (~b)
+    ua, ub = a % 2**32, b % 2**32
+    r = r + ((a * b) >> 32) + wrap((ua * ub) >> 32).long()
+    assert out.tolist() == wrap(r).tolist()
+    u = (ua >> 2) + ((a * b) >> 32) % 2**32
+    assert uout.tolist() == wrap(u).tolist()
