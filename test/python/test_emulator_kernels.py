@@ -895,3 +895,58 @@ def test_int_ops_corpus(arch: str) -> None:
     assert out.tolist() == wrap(r).tolist()
     u = (ua >> 2) + ((a * b) >> 32) % 2**32
     assert uout.tolist() == wrap(u).tolist()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Corpus reductions: or/xor reductions, ties broken right, keep_dims and whole-tensor sums, tuple reductions
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_max_min_or_xor_corpus(arch: str) -> None:
+    n = 1000
+    x = torch.randint(-2**31, 2**31 - 1, (n, ), dtype=torch.int32)
+    mx, mn = torch.zeros(2, dtype=torch.int32), torch.zeros(1, dtype=torch.int32)
+    _launch_corpus("max_min_i32", arch, (1, 1, 1), x, mx, mn, n)
+    o, e = 0, 0
+    for v in x.tolist():
+        o, e = o | v, e ^ v
+    assert mx.tolist() == [int(x.max()), o ^ e] and mn.item() == int(x.min())
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_argmax_argmin_ties_corpus(arch: str) -> None:
+    R, C = 32, 64
+    x = torch.randint(0, 5, (R, C)).float()  # many ties
+    imax, imin, vmax = torch.zeros(R, dtype=torch.int32), torch.zeros(C, dtype=torch.int32), torch.zeros(R)
+    _launch_corpus("argmax_argmin", arch, (1, 1, 1), x, imax, imin, vmax)
+    first_max = x.argmax(1)  # torch: the first of equal maxima
+    assert imax.tolist() == first_max.tolist()
+    # tie_break_left=False leaves the choice among equal minima to the reduction order: any minimum.
+    assert torch.equal(x[imin.long(), torch.arange(C)], x.min(0).values)
+    torch.testing.assert_close(vmax, x.max(1).values + first_max.float())
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_multi_axis_and_tuple_reduce_corpus(arch: str) -> None:
+    A, B, C = 4, 8, 32
+    x = torch.randn(A, B, C)
+    out = torch.zeros(A + B * C)
+    _launch_corpus("multi_axis_reduce", arch, (1, 1, 1), x, out)
+    torch.testing.assert_close(out[:A], x.sum(2).max(1).values + x.sum(), rtol=1e-5, atol=1e-4)
+    torch.testing.assert_close(out[A:], x.sum(0).reshape(-1), rtol=1e-5, atol=1e-5)
+    y = torch.randn(512)
+    out = torch.zeros(2)
+    _launch_corpus("custom_reduce", arch, (1, 1, 1), y, out)
+    torch.testing.assert_close(out, torch.stack([y.sum(), y.max()]), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_cumsum_cumprod_corpus(arch: str) -> None:
+    R, C = 16, 64
+    x = torch.randint(-100, 100, (R, C), dtype=torch.int32)
+    x[x == 0] = 1
+    out, prod = torch.zeros_like(x), torch.zeros(R, C)
+    _launch_corpus("cumsum", arch, (1, 1, 1), x, out, prod)
+    assert torch.equal(out, (x.cumsum(1) + x.flip(0).cumsum(0).flip(0)).int())
+    torch.testing.assert_close(prod, x.float().cumprod(1), rtol=1e-4, atol=0)
