@@ -1,6 +1,7 @@
 //===- Emulator.cpp - LLVM dialect -> host JIT for the CPU emulator -------===//
 
 #include "emulator/Emulator.h"
+#include "emulator/HostMath.h"
 
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "registration/InitAll.h"
@@ -414,6 +415,8 @@ EmulatedKernel::load(const std::string &llvmDialectText,
   for (auto [name, address] : runtimeSymbols())
     define(name, address);
   for (auto [name, address] : hostHelperSymbols())
+    define(name, address);
+  for (auto [name, address] : hostMathSymbols())
     define(name, address);
   if (llvm::Error err =
           dylib.define(llvm::orc::absoluteSymbols(std::move(symbols))))

@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -445,6 +447,27 @@ static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
 
 static void emuCount(uint64_t n) { tlsWorker->instructions += n; }
 
+/// Device printf: one whole line per call, under a lock so that lines of
+/// threads of blocks running in parallel do not interleave.
+static int32_t emuPrintf(const char *format, ...) {
+  static std::mutex printMutex;
+  std::lock_guard<std::mutex> lock(printMutex);
+  va_list args;
+  va_start(args, format);
+  int result = std::vfprintf(stdout, format, args);
+  va_end(args);
+  std::fflush(stdout);
+  return int32_t(result);
+}
+
+/// A failed tl.device_assert: stops the block; the launch reports it.
+static void emuAssertFail(const char *message, const char *file, int32_t line,
+                          const char *function) {
+  failThread(llvm::formatv("device assertion failed: {0} at {1}:{2} in {3}",
+                           message, file, line, function)
+                 .str());
+}
+
 } // extern "C"
 
 std::vector<std::pair<const char *, void *>>
@@ -462,6 +485,8 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {"__musa_emu_check_global", reinterpret_cast<void *>(&emuCheckGlobal)},
       {"__musa_emu_check_shared", reinterpret_cast<void *>(&emuCheckShared)},
       {"__musa_emu_count", reinterpret_cast<void *>(&emuCount)},
+      {"__musa_emu_printf", reinterpret_cast<void *>(&emuPrintf)},
+      {"__musa_emu_assert_fail", reinterpret_cast<void *>(&emuAssertFail)},
   };
 }
 

@@ -31,9 +31,14 @@
 //                                    the same for a shared-memory access,
 //                                    against the kernel's `ttg.shared` bytes
 //   __musa_emu_count(n)              adds n to the executed instructions
+//   __musa_emu_printf(format, ...)   device printf (C varargs), one line
+//                                    per call, flushed
+//   __musa_emu_assert_fail(message, file, line, function)
+//                                    a failed device assertion: stops the
+//                                    block like any other error
 //
 // An error in a GPU thread (an access outside every buffer passed in, a
-// shared-memory race in the race-check mode, a deadlock) stops its block and the launch; launch() returns it as an
+// failed device assertion, a shared-memory race in the race-check mode, a deadlock) stops its block and the launch; launch() returns it as an
 // llvm::Error naming the kernel, the program id, the thread and the address.
 //
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,8 @@
 //   void __musa_emu_warp_sync()
 //   i64  __musa_emu_shuffle(i32 kind, i64 value, i32 offset, i32 width)
 //   i64  __musa_emu_ballot(i1 pred, i32 word)
+//   i32  __musa_emu_printf(ptr format, ...)
+//   void __musa_emu_assert_fail(ptr message, ptr file, i32 line, ptr function)
 //
 // The runtime runs each GPU thread as a fiber; a call that synchronizes
 // (barriers, shuffles, ballots) switches fibers, so every such call is
@@ -74,6 +76,38 @@ Value callRuntime(OpBuilder &b, Location loc, StringRef name, Type result,
   else
     call.setMemoryEffectsAttr(fn.getMemoryEffectsAttr());
   return result ? call.getResult() : Value();
+}
+
+/// Generic pointer to a NUL-terminated copy of `text` in a private constant
+/// module global `<prefix>_<n>` (host memory: address space 0); identical
+/// strings share one global.
+Value getHostString(OpBuilder &b, Location loc, StringRef prefix,
+                    StringRef text) {
+  MLIRContext *ctx = b.getContext();
+  Operation *anchor = b.getInsertionBlock()->getParentOp();
+  auto module = isa<ModuleOp>(anchor) ? cast<ModuleOp>(anchor)
+                                      : anchor->getParentOfType<ModuleOp>();
+  std::string contents = (text + Twine('\0')).str();
+  LLVM::GlobalOp global;
+  unsigned count = 0;
+  for (auto existing : module.getOps<LLVM::GlobalOp>()) {
+    if (!existing.getSymName().starts_with(prefix))
+      continue;
+    ++count;
+    auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull());
+    if (existing.getConstant() && value && value.getValue() == contents)
+      global = existing;
+  }
+  if (!global) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), contents.size());
+    global = LLVM::GlobalOp::create(
+        b, UnknownLoc::get(ctx), type, /*isConstant=*/true,
+        LLVM::Linkage::Internal, (prefix + "_" + Twine(count)).str(),
+        b.getStringAttr(contents), /*alignment=*/1, /*addrSpace=*/0);
+  }
+  return LLVM::AddressOfOp::create(b, loc, global);
 }
 
 /// The target interface of the CPU emulator emulating `arch`.
@@ -185,7 +219,68 @@ public:
     return result;
   }
 
+  /// A C varargs call of the runtime's printf (default argument promotions:
+  /// integers narrower than 32 bits to i32, floats to double).
+  LogicalResult printf(OpBuilder &b, Location loc, StringRef format,
+                       ValueRange args) const override {
+    MLIRContext *ctx = b.getContext();
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    SmallVector<Value> operands{getHostString(b, loc, "printfFormat", format)};
+    for (Value arg : args) {
+      Type type = arg.getType();
+      if (auto intType = dyn_cast<IntegerType>(type)) {
+        if (intType.getWidth() > 64)
+          return emitError(loc) << "printf of " << type << " is not supported";
+        if (intType.getWidth() < 32)
+          arg = LLVM::ZExtOp::create(b, loc, b.getI32Type(), arg);
+      } else if (isa<FloatType>(type)) {
+        if (type.getIntOrFloatBitWidth() > 64)
+          return emitError(loc) << "printf of " << type << " is not supported";
+        if (!type.isF64())
+          arg = LLVM::FPExtOp::create(b, loc, b.getF64Type(), arg);
+      } else if (auto argPtr = dyn_cast<LLVM::LLVMPointerType>(type)) {
+        if (argPtr.getAddressSpace() != 0)
+          arg = LLVM::AddrSpaceCastOp::create(b, loc, ptrType, arg);
+      } else {
+        return emitError(loc) << "printf of " << type << " is not supported";
+      }
+      operands.push_back(arg);
+    }
+    auto module = getModule(b);
+    constexpr StringLiteral name = "__musa_emu_printf";
+    auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    if (!fn) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      fn = LLVM::LLVMFuncOp::create(
+          b, UnknownLoc::get(ctx), name,
+          LLVM::LLVMFunctionType::get(b.getI32Type(), {ptrType},
+                                      /*isVarArg=*/true));
+      fn.setNoUnwindAttr(b.getUnitAttr());
+    }
+    LLVM::CallOp::create(b, loc, fn, operands);
+    return success();
+  }
+
+  LogicalResult assertFail(OpBuilder &b, Location loc, StringRef message,
+                           StringRef file, unsigned line,
+                           StringRef function) const override {
+    callRuntime(b, loc, "__musa_emu_assert_fail", {},
+                {getHostString(b, loc, "assertMessage", message),
+                 getHostString(b, loc, "assertFile", file),
+                 i32Constant(b, loc, line),
+                 getHostString(b, loc, "assertFunction", function)},
+                RuntimeCallKind::Collective);
+    return success();
+  }
+
 private:
+  static ModuleOp getModule(OpBuilder &b) {
+    Operation *anchor = b.getInsertionBlock()->getParentOp();
+    return isa<ModuleOp>(anchor) ? cast<ModuleOp>(anchor)
+                                 : anchor->getParentOfType<ModuleOp>();
+  }
+
   static Value readId(OpBuilder &b, Location loc, StringRef fn, unsigned dim) {
     return callRuntime(b, loc, fn, b.getI32Type(), {i32Constant(b, loc, dim)},
                        RuntimeCallKind::Pure);

@@ -499,6 +499,15 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<triton::StoreOp> {
         return failure();
       owner = emitOwnerPredicate(rewriter, loc, targetInfo, *layout);
       duplicateRegisters = getDuplicateRegisterMask(*layout);
+    } else {
+      // A scalar store happens once per program, as in Triton: thread 0 of
+      // the block issues it. (If every thread stored, a program's
+      // `tl.store(p, tl.load(p) + 1)` would add once per thread that loads
+      // after another's store.)
+      Value tid = targetInfo.threadId(rewriter, loc, 0);
+      Value zero = i32Const(rewriter, loc, 0);
+      owner = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                   tid, zero);
     }
 
     unsigned vec = getVectorWidth(op.getPtr(), op.getMask(), rewriter);

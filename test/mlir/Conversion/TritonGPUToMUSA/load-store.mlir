@@ -96,13 +96,21 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  // Scalars: one GEP, one load, one store (every thread stores the same
-  // value to the same address).
+  // Scalars: one GEP, one load by every thread, one store by thread 0 only
+  // (a scalar store happens once per program: were every thread to store,
+  // `tl.store(p, tl.load(p) + 1)` would add once per thread; found on the
+  // emulator with the corpus spin lock, test_emulator_kernels.py).
   // CHECK-LABEL: llvm.func @scalar(
   // CHECK-SAME: %[[P:.*]]: !llvm.ptr<1>, %[[I:.*]]: i64
   // CHECK: %[[Q:.*]] = llvm.getelementptr %[[P]][%[[I]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f64
   // CHECK: %[[V:.*]] = llvm.load %[[Q]] {alignment = 8 : i64} : !llvm.ptr<1> -> f64
-  // CHECK: llvm.store %[[V]], %[[P]] {alignment = 8 : i64} : f64, !llvm.ptr<1>
+  // CHECK: %[[TID:.*]] = llvm.call @llvm.musa.read.ptx.sreg.tid.x()
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]], %[[ZERO]] : i32
+  // CHECK: llvm.cond_br %[[FIRST]], ^[[STORE:.*]], ^[[DONE:.*]]
+  // CHECK: ^[[STORE]]:
+  // CHECK-NEXT: llvm.store %[[V]], %[[P]] {alignment = 8 : i64} : f64, !llvm.ptr<1>
+  // CHECK-NEXT: llvm.br ^[[DONE]]
   tt.func public @scalar(%p: !tt.ptr<f64>, %i: i64) {
     %q = tt.addptr %p, %i : !tt.ptr<f64>, i64
     %v = tt.load %q : !tt.ptr<f64>

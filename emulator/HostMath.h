@@ -1,0 +1,22 @@
+//===- HostMath.h - MUSA libdevice functions for the CPU emulator -*- C++ -*-===//
+//
+// Host implementations of the MUSA libdevice `__mt_*` functions, bound by
+// name in the emulator's JIT (see HostMath.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_MUSA_EMULATOR_HOSTMATH_H
+#define TRITON_MUSA_EMULATOR_HOSTMATH_H
+
+#include <utility>
+#include <vector>
+
+namespace mlir::triton_musa::emulator {
+
+/// Each `__mt_*` symbol of python/triton_musa/language/libdevice.py with the
+/// address of its host implementation.
+std::vector<std::pair<const char *, void *>> hostMathSymbols();
+
+} // namespace mlir::triton_musa::emulator
+
+#endif // TRITON_MUSA_EMULATOR_HOSTMATH_H
