@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import pytest
@@ -25,7 +24,6 @@ settings.register_profile("layout_conversion", max_examples=100, deadline=None)
 settings.load_profile("layout_conversion")
 
 Coord = Tuple[int, ...]
-CORPUS_IR = Path("/work/corpus_ir")
 
 
 # --- evaluating a converted layout ------------------------------------------------------
@@ -667,9 +665,8 @@ def bracketed(text: str, start: int) -> str:
     raise ValueError("unbalanced type")
 
 
-def corpus_types(path: Path) -> Iterator[Tuple[str, str, List[int], int, int]]:
+def corpus_types(text: str) -> Iterator[Tuple[str, str, List[int], int, int]]:
     """(kind, layout text with aliases expanded, shape, threads per warp, warps) per type."""
-    text = path.read_text()
     aliases: Dict[str, str] = {}
     for match in re.finditer(r"^(#[\w.]+) = (#(?:ttg|musagpu)\..*)$", text, re.M):
         aliases[match.group(1)] = match.group(2)
@@ -692,15 +689,16 @@ def corpus_types(path: Path) -> Iterator[Tuple[str, str, List[int], int, int]]:
             yield kind, expand(parts[1]), shape, lanes, warps
 
 
-def corpus_files() -> List[Path]:
-    return sorted(CORPUS_IR.glob("*.ttgir")) if CORPUS_IR.is_dir() else []
+def _corpus_cases():
+    from corpus import ENTRIES
+
+    return [pytest.param(e.name, a, id=f"{e.name}-{a}") for e in ENTRIES for a in e.archs]
 
 
-@pytest.mark.skipif(not corpus_files(), reason=f"no TTGIR corpus at {CORPUS_IR}")
-@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
-def test_corpus_layouts(path: Path) -> None:
+@pytest.mark.parametrize("name,arch", _corpus_cases())
+def test_corpus_layouts(name: str, arch: str, corpus_ir) -> None:
     seen = set()
-    for kind, layout, shape, lanes, warps in corpus_types(path):
+    for kind, layout, shape, lanes, warps in corpus_types(corpus_ir.get(name, arch)["ttgir"]):
         if (layout, tuple(shape)) in seen:
             continue
         seen.add((layout, tuple(shape)))
