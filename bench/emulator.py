@@ -34,7 +34,7 @@ def main(argv: list[str]) -> int:
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
-    from triton_musa.backend.emulator import EmulatorLauncher, load_kernel, num_workers
+    from triton_musa.backend.emulator_launcher import EmulatorLauncher, load_kernel, num_workers
     from triton_musa.backend.target import parse_arch
 
     @triton.jit

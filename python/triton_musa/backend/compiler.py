@@ -27,6 +27,7 @@ from triton.backends.compiler import BaseBackend, GPUTarget, Language
 
 from .. import __version__
 from . import emulator
+from .lowering import lower_for_emulator, shared_bytes_of
 from .target import MusaArch, libdevice_path, parse_arch
 
 # fp8 formats the hardware converts natively (MUSA-FACTS: e4m3/e5m2 need mp_31).
@@ -281,15 +282,15 @@ class MusaBackend(BaseBackend):
         from .lowering import lower_to_llir
         name = metadata.get("name", "kernel")
         lowered = lower_to_llir(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
-        metadata["shared"] = emulator.shared_bytes_of(lowered.llvm_dialect)
+        metadata["shared"] = shared_bytes_of(lowered.llvm_dialect)
         return lowered.llir
 
     @staticmethod
     def make_emuir(ttgir: str, metadata: Dict[str, Any], opt: MusaOptions) -> str:
         """TTGIR -> LLVM dialect for the CPU emulator target (what the emulator loads)."""
         name = metadata.get("name", "kernel")
-        _, module = emulator.lower_for_emulator(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
-        metadata["shared"] = emulator.shared_bytes_of(module)
+        _, module = lower_for_emulator(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
+        metadata["shared"] = shared_bytes_of(module)
         return module
 
     @staticmethod

@@ -19,6 +19,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import Benchmarker, DriverBase
 
 from . import emulator
+from .emulator_launcher import EmulatorLauncher
 from .target import arch_from_capability
 
 _LAUNCH_MISSING = ("MUSA kernel launch is not implemented yet in triton-musa: kernels compile to TTGIR only; "
@@ -81,7 +82,7 @@ class MusaDriver(DriverBase):
         self.emulated = emulator.emulator_active()
         if self.emulated:
             self.utils = emulator.EmulatorUtils()
-            self.launcher_cls = emulator.EmulatorLauncher
+            self.launcher_cls = EmulatorLauncher
         else:
             self.utils = MusaUtils()
             self.launcher_cls = MusaLauncher

@@ -9,8 +9,9 @@ replays on the result. Ops the lowering does not cover yet raise
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Tuple
 
 from .target import MusaArch, libdevice_path
 
@@ -44,3 +45,31 @@ def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name
         libdevice = sdk_libdevice if os.path.exists(sdk_libdevice) else None
     llir = module.to_llvm_ir(arch.name, opt_level=opt_level, libdevice=libdevice)
     return LoweredKernel(pipeline=pipeline, llvm_dialect=str(module), llir=llir)
+
+
+def emulator_pipeline(device_pipeline: str, arch: MusaArch) -> str:
+    """The device lowering pipeline with the conversion retargeted to the emulator."""
+    device_pass = f"convert-tritongpu-to-musa{{arch={arch.name}}}"
+    if device_pass not in device_pipeline:
+        raise ValueError(f"cannot find '{device_pass}' in the lowering pipeline {device_pipeline!r}")
+    return device_pipeline.replace(device_pass, f"convert-tritongpu-to-musa{{arch={arch.name} target=emulator}}")
+
+
+def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel.ttgir") -> Tuple[str, str]:
+    """TTGIR -> LLVM dialect for the emulator target; returns (pipeline, module text)."""
+    from .. import _musa_mlir
+
+    pipeline = emulator_pipeline(lowering_pipeline(arch), arch)
+    if os.environ.get("MLIR_ENABLE_DUMP") == "1":
+        print(f"// triton-musa: musa-opt '--pass-pipeline={pipeline}' {source_name}")
+    module = _musa_mlir.parse(ttgir, source_name=source_name)
+    module.run_pipeline(pipeline)
+    return pipeline, str(module)
+
+
+_SHARED_ATTR = re.compile(r'"?ttg\.shared"?\s*=\s*(\d+)')
+
+
+def shared_bytes_of(llvm_dialect: str) -> int:
+    match = _SHARED_ATTR.search(llvm_dialect)
+    return int(match.group(1)) if match else 0
