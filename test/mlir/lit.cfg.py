@@ -7,6 +7,7 @@
 import importlib.metadata
 import os
 import shutil
+import sys
 
 import lit.formats
 
@@ -51,12 +52,15 @@ if not llvm_as_14:
 config.substitutions.append(("%musa-opt", musa_opt))
 config.substitutions.append(("musa-translate", musa_translate))
 config.substitutions.append(("llvm-as-14", llvm_as_14))
-# Tokens LLVM 22 prints that the MUSA SDK's LLVM 14 llc rejects.
+# The LLVM 14 check shared with pytest (test/python/llvm14_ir.py): llvm-as-14, the tokens
+# LLVM 22 prints that the SDK's LLVM 14 llc rejects, and every llvm.* intrinsic known to LLVM 14.
+_python_tests = os.path.join(os.path.dirname(config.test_source_root), "python")
+sys.path.insert(0, _python_tests)
+from llvm14_ir import FORBIDDEN_TOKENS  # noqa: E402
+
+config.substitutions.append(("%check-llvm14", f"{sys.executable} {os.path.join(_python_tests, 'llvm14_ir.py')}"))
 config.substitutions.append(("%llvm14-check-not", " ".join(
-    f"'--implicit-check-not={token}'" for token in (
-        "nneg", "disjoint", "samesign", "nusw", "inrange", "memory(", "captures(",
-        "initializes", "range(", "nofpclass", "dead_on_", "writable", "splat",
-        "#dbg_", "aarch64_sme", "llvm.scmp", "llvm.ucmp", "llvm.ldexp", "llvm.is.fpclass"))))
+    f"'--implicit-check-not={token}'" for token in FORBIDDEN_TOKENS)))
 config.substitutions.append(("musa-opt", musa_opt))
 config.substitutions.append(("FileCheck", file_check))
 config.substitutions.append(("not ", not_tool + " "))

@@ -3,7 +3,7 @@
 // RUN: musa-opt %s -convert-tritongpu-to-musa=arch=mp_31 -o %t.llvm.mlir
 // RUN: musa-translate --musa-to-llvmir --musa-arch=mp_31 %t.llvm.mlir -o %t.ll
 // RUN: FileCheck %s --input-file=%t.ll %llvm14-check-not
-// RUN: llvm-as-14 -opaque-pointers %t.ll -o /dev/null
+// RUN: %check-llvm14 %t.ll
 
 // CHECK: target triple = "mtgpu-mt-musa"
 // CHECK-LABEL: define cc102 void @add_one(

@@ -3,10 +3,10 @@
 // RUN: llvm-as-14 -opaque-pointers %S/Inputs/libdevice.ll -o %t.bc
 // RUN: musa-translate --musa-to-llvmir --opt-level=0 --libdevice=%t.bc %s -o %t.O0.ll
 // RUN: FileCheck %s --check-prefix=O0 --input-file=%t.O0.ll %llvm14-check-not
-// RUN: llvm-as-14 -opaque-pointers %t.O0.ll -o /dev/null
+// RUN: %check-llvm14 %t.O0.ll
 // RUN: musa-translate --musa-to-llvmir --libdevice=%t.bc %s -o %t.O3.ll
 // RUN: FileCheck %s --check-prefix=O3 --input-file=%t.O3.ll %llvm14-check-not
-// RUN: llvm-as-14 -opaque-pointers %t.O3.ll -o /dev/null
+// RUN: %check-llvm14 %t.O3.ll
 
 // O0: define cc102 void @kernel(
 // O0: call float @__mt_fast_expf(

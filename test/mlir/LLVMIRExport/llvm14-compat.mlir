@@ -3,9 +3,9 @@
 // prefix what is left of it; the output must be LLVM 14 IR.
 // RUN: musa-translate --musa-to-llvmir --musa-arch=mp_31 %s -o %t.ll
 // RUN: FileCheck %s --input-file=%t.ll %llvm14-check-not
-// RUN: llvm-as-14 -opaque-pointers %t.ll -o /dev/null
+// RUN: %check-llvm14 %t.ll
 // RUN: musa-translate --musa-to-llvmir --musa-arch=mp_22 %s -o %t.mp22.ll
-// RUN: llvm-as-14 -opaque-pointers %t.mp22.ll -o /dev/null
+// RUN: %check-llvm14 %t.mp22.ll
 // RUN: musa-translate --musa-to-llvmir --no-llvm14-compat %s -o %t.22.ll
 // RUN: FileCheck %s --check-prefix=LLVM22 --input-file=%t.22.ll
 

@@ -1,7 +1,7 @@
 // Metadata kinds newer than LLVM 14 (here !mmra) are dropped.
 // RUN: musa-translate --musa-to-llvmir --opt-level=0 %s -o %t.ll
 // RUN: FileCheck %s --input-file=%t.ll %llvm14-check-not --implicit-check-not=mmra
-// RUN: llvm-as-14 -opaque-pointers %t.ll -o /dev/null
+// RUN: %check-llvm14 %t.ll
 // RUN: musa-translate --musa-to-llvmir --opt-level=0 --no-llvm14-compat %s | FileCheck %s --check-prefix=LLVM22
 
 // CHECK: load i32, ptr addrspace(1) %0, align 4{{$}}

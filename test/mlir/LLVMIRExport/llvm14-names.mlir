@@ -2,7 +2,7 @@
 // respelling and the final token check leave them alone.
 // RUN: musa-translate --musa-to-llvmir %s -o %t.ll
 // RUN: FileCheck %s --input-file=%t.ll
-// RUN: llvm-as-14 -opaque-pointers %t.ll -o /dev/null
+// RUN: %check-llvm14 %t.ll
 
 // CHECK: declare void @memory(ptr addrspace(1)) local_unnamed_addr
 // CHECK: declare void @splat(ptr addrspace(1)) local_unnamed_addr

@@ -2,7 +2,7 @@
 // expressions lose their post-14 flags.
 // RUN: musa-translate --musa-to-llvmir --musa-arch=mp_31 %s -o %t.ll
 // RUN: FileCheck %s --input-file=%t.ll %llvm14-check-not
-// RUN: llvm-as-14 -opaque-pointers %t.ll -o /dev/null
+// RUN: %check-llvm14 %t.ll
 // RUN: musa-translate --musa-to-llvmir --no-llvm14-compat %s -o %t.22.ll
 // RUN: FileCheck %s --check-prefix=LLVM22 --input-file=%t.22.ll
 

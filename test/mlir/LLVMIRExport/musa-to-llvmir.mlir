@@ -2,10 +2,10 @@
 // attributes; the output is LLVM 14 IR for both architectures.
 // RUN: musa-translate --musa-to-llvmir --musa-arch=mp_31 %s -o %t.mp31.ll
 // RUN: FileCheck %s --input-file=%t.mp31.ll %llvm14-check-not
-// RUN: llvm-as-14 -opaque-pointers %t.mp31.ll -o /dev/null
+// RUN: %check-llvm14 %t.mp31.ll
 // RUN: musa-translate --musa-to-llvmir --musa-arch=mp_22 %s -o %t.mp22.ll
 // RUN: FileCheck %s --input-file=%t.mp22.ll %llvm14-check-not
-// RUN: llvm-as-14 -opaque-pointers %t.mp22.ll -o /dev/null
+// RUN: %check-llvm14 %t.mp22.ll
 // Without the compatibility step: what LLVM 22 prints (the rules are needed).
 // RUN: musa-translate --musa-to-llvmir --no-llvm14-compat %s -o %t.22.ll
 // RUN: FileCheck %s --check-prefix=LLVM22 --input-file=%t.22.ll

@@ -3,7 +3,7 @@
 // RUN: musa-opt %s -convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
 // RUN: FileCheck %s --input-file=%t.mp_31.mlir
 // RUN: musa-translate --musa-to-llvmir --musa-arch=mp_31 %t.mp_31.mlir -o %t.mp_31.ll
-// RUN: llvm-as-14 -opaque-pointers %t.mp_31.ll -o /dev/null
+// RUN: %check-llvm14 %t.mp_31.ll
 // RUN: musa-opt %S/Inputs/elementwise-ext.mp_22.mlir -convert-tritongpu-to-musa=arch=mp_22 -o %t.mp_22.mlir
 // RUN: FileCheck %s --input-file=%t.mp_22.mlir
 
