@@ -82,11 +82,19 @@ def lookup_intrinsic(name: str) -> str | None:
     return None
 
 
-def _zero(type_: str) -> str:
+def _token(token: str) -> re.Pattern:
+    """`token` as a keyword, not inside a name (`@splats`, `%range`); intrinsic names as they are."""
+    if token.startswith("llvm."):
+        return re.compile(re.escape(token))
+    tail = r"(?![\w.])" if token[-1].isalnum() else ""
+    return re.compile(r"(?<![\w@%$.\"-])" + re.escape(token) + tail)
+
+
+def _constant(type_: str) -> str:
     if type_.startswith("ptr"):
         return "null"
     if re.fullmatch(r"i\d+", type_):
-        return "0"
+        return "1"  # valid for every immarg of LLVM 14 (alignments, flags, ranks)
     if type_ in _FLOATS:
         return "0.0"
     return "zeroinitializer"
@@ -110,7 +118,7 @@ def _probe(name: str, head: str, params: str) -> str | None:
     types = [re.match(_TYPE, p) for p in _split_params(params)]
     if ret is None or any(t is None or t.group(0) == "metadata" for t in types) or "..." in params:
         return None
-    args = ", ".join(f"{t.group(0)} {_zero(t.group(0))}" for t in types)
+    args = ", ".join(f"{t.group(0)} {_constant(t.group(0))}" for t in types)
     return (f"declare {ret.group(0)} @{name}({', '.join(t.group(0) for t in types)})\n"
             f"define void @probe() {{\n  call {ret.group(0)} @{name}({args})\n  ret void\n}}\n")
 
@@ -128,7 +136,7 @@ def _llvm_as_14_error(text: str) -> str | None:
 
 def problems(text: str) -> List[str]:
     """Everything in `text` that the SDK's LLVM 14 llc would reject; empty when it is clean."""
-    found = [f"LLVM 22 token {t!r}" for t in FORBIDDEN_TOKENS if t in text]
+    found = [f"LLVM 22 token {t!r}" for t in FORBIDDEN_TOKENS if _token(t).search(text)]
     error = _llvm_as_14_error(text)
     if error:
         found.append(error)
