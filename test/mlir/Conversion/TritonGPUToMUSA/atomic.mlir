@@ -16,11 +16,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK-NOT: llvm.musa.syncthreads
   // CHECK: llvm.cond_br %[[M0:.*]], ^[[DO0:.*]], ^[[JOIN0:.*]](%[[Z0:.*]] : f32)
   // CHECK: ^[[DO0]]:
-  // CHECK-NEXT: %[[OLD0:.*]] = llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, f32
+  // CHECK-NEXT: %[[OLD0:.*]] = llvm.atomicrmw fadd %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, f32
   // CHECK-NEXT: llvm.br ^[[JOIN0]](%[[OLD0]] : f32)
   // CHECK: llvm.cond_br %{{.*}}, ^[[DO1:.*]], ^[[JOIN1:.*]](%{{.*}} : f32)
   // CHECK: ^[[DO1]]:
-  // CHECK-NEXT: llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, f32
+  // CHECK-NEXT: llvm.atomicrmw fadd %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, f32
   // CHECK-NOT: llvm.atomicrmw
   // CHECK-NOT: llvm.musa.syncthreads
   // CHECK: llvm.return
@@ -37,17 +37,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
   // Every memory semantic and scope, every integer kind.
   // CHECK-LABEL: llvm.func @kinds(
-  // CHECK: llvm.atomicrmw max %{{.*}}, %{{.*}} syncscope("agent") monotonic {alignment = 4 : i64} : !llvm.ptr<1>, i32
-  // CHECK: llvm.atomicrmw min %{{.*}}, %{{.*}} syncscope("workgroup") acquire {alignment = 4 : i64} : !llvm.ptr<1>, i32
-  // CHECK: llvm.atomicrmw umax %{{.*}}, %{{.*}} syncscope("agent") release {alignment = 4 : i64} : !llvm.ptr<1>, i32
-  // CHECK: llvm.atomicrmw umin %{{.*}}, %{{.*}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
-  // CHECK: llvm.atomicrmw _and %{{.*}}, %{{.*}} acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
-  // CHECK: llvm.atomicrmw _or %{{.*}}, %{{.*}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
-  // CHECK: llvm.atomicrmw _xor %{{.*}}, %{{.*}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
-  // CHECK: llvm.atomicrmw add %{{.*}}, %{{.*}} syncscope("agent") acq_rel {alignment = 8 : i64} : !llvm.ptr<1>, i64
-  // CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("agent") acq_rel {alignment = 2 : i64} : !llvm.ptr<1>, f16
-  // CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("agent") acq_rel {alignment = 2 : i64} : !llvm.ptr<1>, bf16
-  // CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("agent") acq_rel {alignment = 8 : i64} : !llvm.ptr<1>, f64
+  // CHECK: llvm.atomicrmw max %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") monotonic {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // CHECK: llvm.atomicrmw min %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("workgroup") acquire {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // CHECK: llvm.atomicrmw umax %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") release {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // CHECK: llvm.atomicrmw umin %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // CHECK: llvm.atomicrmw _and %{{[^ ,]+}}, %{{[^ ,]+}} acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // CHECK: llvm.atomicrmw _or %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // CHECK: llvm.atomicrmw _xor %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // CHECK: llvm.atomicrmw add %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acq_rel {alignment = 8 : i64} : !llvm.ptr<1>, i64
+  // CHECK: llvm.atomicrmw fadd %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acq_rel {alignment = 2 : i64} : !llvm.ptr<1>, f16
+  // CHECK: llvm.atomicrmw fadd %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acq_rel {alignment = 2 : i64} : !llvm.ptr<1>, bf16
+  // CHECK: llvm.atomicrmw fadd %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acq_rel {alignment = 8 : i64} : !llvm.ptr<1>, f64
   // Floats are exchanged as integers of their width.
   // CHECK: %[[XB:.*]] = llvm.bitcast %{{.*}} : f32 to i32
   // CHECK: %[[XO:.*]] = llvm.atomicrmw xchg %{{.*}}, %[[XB]] syncscope("agent") release {alignment = 4 : i64} : !llvm.ptr<1>, i32
@@ -84,7 +84,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]], %[[C0]] : i32
   // CHECK: llvm.cond_br %[[FIRST]], ^[[DO:.*]], ^[[JOIN:.*]](%{{.*}} : i32)
   // CHECK: ^[[DO]]:
-  // CHECK-NEXT: %[[PAIR:.*]] = llvm.cmpxchg %{{.*}}, %{{.*}}, %{{.*}} syncscope("agent") acquire acquire {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // CHECK-NEXT: %[[PAIR:.*]] = llvm.cmpxchg %{{[^ ,]+}}, %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acquire acquire {alignment = 4 : i64} : !llvm.ptr<1>, i32
   // CHECK-NEXT: %[[OLD:.*]] = llvm.extractvalue %[[PAIR]][0]
   // CHECK-NEXT: llvm.br ^[[JOIN]](%[[OLD]] : i32)
   // CHECK: ^[[JOIN]](%[[R:.*]]: i32):
@@ -112,7 +112,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
   // CHECK: %[[PRED:.*]] = llvm.and %[[FIRST]], %{{.*}} : i1
   // CHECK: llvm.cond_br %[[PRED]]
-  // CHECK: llvm.atomicrmw xchg %{{.*}}, %{{.*}} syncscope("agent") release {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // CHECK: llvm.atomicrmw xchg %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") release {alignment = 4 : i64} : !llvm.ptr<1>, i32
   // CHECK-NOT: llvm.musa.syncthreads
   // CHECK: llvm.return
   tt.func public @scalar_rmw_unused(%lock: !tt.ptr<i32>, %m: i1) {
@@ -148,7 +148,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: ^[[DO]]:
   // CHECK: llvm.bitcast %{{.*}} : f32 to i32
   // CHECK: llvm.bitcast %{{.*}} : f32 to i32
-  // CHECK: llvm.cmpxchg %{{.*}}, %{{.*}}, %{{.*}} syncscope("agent") acq_rel acquire {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // CHECK: llvm.cmpxchg %{{[^ ,]+}}, %{{[^ ,]+}}, %{{[^ ,]+}} syncscope("agent") acq_rel acquire {alignment = 4 : i64} : !llvm.ptr<1>, i32
   // CHECK: ^[[JOIN]](%[[OLD:.*]]: f32):
   // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
   // CHECK: %[[SLOT:.*]] = llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32

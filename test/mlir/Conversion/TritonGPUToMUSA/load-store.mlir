@@ -8,15 +8,37 @@
 
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // The masked-off value is `other` (-1.0) and the mask is offset < n, per register:
+  // followed through the per-register structs from the constant and the argument.
   // CHECK-LABEL: llvm.func @masked(
-  // CHECK: %[[P0:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
-  // CHECK: %[[P1:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
-  // CHECK: llvm.cond_br %[[M0:.*]], ^[[LOAD0:.*]], ^[[JOIN0:.*]](%[[O0:.*]] : f32)
+  // CHECK-SAME: %[[P:[^:]*]]: !llvm.ptr<1>, %[[N:[^:]*]]: i32)
+  // CHECK: %[[OTHER:.*]] = llvm.mlir.constant(-1.000000e+00 : f32) : f32
+  // CHECK: %[[OS0:.*]] = llvm.insertvalue %[[OTHER]], %{{[^ ]+}}[0] : !llvm.struct<(f32, f32)>
+  // CHECK: %[[OS:.*]] = llvm.insertvalue %[[OTHER]], %[[OS0]][1] : !llvm.struct<(f32, f32)>
+  // CHECK: %[[OFFS0:.*]] = llvm.insertvalue %[[OFF0:[^ ,]+]], %{{[^ ]+}}[0] : !llvm.struct<(i32, i32)>
+  // CHECK: %[[OFFS:.*]] = llvm.insertvalue %[[OFF1:[^ ,]+]], %[[OFFS0]][1] : !llvm.struct<(i32, i32)>
+  // CHECK: %[[NS0:.*]] = llvm.insertvalue %[[N]], %{{[^ ]+}}[0] : !llvm.struct<(i32, i32)>
+  // CHECK: %[[NS:.*]] = llvm.insertvalue %[[N]], %[[NS0]][1] : !llvm.struct<(i32, i32)>
+  // CHECK-DAG: %[[R0:.*]] = llvm.extractvalue %[[OFFS]][0] : !llvm.struct<(i32, i32)>
+  // CHECK-DAG: %[[R1:.*]] = llvm.extractvalue %[[OFFS]][1] : !llvm.struct<(i32, i32)>
+  // CHECK-DAG: %[[N0:.*]] = llvm.extractvalue %[[NS]][0] : !llvm.struct<(i32, i32)>
+  // CHECK-DAG: %[[N1:.*]] = llvm.extractvalue %[[NS]][1] : !llvm.struct<(i32, i32)>
+  // CHECK: %[[C0:.*]] = llvm.icmp "slt" %[[R0]], %[[N0]] : i32
+  // CHECK: %[[C1:.*]] = llvm.icmp "slt" %[[R1]], %[[N1]] : i32
+  // CHECK: %[[MS0:.*]] = llvm.insertvalue %[[C0]], %{{[^ ]+}}[0] : !llvm.struct<(i1, i1)>
+  // CHECK: %[[MS:.*]] = llvm.insertvalue %[[C1]], %[[MS0]][1] : !llvm.struct<(i1, i1)>
+  // CHECK: %[[P0:.*]] = llvm.getelementptr %{{[^ ]+}}[%{{[^ ]+}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+  // CHECK: %[[P1:.*]] = llvm.getelementptr %{{[^ ]+}}[%{{[^ ]+}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+  // CHECK-DAG: %[[M0:.*]] = llvm.extractvalue %[[MS]][0] : !llvm.struct<(i1, i1)>
+  // CHECK-DAG: %[[M1:.*]] = llvm.extractvalue %[[MS]][1] : !llvm.struct<(i1, i1)>
+  // CHECK-DAG: %[[O0:.*]] = llvm.extractvalue %[[OS]][0] : !llvm.struct<(f32, f32)>
+  // CHECK-DAG: %[[O1:.*]] = llvm.extractvalue %[[OS]][1] : !llvm.struct<(f32, f32)>
+  // CHECK: llvm.cond_br %[[M0]], ^[[LOAD0:.*]], ^[[JOIN0:.*]](%[[O0]] : f32)
   // CHECK: ^[[LOAD0]]:
-  // CHECK-NEXT: %[[V0:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+  // CHECK-NEXT: %[[V0:.*]] = llvm.load %{{[^ ]+}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
   // CHECK-NEXT: llvm.br ^[[JOIN0]](%[[V0]] : f32)
   // CHECK: ^[[JOIN0]](%[[X0:.*]]: f32):
-  // CHECK: llvm.cond_br %{{.*}}, ^[[LOAD1:.*]], ^[[JOIN1:.*]](%{{.*}} : f32)
+  // CHECK: llvm.cond_br %[[M1]], ^[[LOAD1:.*]], ^[[JOIN1:.*]](%[[O1]] : f32)
   // CHECK: ^[[LOAD1]]:
   // CHECK-NEXT: llvm.load
   // CHECK: llvm.insertvalue %[[X0]], %{{.*}}[0] : !llvm.struct<(f32, f32)>

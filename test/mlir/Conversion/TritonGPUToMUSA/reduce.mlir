@@ -33,8 +33,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: llvm.call @llvm.musa.shfl.xor.sync.i32(%{{.*}}, %[[O1]],
   // CHECK: %[[SUM:.*]] = llvm.fadd
   // CHECK-NOT: llvm.call @llvm.musa.shfl
-  // CHECK-NOT: llvm.call @llvm.musa.barrier
+  // CHECK-NOT: {{@llvm.musa.syncthreads|@llvm.musa.barrier0|@global_smem|!llvm.ptr<3>}}
   // CHECK: llvm.insertvalue %[[SUM]], %{{.*}}[0] : !llvm.struct<(f32)>
+  // CHECK-NOT: {{@llvm.musa.syncthreads|@llvm.musa.barrier0|@global_smem|!llvm.ptr<3>}}
+  // CHECK: llvm.return
   tt.func public @row_sum(%x: tensor<4x128xf32, #blocked>) -> tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>> {
     %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
     ^bb0(%a: f32, %b: f32):
