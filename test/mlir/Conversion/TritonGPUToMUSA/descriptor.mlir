@@ -4,11 +4,11 @@
 // descriptor is the tensor's base address followed by its i32 shape and i64
 // strides; a tt.make_tensor_descriptor takes them from its operands.
 // RUN: musa-opt %s -convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
-// RUN: FileCheck %s --input-file=%t.mp_31.mlir
+// RUN: FileCheck %s --check-prefixes=CHECK,MP31 --input-file=%t.mp_31.mlir
 // RUN: musa-translate --musa-to-llvmir --musa-arch=mp_31 %t.mp_31.mlir -o %t.mp_31.ll
 // RUN: %check-llvm14 %t.mp_31.ll
 // RUN: musa-opt %S/Inputs/descriptor.mp_22.mlir -convert-tritongpu-to-musa=arch=mp_22 -o %t.mp_22.mlir
-// RUN: FileCheck %s --input-file=%t.mp_22.mlir
+// RUN: FileCheck %s --check-prefixes=CHECK,MP22 --input-file=%t.mp_22.mlir
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
@@ -90,9 +90,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 
   // Scatter: one store per register, in bounds only.
+  // The store sits on the in-bounds branch only, with the register's value at
+  // row x_offsets[r], column y + c. On mp_22 one 128-lane warp holds the whole
+  // 16x8 block, so warps 1..3 hold copies and only warp 0 stores.
   // CHECK-LABEL: llvm.func @scatter(
-  // CHECK: llvm.cond_br
-  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : bf16, !llvm.ptr<1>
+  // CHECK-SAME: %[[D:[^:]*]]: !llvm.ptr<1>, %[[R:[^:]*]]: i32, %[[C:[^:]*]]: i32, %[[SR:[^:]*]]: i64, %[[SC:[^:]*]]: i64, %[[X:[^:]*]]: !llvm.struct<(i32)>, %[[Y:[^:]*]]: i32, %[[V:[^:]*]]: !llvm.struct<(bf16)>
+  // CHECK: %[[ROW:.*]] = llvm.extractvalue %[[X]][0] : !llvm.struct<(i32)>
+  // CHECK: %[[COL:.*]] = llvm.add %[[Y]], %{{[^ ]+}} : i32
+  // MP22: %[[W7:.*]] = llvm.mlir.constant(7 : i32) : i32
+  // MP22: %[[WARP:.*]] = llvm.lshr %{{[^ ,]+}}, %[[W7]] : i32
+  // MP22: %[[W3:.*]] = llvm.mlir.constant(3 : i32) : i32
+  // MP22: %[[WSLOT:.*]] = llvm.and %[[WARP]], %[[W3]] : i32
+  // MP22: %[[OWNER:.*]] = llvm.icmp "eq" %[[WSLOT]], %{{[^ ]+}} : i32
+  // CHECK: %[[VAL:.*]] = llvm.extractvalue %[[V]][0] : !llvm.struct<(bf16)>
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK: %[[RGE:.*]] = llvm.icmp "sge" %[[ROW]], %[[ZERO]] : i32
+  // CHECK: %[[RLT:.*]] = llvm.icmp "slt" %[[ROW]], %[[R]] : i32
+  // CHECK: %[[RIN:.*]] = llvm.and %[[RGE]], %[[RLT]] : i1
+  // CHECK: %[[R64:.*]] = llvm.sext %[[ROW]] : i32 to i64
+  // CHECK: %[[ROFF:.*]] = llvm.mul %[[R64]], %[[SR]] : i64
+  // CHECK: %[[CGE:.*]] = llvm.icmp "sge" %[[COL]], %[[ZERO]] : i32
+  // CHECK: %[[CLT:.*]] = llvm.icmp "slt" %[[COL]], %[[C]] : i32
+  // CHECK: %[[CIN:.*]] = llvm.and %[[CGE]], %[[CLT]] : i1
+  // CHECK: %[[IN:.*]] = llvm.and %[[RIN]], %[[CIN]] : i1
+  // CHECK: %[[C64:.*]] = llvm.sext %[[COL]] : i32 to i64
+  // CHECK: %[[COFF:.*]] = llvm.mul %[[C64]], %[[SC]] : i64
+  // CHECK: %[[OFF:.*]] = llvm.add %[[ROFF]], %[[COFF]] : i64
+  // CHECK: %[[PTR:.*]] = llvm.getelementptr %[[D]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+  // MP31-NEXT: llvm.cond_br %[[IN]], ^[[STORE:[^,]*]], ^[[SKIP:[^ ]*]]{{$}}
+  // MP22-NEXT: %[[GO:.*]] = llvm.and %[[OWNER]], %[[IN]] : i1
+  // MP22-NEXT: llvm.cond_br %[[GO]], ^[[STORE:[^,]*]], ^[[SKIP:[^ ]*]]{{$}}
+  // CHECK-NEXT: ^[[STORE]]:
+  // CHECK-NEXT: llvm.store %[[VAL]], %[[PTR]] {alignment = 2 : i64} : bf16, !llvm.ptr<1>
+  // CHECK-NEXT: llvm.br ^[[SKIP]]
+  // CHECK-NEXT: ^[[SKIP]]:
+  // CHECK-NOT: llvm.store
+  // CHECK: llvm.return
   tt.func public @scatter(%d: !tt.tensordesc<tensor<1x8xbf16>>, %r: i32, %c: i32, %sr: i64, %sc: i64, %x: tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>, %y: i32, %v: tensor<16x8xbf16, #blocked>) {
     tt.descriptor_scatter %d[%x, %y], %v : !tt.tensordesc<tensor<1x8xbf16>>, tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>, i32, tensor<16x8xbf16, #blocked>
     tt.return
