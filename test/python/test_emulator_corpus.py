@@ -162,3 +162,29 @@ def test_dropout(arch: str) -> None:
     # Which elements are kept is decided by the Philox bits: exactly, per element.
     keep = uniform(reference_randint(seed, n)[:, 0]) > torch.tensor(p, dtype=torch.float32)
     torch.testing.assert_close(out, torch.where(keep, x / (1 - p), torch.zeros(n)))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_cat_broadcast(arch: str) -> None:
+    block = BY_NAME["cat_broadcast"].constexprs["BLOCK"]
+    torch.manual_seed(1)
+    # Small integers: every sum below is exact in fp16, so the result is exact too.
+    x = torch.randint(-4, 5, (block, )).to(torch.float16)
+    y = torch.randint(-4, 5, (block, )).to(torch.float16)
+    out = torch.full((3 * block, ), 99.0, dtype=torch.float16)
+    launch("cat_broadcast", arch, (1, 1, 1), x, y, out)
+    # can_reorder=True leaves the order of the concatenation to the compiler: compare as multisets.
+    assert torch.equal(out[:2 * block].sort().values, torch.cat([x, y]).sort().values)
+    # sum over the broadcast columns: block * y[i]; over the 4 broadcast rows: 4 * x[i].
+    assert torch.equal(out[2 * block:], (block * y.float() + 4 * x.float()).to(torch.float16))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_map_elementwise(arch: str) -> None:
+    block = BY_NAME["map_elementwise"].constexprs["BLOCK"]
+    torch.manual_seed(2)
+    x = torch.randn(block)
+    x[:4] = torch.tensor([0.0, -0.0, 1e-30, -1e-30])  # the branch's edge: x > 0 is strict
+    out = torch.full((block, ), -1.0)
+    launch("map_elementwise", arch, (1, 1, 1), x, out)
+    torch.testing.assert_close(out, torch.where(x > 0, x * x, torch.zeros(block)), rtol=0, atol=0)
