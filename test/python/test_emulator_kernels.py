@@ -708,15 +708,24 @@ def reduce_dtypes_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr, LOW: tl.constex
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float64, torch.int64])
 def test_reduce_16_and_64_bit(arch: str, dtype: torch.dtype) -> None:
     n = 200
-    x = torch.randint(-2**40, 2**40, (n, ), dtype=dtype) if dtype == torch.int64 else (torch.randn(n) / 4).to(dtype)
+    gen = torch.Generator().manual_seed(200)
+    # Nonzero values whose every partial sum is exact in the dtype (fp16: eighths up to 2048 units,
+    # bf16: +-1), so the sum must be exact in any order and dropping any one element is seen.
+    sign = torch.randint(0, 2, (n, ), generator=gen) * 2 - 1
+    x = {
+        torch.int64: torch.randint(-2**40, 2**40, (n, ), generator=gen, dtype=torch.int64),
+        torch.float16: (sign * torch.randint(1, 9, (n, ), generator=gen) / 8).to(torch.float16),
+        torch.bfloat16: sign.to(torch.bfloat16),
+        torch.float64: torch.randn(n, generator=gen, dtype=torch.float64) / 4,
+    }[dtype]
     out = torch.zeros(2, dtype=dtype)
     run(reduce_dtypes_kernel, arch, (1, ), dict(x_ptr=x, out_ptr=out, N=n),
         dict(BLOCK=256, LOW=-2**62 if dtype == torch.int64 else -1e4))
-    if dtype == torch.int64:
-        assert out.tolist() == [int(x.sum()), int(x.max())]
+    if dtype == torch.float64:  # only the summation order may differ
+        torch.testing.assert_close(out[0], x.sum(), rtol=1e-12, atol=1e-12)
+        assert out[1] == x.max()
     else:
-        torch.testing.assert_close(out[1], x.max())
-        torch.testing.assert_close(out[0].double(), x.double().sum(), rtol=2e-2, atol=5e-2)
+        assert out.tolist() == [x.double().sum().item() if dtype.is_floating_point else int(x.sum()), x.max().item()]
 
 
 @triton.jit
