@@ -55,4 +55,21 @@ def test_shared_memory_kernel_lowers_to_llvm14_ir(arch_name: str, file: str, ker
         # Every access goes through the one shared-memory symbol.
         assert "@global_smem" in lowered.llir
         assert "addrspace(3)" in lowered.llir
+        assert_barrier_between_shared_writes_and_reads(lowered.llir)
     assert_llvm14(lowered.llir)
+
+
+_SHARED_ACCESS = re.compile(r"\b(store|load) [^\n]*ptr addrspace\(3\)|call [^\n]*@llvm\.musa\.(syncthreads\.lm|barrier0)\(")
+
+
+def assert_barrier_between_shared_writes_and_reads(llir: str) -> None:
+    """In text order, a read of shared memory after a write to it has a block barrier in between
+    (other threads read what one thread wrote: the allocation/barrier passes must put one there)."""
+    written = False
+    for m in _SHARED_ACCESS.finditer(llir):
+        if m.group(2):
+            written = False
+        elif m.group(1) == "store":
+            written = True
+        else:
+            assert not written, f"shared-memory load after a store with no barrier between: {m.group(0)}"
