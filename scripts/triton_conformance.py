@@ -38,8 +38,12 @@ def collect(tests: Path, files: List[str], keyword: str) -> List[str]:
 
 def cause_of(message: str) -> str:
     """A failure message reduced to its cause: first line, numbers and quoted names blanked."""
-    line = next((ln.strip() for ln in message.splitlines() if ln.strip()), "(no message)")
-    line = re.sub(r"'[^']*'", "'…'", line)
+    lines = [ln.strip() for ln in message.splitlines() if ln.strip()]
+    line = lines[0] if lines else "(no message)"
+    if "CompilationError: at" in line:  # the cause is the exception named after the source excerpt
+        inner = [ln for ln in lines[1:] if re.match(r"[\w.]*(Error|Exception)\b", ln)]
+        line = f"CompilationError: {inner[-1]}" if inner else line
+    line = re.sub(r"'[^'\s]{0,60}'", "'…'", line)  # names, not whole messages
     line = re.sub(r"\((?:'…'|[(), ])*\)", "(…)", line)  # tuple signatures of any shape
     line = re.sub(r"0x[0-9a-fA-F]+|\d+", "N", line)
     return line[:160]
