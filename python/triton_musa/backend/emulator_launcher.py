@@ -113,6 +113,9 @@ class EmulatorLauncher:
         slots = bytearray()
         buffers: Dict[int, Tuple[int, int, str]] = {}
         for (name, ty, arg), kind in zip(leaves, kinds):
+            if (kind == "ptr") != ty.startswith("*"):
+                raise RuntimeError(f"kernel {self.kernel_name!r}: argument {name!r} of type {ty} lands in a "
+                                   f"parameter of kind {kind!r}; the launcher and the lowering disagree on the layout")
             if kind == "ptr":
                 slots += struct.pack("<Q", self._pointer(name, arg, buffers))
             else:
