@@ -16,41 +16,42 @@ from typing import Any, Callable, Optional, Tuple
 from triton.runtime.jit import ConstexprFunction
 
 
-def _target_of(semantic: Any) -> Optional[Tuple[str, str]]:
-    """(backend, arch) of the kernel under compilation, else of the active driver."""
+def _target_of(semantic: Any) -> Optional[Tuple[str, int, int]]:
+    """(backend, major, minor) of the kernel under compilation, else of the active driver."""
     options = getattr(getattr(semantic, "builder", None), "options", None)
     if options is not None and hasattr(options, "backend_name"):
-        return str(options.backend_name), str(getattr(options, "arch", ""))
-    from triton.language.target_info import current_target
-    target = current_target()
-    if target is None:
-        return None
-    return str(target.backend), str(target.arch)
+        backend, arch = str(options.backend_name), str(getattr(options, "arch", ""))
+    else:
+        from triton.language.target_info import current_target
+        target = current_target()
+        if target is None:
+            return None
+        backend, arch = str(target.backend), str(target.arch)
+    if backend != "musa":
+        return (backend, 0, 0)
+    from ..backend.target import parse_arch
+    parsed = parse_arch(arch)
+    return (backend, parsed.major, parsed.minor)
 
 
 class _TargetConstexprFunction(ConstexprFunction):
-    """A constexpr function whose Python body receives the (backend, arch) being compiled for."""
+    """A constexpr function whose Python body receives the (backend, major, minor) being compiled for."""
 
     def __call__(self, *args: Any, _semantic: Any = None, **kwargs: Any) -> Any:
-        target = _target_of(_semantic)
-        return super().__call__(target, *args, _semantic=_semantic, **kwargs)
+        return super().__call__(_target_of(_semantic), *args, _semantic=_semantic, **kwargs)
 
 
-def _is_musa(target: Optional[Tuple[str, str]]) -> bool:
+# The bodies below are read by Triton's dependency tracker (part of the kernel cache key): they may
+# reference nothing but their arguments and builtins.
+def _is_musa(target):
+    """True when compiling for (or, from host code, running on) a MUSA target."""
     return target is not None and target[0] == "musa"
 
 
-def _musa_capability_geq(target: Optional[Tuple[str, str]], major: int, minor: int = 0) -> bool:
-    if not _is_musa(target):
-        return False
-    from ..backend.target import parse_arch
-    arch = parse_arch(target[1])
-    return (arch.major, arch.minor) >= (int(major), int(minor))
+def _musa_capability_geq(target, major, minor=0):
+    """True on a MUSA target whose capability is at least (major, minor), e.g. (3, 1) on mp_31 (PH1)."""
+    return target is not None and target[0] == "musa" and (target[1], target[2]) >= (int(major), int(minor))
 
-
-_is_musa.__doc__ = "True when compiling for (or, from host code, running on) a MUSA target."
-_musa_capability_geq.__doc__ = ("True on a MUSA target whose capability is at least (major, minor), "
-                                "e.g. musa_capability_geq(3, 1) on mp_31 (PH1).")
 
 is_musa = _TargetConstexprFunction(_is_musa)
 musa_capability_geq = _TargetConstexprFunction(_musa_capability_geq)
