@@ -302,6 +302,12 @@ def sdk_build_dirs() -> Tuple[List[str], List[str]]:
     return [str(INCLUDE_DIR), str(home / "include")], [str(home / "lib"), str(home / "lib64")]
 
 
+def require_sdk_headers(what: str) -> None:
+    if not (musa_home() / "include" / "musa.h").exists():
+        raise RuntimeError(f"{what} needs the MUSA SDK's musa.h, not found under {musa_home()}/include; "
+                           "install the MUSA SDK or set MUSA_HOME")
+
+
 def build_launcher(src: str, *, declarations_only: bool = False, library_dirs: Optional[List[str]] = None,
                    libraries: Optional[List[str]] = None) -> Any:
     """Compiles (or finds in Triton's cache) the launcher extension for ``src``.
@@ -310,9 +316,8 @@ def build_launcher(src: str, *, declarations_only: bool = False, library_dirs: O
     machines without the SDK); the result must then be linked against a stand-in for libmusa."""
     from triton.runtime.build import compile_module_from_src
     include_dirs, sdk_lib_dirs = sdk_build_dirs()
-    if not declarations_only and not (musa_home() / "include" / "musa.h").exists():
-        raise RuntimeError(f"building the MUSA launcher needs the SDK's musa.h, not found under {musa_home()}/include; "
-                           "install the MUSA SDK or set MUSA_HOME")
+    if not declarations_only:
+        require_sdk_headers("launching MUSA kernels")
     return compile_module_from_src(src=src, name="__triton_musa_launcher", include_dirs=include_dirs,
                                    library_dirs=sdk_lib_dirs if library_dirs is None else library_dirs,
                                    libraries=["musa"] if libraries is None else libraries,

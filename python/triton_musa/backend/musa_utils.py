@@ -117,6 +117,9 @@ PyMODINIT_FUNC PyInit_musa_utils(void) { return PyModule_Create(&tm_module); }
 
 def build_utils(*, declarations_only: bool = False, library_dirs: Any = None, libraries: Any = None) -> Any:
     from triton.runtime.build import compile_module_from_src
+    from .launcher import require_sdk_headers
+    if not declarations_only:
+        require_sdk_headers("loading MUSA kernels")
     include_dirs, sdk_lib_dirs = sdk_build_dirs()
     return compile_module_from_src(src=SOURCE, name="musa_utils", include_dirs=include_dirs,
                                    library_dirs=sdk_lib_dirs if library_dirs is None else library_dirs,
