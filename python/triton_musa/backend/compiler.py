@@ -25,8 +25,9 @@ from triton import knobs
 from triton._C.libtriton import ir, passes
 from triton.backends.compiler import BaseBackend, GPUTarget, Language
 
-from .. import __version__
 from . import emulator
+from .cache_key import backend_key
+from .errors import user_errors
 from .lowering import lower_for_emulator, shared_bytes_of
 from .target import MusaArch, libdevice_path, parse_arch
 
@@ -151,7 +152,8 @@ class MusaBackend(BaseBackend):
     def __init__(self, target: GPUTarget) -> None:
         super().__init__(target)
         self.arch = parse_arch(target.arch)
-        if target.warp_size != self.arch.warp_size:
+        # Triton's AOT tool builds GPUTarget("musa", "mp_31", "32") from "--target musa:mp_31:32".
+        if int(target.warp_size) != self.arch.warp_size:
             raise ValueError(f"GPUTarget warp_size={target.warp_size} does not match {self.arch.name}, "
                              f"whose warps have {self.arch.warp_size} threads")
         # CompiledKernel reads the last stage as the "binary" (bytes).
@@ -159,7 +161,7 @@ class MusaBackend(BaseBackend):
 
     @functools.lru_cache()
     def hash(self) -> str:
-        return f"triton-musa-{__version__}-{self.arch.name}-{self.arch.warp_size}-{self.binary_ext}"
+        return f"triton-musa-{self.arch.name}-{self.arch.warp_size}-{self.binary_ext}-{backend_key()}"
 
     def parse_options(self, opts: Dict[str, Any]) -> MusaOptions:
         arch = self.arch
@@ -168,7 +170,7 @@ class MusaBackend(BaseBackend):
             raise ValueError(f"option arch={given_arch!r} contradicts the target architecture {arch.name}")
         args: Dict[str, Any] = {k: opts[k] for k in MusaOptions.__dataclass_fields__ if opts.get(k) is not None}
         args["arch"] = arch.name
-        args.setdefault("warp_size", self.target.warp_size)
+        args.setdefault("warp_size", int(self.target.warp_size))
         args.setdefault("supported_fp8_dtypes", supported_fp8_dtypes(arch))
         # Honour TRITON_DEFAULT_FP_FUSION like the in-tree backends do.
         args.setdefault("enable_fp_fusion", knobs.language.default_fp_fusion)
@@ -281,7 +283,8 @@ class MusaBackend(BaseBackend):
         an op the lowering does not support yet."""
         from .lowering import lower_to_llir
         name = metadata.get("name", "kernel")
-        lowered = lower_to_llir(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
+        with user_errors(name, opt.arch):
+            lowered = lower_to_llir(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
         metadata["shared"] = shared_bytes_of(lowered.llvm_dialect)
         return lowered.llir
 
@@ -289,7 +292,8 @@ class MusaBackend(BaseBackend):
     def make_emuir(ttgir: str, metadata: Dict[str, Any], opt: MusaOptions) -> str:
         """TTGIR -> LLVM dialect for the CPU emulator target (what the emulator loads)."""
         name = metadata.get("name", "kernel")
-        _, module = lower_for_emulator(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
+        with user_errors(name, opt.arch):
+            _, module = lower_for_emulator(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
         metadata["shared"] = shared_bytes_of(module)
         return module
 

@@ -16,6 +16,10 @@ from typing import Optional, Tuple
 from .target import MusaArch, libdevice_path
 
 
+# The first LLVM release whose llc reads the IR our exporter writes without the compatibility step.
+LLVM_MAJOR_WITHOUT_REWRITES = 19
+
+
 @dataclass(frozen=True)
 class LoweredKernel:
     pipeline: str
@@ -43,7 +47,10 @@ def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name
     if libdevice is None:
         sdk_libdevice = libdevice_path(arch)
         libdevice = sdk_libdevice if os.path.exists(sdk_libdevice) else None
-    llir = module.to_llvm_ir(arch.name, opt_level=opt_level, libdevice=libdevice)
+    # The compatibility rewrites are keyed by the SDK llc's LLVM major (14 when no SDK is found).
+    from .toolchain import target_llvm_major
+    llir = module.to_llvm_ir(arch.name, opt_level=opt_level, libdevice=libdevice,
+                             llvm14_compatible=target_llvm_major() < LLVM_MAJOR_WITHOUT_REWRITES)
     return LoweredKernel(pipeline=pipeline, llvm_dialect=str(module), llir=llir)
 
 

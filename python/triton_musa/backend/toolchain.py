@@ -7,7 +7,9 @@ place that was searched.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -34,17 +36,72 @@ class MusaToolchain:
     llc: Path
     lld: Path
 
+    @property
+    def version(self) -> str:
+        """The SDK llc's ``--version`` line naming its LLVM release, e.g. "LLVM version 14.0.6"."""
+        return llc_version(str(self.llc))
+
+    @property
+    def llvm_major(self) -> int:
+        return llvm_major_of(self.version)
+
     def compile_mubin(self, llir: str, arch: MusaArch, kernel_name: str = "kernel") -> bytes:
         """Runs ``llc`` then ``ld.lld`` on ``llir`` and returns the mubin (an ELF shared object)."""
         with tempfile.TemporaryDirectory(prefix="triton-musa-") as tmp:
             work = Path(tmp)
             ll_path, obj_path, mubin_path = (work / f"{kernel_name}{ext}" for ext in (".ll", ".o", ".mubin"))
             ll_path.write_text(llir)
-            # The SDK llc is LLVM 14: opaque pointers must be asked for.
+            # LLVM 14 and older llc read opaque pointers only when asked (MUSA 5.2's llc is LLVM 14).
+            opaque = ["--opaque-pointers"] if self.llvm_major < 15 else []
             _run([str(self.llc), str(ll_path), "-march=mtgpu", f"-mcpu={arch.name}", "-O2", "-filetype=obj",
-                  "--opaque-pointers", "-o", str(obj_path)])
+                  *opaque, "-o", str(obj_path)])
             _run([str(self.lld), "-flavor", "gnu", "-shared", str(obj_path), "-o", str(mubin_path)])
             return mubin_path.read_bytes()
+
+
+# The LLVM major of the SDK llc when none is found (MUSA 5.x ships LLVM 14): IR is then written for it.
+DEFAULT_LLVM_MAJOR = 14
+_VERSION = re.compile(r"LLVM version (\d+)[.\d\w-]*")
+
+
+def llvm_major_of(version: str) -> int:
+    match = _VERSION.search(version)
+    return int(match.group(1)) if match else DEFAULT_LLVM_MAJOR
+
+
+@functools.lru_cache(maxsize=None)
+def _llc_version(path: str, mtime_ns: int, size: int) -> str:
+    try:
+        proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise MusaToolchainError(f"could not run `{path} --version`: {exc}") from exc
+    match = _VERSION.search(proc.stdout + proc.stderr)
+    if match is None:
+        raise MusaToolchainError(f"`{path} --version` names no LLVM version:\n{proc.stdout.strip()}")
+    return match.group(0)
+
+
+def llc_version(path: str) -> str:
+    """``llc --version``'s LLVM version, remembered per file (path, mtime, size): a replaced SDK is asked again."""
+    st = os.stat(path)
+    return _llc_version(path, st.st_mtime_ns, st.st_size)
+
+
+def toolchain_key() -> str:
+    """What the binary depends on in the SDK: its llc's path and version, or "no-sdk"."""
+    try:
+        toolchain = find_toolchain()
+    except MusaToolchainNotFound:
+        return "no-sdk"
+    return f"{toolchain.llc}:{toolchain.version}"
+
+
+def target_llvm_major() -> int:
+    """The LLVM major the emitted IR must suit: the SDK llc's, else DEFAULT_LLVM_MAJOR."""
+    try:
+        return find_toolchain().llvm_major
+    except MusaToolchainNotFound:
+        return DEFAULT_LLVM_MAJOR
 
 
 def _run(cmd: Sequence[str]) -> None:

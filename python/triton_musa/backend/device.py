@@ -1,0 +1,146 @@
+"""The two devices the MUSA driver can run kernels on: a MUSA GPU seen through
+torch_musa (``MusaDevice``) and the CPU emulator (``EmulatorDevice``). The
+driver picks one, once, per process (``choose_device``).
+
+``musa_device_status()`` says why the MUSA device is or is not usable (no
+torch_musa, no device, a driver error); probing never raises, so
+``import triton`` never fails because of it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from typing import Any, Optional, Tuple, Type
+
+from . import emulator
+from .target import MusaArch, arch_from_capability, parse_arch
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    available: bool
+    reason: str  # why not, or which device
+
+
+@functools.lru_cache(maxsize=None)
+def musa_device_status() -> DeviceStatus:
+    """Whether torch_musa sees a MUSA device, and why not."""
+    try:
+        import torch
+    except Exception as exc:  # noqa: BLE001  (any import failure means "not usable")
+        return DeviceStatus(False, f"torch is not importable ({type(exc).__name__}: {exc})")
+    try:
+        import torch_musa  # noqa: F401  (registers torch.musa)
+    except ImportError as exc:
+        return DeviceStatus(False, f"torch_musa is not installed ({exc}); it comes with the MUSA SDK")
+    except Exception as exc:  # noqa: BLE001
+        return DeviceStatus(False, f"importing torch_musa failed ({type(exc).__name__}: {exc})")
+    try:
+        if not torch.musa.is_available():
+            return DeviceStatus(False, "torch_musa is installed but torch.musa.is_available() is False "
+                                       "(no device, MUSA_VISIBLE_DEVICES empty, or the kernel driver is not loaded)")
+        count = torch.musa.device_count()
+        major, minor = torch.musa.get_device_capability(0)
+    except Exception as exc:  # noqa: BLE001
+        return DeviceStatus(False, f"the MUSA driver reported an error ({type(exc).__name__}: {exc})")
+    return DeviceStatus(True, f"{count} MUSA device(s), device 0 has capability {major}.{minor}")
+
+
+def _torch_musa() -> Any:
+    import torch
+    import torch_musa  # noqa: F401
+    return torch.musa
+
+
+class MusaDevice:
+    """Kernels on a MUSA GPU through the driver API, on torch_musa's current stream."""
+
+    emulated = False
+
+    def __init__(self) -> None:
+        from .launcher import MusaLauncher
+        from .musa_utils import MusaUtils
+        self.utils = MusaUtils()
+        self.launcher_cls: Type[Any] = MusaLauncher
+
+    def current_device(self) -> int:
+        return int(_torch_musa().current_device())
+
+    def set_current_device(self, device: int) -> None:
+        _torch_musa().set_device(device)
+
+    def current_stream(self, device: Optional[int]) -> int:
+        musa = _torch_musa()
+        return int(musa.current_stream(device).musa_stream)
+
+    def capability(self, device: Optional[int]) -> Tuple[int, int]:
+        major, minor = _torch_musa().get_device_capability(device)
+        return int(major), int(minor)
+
+    def arch(self) -> MusaArch:
+        override = os.environ.get(emulator.ARCH_ENV)
+        if override:
+            return parse_arch(override)
+        return arch_from_capability(*self.capability(self.current_device()))
+
+    def torch_device(self) -> Any:
+        import torch
+        return torch.device("musa", self.current_device())
+
+    def device_interface(self) -> Any:
+        return _torch_musa()
+
+    def empty_cache_for_benchmark(self) -> Any:
+        """A buffer twice the device's L2, so zeroing it evicts the benchmark's inputs."""
+        import torch
+        l2_bytes = self.utils.get_device_properties(self.current_device()).get("l2_cache_size", 0)
+        size = max(2 * int(l2_bytes), 64 * 1024 * 1024)
+        return torch.empty(size // 4, dtype=torch.int, device="musa")
+
+
+class EmulatorDevice:
+    """Kernels on the CPU emulator, on torch CPU tensors (launches are synchronous, stream 0)."""
+
+    emulated = True
+
+    def __init__(self) -> None:
+        from .emulator_launcher import EmulatorLauncher
+        self.utils = emulator.EmulatorUtils()
+        self.launcher_cls: Type[Any] = EmulatorLauncher
+
+    def current_device(self) -> int:
+        return 0
+
+    def set_current_device(self, device: int) -> None:
+        if device != 0:
+            raise ValueError(f"the MUSA CPU emulator has one device, 0; got {device}")
+
+    def current_stream(self, device: Optional[int]) -> int:
+        return 0
+
+    def capability(self, device: Optional[int]) -> Tuple[int, int]:
+        arch = self.arch()
+        return arch.major, arch.minor
+
+    def arch(self) -> MusaArch:
+        return emulator.emulated_arch()
+
+    def torch_device(self) -> Any:
+        import torch
+        return torch.device("cpu")
+
+    def device_interface(self) -> Any:
+        return emulator.EmulatorDeviceInterface
+
+    def empty_cache_for_benchmark(self) -> Any:
+        import torch
+        # Larger than the last-level cache a worker core sees.
+        return torch.empty(32 * 1024 * 1024 // 4, dtype=torch.int)
+
+
+def choose_device() -> Any:
+    """The emulator where it is active (forced, or no MUSA device and no other GPU driver), else the MUSA GPU."""
+    return EmulatorDevice() if emulator.emulator_active() else MusaDevice()
+

@@ -1,0 +1,82 @@
+"""Benchmarking on MUSA: ``triton.musa_testing.do_bench`` and the
+``device_type=`` argument that ``triton.testing.do_bench`` gains when the
+backend loads.
+
+Both time with the active driver's device interface: MUSA events
+(``torch.musa.Event``) on a device, host timestamps on the CPU emulator (the
+times then measure the emulator, and a warning says so once). Importing this
+module imports no Triton module, because it is entered as
+``triton.musa_testing`` while ``import triton`` is still running.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from types import ModuleType
+from typing import Any, Callable, List, Optional, Sequence
+
+__all__ = ["do_bench"]
+
+_warned_emulator = False
+
+
+def _active_backend() -> str:
+    from triton.runtime import driver
+    return str(driver.active.get_current_target().backend)
+
+
+def do_bench(fn: Callable[[], Any], warmup: int = 25, rep: int = 100, grad_to_none: Optional[Sequence[Any]] = None,
+             quantiles: Optional[List[float]] = None, return_mode: str = "mean") -> Any:
+    """Times ``fn`` on the active MUSA device (or the CPU emulator), in milliseconds.
+
+    Same arguments and result as ``triton.testing.do_bench``; raises RuntimeError
+    when the active Triton driver is not triton-musa's."""
+    backend = _active_backend()
+    if backend != "musa":
+        raise RuntimeError(f"triton.musa_testing.do_bench needs the MUSA driver, but the active Triton driver is "
+                           f"{backend!r}; see triton_musa.backend.driver.musa_device_status()")
+    from triton.runtime import driver
+    if getattr(driver.active, "emulated", False):
+        global _warned_emulator
+        if not _warned_emulator:
+            _warned_emulator = True
+            warnings.warn("triton-musa: benchmarking on the CPU emulator: times measure the emulator, "
+                          "not a MUSA GPU", stacklevel=2)
+    return _stock_do_bench(fn, warmup=warmup, rep=rep, grad_to_none=grad_to_none, quantiles=quantiles,
+                           return_mode=return_mode)
+
+
+def _stock_do_bench(fn: Callable[[], Any], **kwargs: Any) -> Any:
+    import triton.testing
+    stock = getattr(triton.testing.do_bench, "__wrapped__", triton.testing.do_bench)
+    return stock(fn, **kwargs)
+
+
+def _with_device_type(stock: Callable[..., Any]) -> Callable[..., Any]:
+    """``stock`` plus a keyword ``device_type``: ``"musa"`` benchmarks on MUSA, None (the default) or
+    the active backend's name keeps the stock behaviour, anything else is an error."""
+
+    @functools.wraps(stock)
+    def do_bench_with_device_type(fn: Callable[[], Any], *args: Any, device_type: Optional[str] = None,
+                                  **kwargs: Any) -> Any:
+        if device_type is None:
+            return stock(fn, *args, **kwargs)
+        if device_type == "musa":
+            names = ("warmup", "rep", "grad_to_none", "quantiles", "return_mode")
+            kwargs.update(zip(names, args))
+            return do_bench(fn, **kwargs)
+        backend = _active_backend()
+        if device_type != backend:
+            raise ValueError(f"do_bench(device_type={device_type!r}): the active Triton driver is {backend!r}; "
+                             "pass its name, 'musa', or no device_type")
+        return stock(fn, *args, **kwargs)
+
+    do_bench_with_device_type.__wrapped__ = stock  # type: ignore[attr-defined]
+    return do_bench_with_device_type
+
+
+def install(testing: ModuleType) -> None:
+    """Gives ``triton.testing.do_bench`` the ``device_type`` keyword (once)."""
+    if not hasattr(testing.do_bench, "__wrapped__"):
+        testing.do_bench = _with_device_type(testing.do_bench)

@@ -1,0 +1,52 @@
+/* A stand-in for libmusa.so in tests: records what the generated launcher passes to the driver. Addresses in
+   [stub_device_lo, stub_device_hi) count as device memory. */
+#include <string.h>
+#include "triton_musa_driver.h"
+
+unsigned long long stub_device_lo, stub_device_hi;
+size_t stub_param_sizes[32];
+int stub_num_params;
+unsigned stub_grid[3], stub_block[3], stub_shared;
+unsigned long long stub_stream, stub_function;
+unsigned char stub_params[1024];
+unsigned long long stub_encoded[16]; /* type, rank, address, dims[5], strides[4] */
+
+MUresult muGetErrorString(MUresult error, const char **str) { (void)error; *str = "stub error"; return MUSA_SUCCESS; }
+
+MUresult muPointerGetAttribute(void *data, MUpointer_attribute attribute, MUdeviceptr ptr) {
+  if (attribute != MU_POINTER_ATTRIBUTE_DEVICE_POINTER || ptr < stub_device_lo || ptr >= stub_device_hi)
+    return MUSA_ERROR_INVALID_VALUE;
+  *(MUdeviceptr *)data = ptr;
+  return MUSA_SUCCESS;
+}
+
+MUresult muTensorDescriptorEncode(MUtensorDescriptor *desc, MUtensorDescriptorDataType type, muuint32_t rank,
+                                  void *globalAddress, const muuint64_t *globalDim, const muuint64_t *globalStrides,
+                                  MUtensorDescriptorInterleave interleave, muuint64_t oobConstantFill) {
+  (void)interleave; (void)oobConstantFill;
+  memset(stub_encoded, 0, sizeof(stub_encoded));
+  stub_encoded[0] = (unsigned long long)type;
+  stub_encoded[1] = rank;
+  stub_encoded[2] = (unsigned long long)globalAddress;
+  for (muuint32_t i = 0; i < rank; ++i) stub_encoded[3 + i] = globalDim[i];
+  for (muuint32_t i = 0; i + 1 < rank; ++i) stub_encoded[8 + i] = globalStrides[i];
+  memset(desc, 0xA5, sizeof(*desc));
+  desc->opaque[0] = (unsigned long long)globalAddress;
+  return MUSA_SUCCESS;
+}
+
+MUresult muLaunchKernel(MUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, MUstream stream, void **params, void **extra) {
+  (void)extra;
+  stub_grid[0] = gx; stub_grid[1] = gy; stub_grid[2] = gz;
+  stub_block[0] = bx; stub_block[1] = by; stub_block[2] = bz;
+  stub_shared = shared;
+  stub_stream = (unsigned long long)stream;
+  stub_function = (unsigned long long)f;
+  size_t offset = 0;
+  for (int i = 0; i < stub_num_params; ++i) {
+    memcpy(stub_params + offset, params[i], stub_param_sizes[i]);
+    offset += stub_param_sizes[i];
+  }
+  return MUSA_SUCCESS;
+}
