@@ -5,6 +5,7 @@
 
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "registration/InitAll.h"
+#include "target/EmulatorABI.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -38,9 +39,9 @@ using namespace mlir::triton_musa::emulator;
 
 namespace {
 
-constexpr llvm::StringLiteral kEntryName = "__musa_emu_entry";
-constexpr unsigned kGlobalAddressSpace = 1;
-constexpr unsigned kSharedAddressSpace = 3;
+namespace abi = mlir::triton_musa::emulator_abi;
+using abi::kGlobalAddressSpace;
+using abi::kSharedAddressSpace;
 
 //===----------------------------------------------------------------------===//
 // Host helpers the generated code may call (half/bfloat conversions that
@@ -129,10 +130,10 @@ void instrumentMemoryAccesses(llvm::Module &module) {
   auto *i64 = llvm::Type::getInt64Ty(ctx);
   auto *i32 = llvm::Type::getInt32Ty(ctx);
   llvm::FunctionCallee checkGlobal = module.getOrInsertFunction(
-      "__musa_emu_check_global", llvm::Type::getVoidTy(ctx),
+      abi::kCheckGlobal, llvm::Type::getVoidTy(ctx),
       llvm::PointerType::get(ctx, kGlobalAddressSpace), i64, i64, i32);
   llvm::FunctionCallee checkShared = module.getOrInsertFunction(
-      "__musa_emu_check_shared", llvm::Type::getVoidTy(ctx),
+      abi::kCheckShared, llvm::Type::getVoidTy(ctx),
       llvm::PointerType::get(ctx, kSharedAddressSpace), i64, i64, i32);
   for (llvm::Function &fn : module) {
     for (llvm::BasicBlock &bb : fn) {
@@ -140,7 +141,7 @@ void instrumentMemoryAccesses(llvm::Module &module) {
         llvm::Value *ptr = nullptr;
         llvm::Type *accessType = nullptr;
         llvm::Align align(1);
-        int kind = 0;
+        abi::AccessKind kind = abi::AccessKind::Load;
         if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
           ptr = load->getPointerOperand();
           accessType = load->getType();
@@ -149,17 +150,17 @@ void instrumentMemoryAccesses(llvm::Module &module) {
           ptr = store->getPointerOperand();
           accessType = store->getValueOperand()->getType();
           align = store->getAlign();
-          kind = 1;
+          kind = abi::AccessKind::Store;
         } else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst)) {
           ptr = rmw->getPointerOperand();
           accessType = rmw->getValOperand()->getType();
           align = rmw->getAlign();
-          kind = 2;
+          kind = abi::AccessKind::Atomic;
         } else if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst)) {
           ptr = cas->getPointerOperand();
           accessType = cas->getCompareOperand()->getType();
           align = cas->getAlign();
-          kind = 2;
+          kind = abi::AccessKind::Atomic;
         }
         if (!ptr)
           continue;
@@ -174,7 +175,7 @@ void instrumentMemoryAccesses(llvm::Module &module) {
                       llvm::ConstantInt::get(
                           i64, dl.getTypeStoreSize(accessType).getFixedValue()),
                       llvm::ConstantInt::get(i64, align.value()),
-                      llvm::ConstantInt::get(i32, kind)});
+                      llvm::ConstantInt::get(i32, int32_t(kind))});
       }
     }
   }
@@ -226,9 +227,9 @@ void instrumentInstructionCount(llvm::Module &module) {
   llvm::LLVMContext &ctx = module.getContext();
   auto *i64 = llvm::Type::getInt64Ty(ctx);
   llvm::FunctionCallee count = module.getOrInsertFunction(
-      "__musa_emu_count", llvm::Type::getVoidTy(ctx), i64);
+      abi::kCount, llvm::Type::getVoidTy(ctx), i64);
   for (llvm::Function &fn : module) {
-    if (fn.isDeclaration() || fn.getName() == kEntryName)
+    if (fn.isDeclaration() || fn.getName() == abi::kEntry)
       continue;
     for (llvm::BasicBlock &bb : fn) {
       uint64_t n = 0;
@@ -237,7 +238,8 @@ void instrumentInstructionCount(llvm::Module &module) {
           continue;
         if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
           if (llvm::Function *callee = call->getCalledFunction())
-            if (callee->getName().starts_with("__musa_emu_check"))
+            if ((callee->getName() == abi::kCheckGlobal ||
+                 callee->getName() == abi::kCheckShared))
               continue;
         ++n;
       }
@@ -255,7 +257,7 @@ void addEntryTrampoline(llvm::Module &module, llvm::Function &kernel) {
   auto *fnTy =
       llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptrTy}, false);
   auto *entry = llvm::Function::Create(fnTy, llvm::Function::ExternalLinkage,
-                                       kEntryName, module);
+                                       abi::kEntry, module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
   llvm::Value *slots = entry->getArg(0);
   llvm::SmallVector<llvm::Value *> args;
@@ -425,7 +427,7 @@ EmulatedKernel::load(const std::string &llvmDialectText,
           std::move(llvmModule),
           llvm::orc::ThreadSafeContext(std::move(llvmContext)))))
     return std::move(err);
-  auto entry = (*jit)->lookup(kEntryName);
+  auto entry = (*jit)->lookup(abi::kEntry);
   if (!entry)
     return makeError("emulator: cannot JIT-compile kernel '" + kernel->name +
                      "': " + llvm::toString(entry.takeError()));

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "emulator/Runtime.h"
+#include "target/EmulatorABI.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -29,6 +30,7 @@
 #endif
 
 using namespace mlir::triton_musa::emulator;
+namespace abi = mlir::triton_musa::emulator_abi;
 
 namespace {
 
@@ -307,17 +309,18 @@ static uint64_t emuShuffle(int32_t kind, uint64_t value, int32_t offset,
   int64_t first = lane & ~int64_t(w - 1);
   int64_t last = first + w - 1;
   int64_t src = lane;
-  switch (kind) {
-  case 0: // xor
+  switch (abi::ShuffleKind(kind)) {
+  case abi::ShuffleKind::Xor:
     src = lane ^ int64_t(uint32_t(offset));
     break;
-  case 1: // up
+  case abi::ShuffleKind::Up:
     src = lane - int64_t(offset);
     break;
-  case 2: // down
+  case abi::ShuffleKind::Down:
     src = lane + int64_t(offset);
     break;
-  default: // idx
+  case abi::ShuffleKind::Idx:
+  default:
     src = first + (int64_t(uint32_t(offset)) & int64_t(w - 1));
     break;
   }
@@ -406,7 +409,7 @@ static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
                              "offset {2}: the kernel has {3} bytes of shared "
                              "memory (\"ttg.shared\")",
                              what, bytes, int64_t(addr - base), size));
-  if (!w.config->raceCheck || kind == 2)
+  if (!w.config->raceCheck || abi::AccessKind(kind) == abi::AccessKind::Atomic)
     return;
   // Epochs count block barriers from 1; accesses of one epoch by two
   // threads conflict unless one of them is a load of a load, or both threads
@@ -429,7 +432,8 @@ static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
     if (conflicts(cell.store)) {
       other = &cell.store;
       otherWhat = "store";
-    } else if (kind == 1 && conflicts(cell.load)) {
+    } else if (abi::AccessKind(kind) == abi::AccessKind::Store &&
+               conflicts(cell.load)) {
       other = &cell.load;
       otherWhat = "load";
     }
@@ -440,7 +444,8 @@ static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
           "barrier between them",
           what, bytes, offset, otherWhat, offset + i, other->thread,
           other->thread / warpSize, other->thread % warpSize));
-    ShadowAccess &mine = kind == 1 ? cell.store : cell.load;
+    ShadowAccess &mine =
+        abi::AccessKind(kind) == abi::AccessKind::Store ? cell.store : cell.load;
     mine = {epoch, f.tid, warpGen};
   }
 }
@@ -473,20 +478,20 @@ static void emuAssertFail(const char *message, const char *file, int32_t line,
 std::vector<std::pair<const char *, void *>>
 mlir::triton_musa::emulator::runtimeSymbols() {
   return {
-      {"__musa_emu_thread_id", reinterpret_cast<void *>(&emuThreadId)},
-      {"__musa_emu_block_id", reinterpret_cast<void *>(&emuBlockId)},
-      {"__musa_emu_num_blocks", reinterpret_cast<void *>(&emuNumBlocks)},
-      {"__musa_emu_shared_base", reinterpret_cast<void *>(&emuSharedBase)},
-      {"__musa_emu_barrier", reinterpret_cast<void *>(&emuBarrier)},
-      {"__musa_emu_shared_barrier", reinterpret_cast<void *>(&emuBarrier)},
-      {"__musa_emu_warp_sync", reinterpret_cast<void *>(&emuWarpSync)},
-      {"__musa_emu_shuffle", reinterpret_cast<void *>(&emuShuffle)},
-      {"__musa_emu_ballot", reinterpret_cast<void *>(&emuBallot)},
-      {"__musa_emu_check_global", reinterpret_cast<void *>(&emuCheckGlobal)},
-      {"__musa_emu_check_shared", reinterpret_cast<void *>(&emuCheckShared)},
-      {"__musa_emu_count", reinterpret_cast<void *>(&emuCount)},
-      {"__musa_emu_printf", reinterpret_cast<void *>(&emuPrintf)},
-      {"__musa_emu_assert_fail", reinterpret_cast<void *>(&emuAssertFail)},
+      {abi::kThreadId.data(), reinterpret_cast<void *>(&emuThreadId)},
+      {abi::kBlockId.data(), reinterpret_cast<void *>(&emuBlockId)},
+      {abi::kNumBlocks.data(), reinterpret_cast<void *>(&emuNumBlocks)},
+      {abi::kSharedBase.data(), reinterpret_cast<void *>(&emuSharedBase)},
+      {abi::kBarrier.data(), reinterpret_cast<void *>(&emuBarrier)},
+      {abi::kSharedBarrier.data(), reinterpret_cast<void *>(&emuBarrier)},
+      {abi::kWarpSync.data(), reinterpret_cast<void *>(&emuWarpSync)},
+      {abi::kShuffle.data(), reinterpret_cast<void *>(&emuShuffle)},
+      {abi::kBallot.data(), reinterpret_cast<void *>(&emuBallot)},
+      {abi::kCheckGlobal.data(), reinterpret_cast<void *>(&emuCheckGlobal)},
+      {abi::kCheckShared.data(), reinterpret_cast<void *>(&emuCheckShared)},
+      {abi::kCount.data(), reinterpret_cast<void *>(&emuCount)},
+      {abi::kPrintf.data(), reinterpret_cast<void *>(&emuPrintf)},
+      {abi::kAssertFail.data(), reinterpret_cast<void *>(&emuAssertFail)},
   };
 }
 

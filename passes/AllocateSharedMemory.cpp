@@ -11,7 +11,7 @@
 #include "passes/SharedMemoryBuffers.h"
 
 #include "conversion/TritonGPUToMUSA/Scratch.h"
-#include "conversion/TritonGPUToMUSA/TargetInfo.h"
+#include "target/TargetInfo.h"
 
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
@@ -193,7 +193,11 @@ struct MUSAAllocateSharedMemory
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(arch);
+    FailureOr<const MUSAArchInfo *> musaArch =
+        resolveMUSAArch(module, arch, "--musa-allocate-shared-memory");
+    if (failed(musaArch))
+      return signalPassFailure();
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**musaArch);
 
     // Per function: buffers placed from 0 and the bytes they need.
     llvm::MapVector<triton::FuncOp, SmallVector<Buffer>> buffersOf;

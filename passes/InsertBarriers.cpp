@@ -10,7 +10,7 @@
 #include "passes/SharedMemoryBuffers.h"
 
 #include "conversion/TritonGPUToMUSA/Scratch.h"
-#include "conversion/TritonGPUToMUSA/TargetInfo.h"
+#include "target/TargetInfo.h"
 
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
@@ -254,7 +254,11 @@ struct MUSAInsertBarriers
   using Base::Base;
 
   void runOnOperation() override {
-    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(arch);
+    FailureOr<const MUSAArchInfo *> musaArch =
+        resolveMUSAArch(getOperation(), arch, "--musa-insert-barriers");
+    if (failed(musaArch))
+      return signalPassFailure();
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**musaArch);
     BarrierInserter inserter(*targetInfo);
     for (auto func : getOperation().getOps<triton::FuncOp>())
       if (failed(inserter.run(func)))

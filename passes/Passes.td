@@ -4,15 +4,7 @@
 #define TRITON_MUSA_PASSES_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
-
-defvar MUSAArchOption = Option<"arch", "arch", "::mlir::triton_musa::MUSAArch",
-      "::mlir::triton_musa::MUSAArch::MP31",
-      "MUSA architecture: mp_31 (PH1, warp 32) or mp_22 (QY2, warp 128)",
-      [{::llvm::cl::values(
-        clEnumValN(::mlir::triton_musa::MUSAArch::MP31, "mp_31",
-                   "PH1 (S5000), 32-thread warps"),
-        clEnumValN(::mlir::triton_musa::MUSAArch::MP22, "mp_22",
-                   "QY2 (S4000), 128-thread warps"))}]>;
+include "target/TargetPassOptions.td"
 
 def MUSARelayoutGatherOffsets
     : Pass<"musa-relayout-gather-offsets", "mlir::ModuleOp"> {

@@ -60,7 +60,7 @@ private:
   mlir::ScopedDiagnosticHandler handler;
 };
 
-triton_musa::LinearLayout layoutToLinear(const std::string &text,
+mlir::triton_musa::LinearLayout layoutToLinear(const std::string &text,
                                          const std::vector<int64_t> &shape) {
   mlir::MLIRContext &ctx = getLayoutContext();
   DiagnosticText diagnostics(ctx);
@@ -69,8 +69,8 @@ triton_musa::LinearLayout layoutToLinear(const std::string &text,
   if (!layout)
     throw nb::value_error(
         ("cannot parse layout attribute '" + text + "': " + messages).c_str());
-  mlir::FailureOr<triton_musa::LinearLayout> result =
-      triton_musa::toLinearLayout(shape, layout, [&ctx] {
+  mlir::FailureOr<mlir::triton_musa::LinearLayout> result =
+      mlir::triton_musa::toLinearLayout(shape, layout, [&ctx] {
         return mlir::emitError(mlir::UnknownLoc::get(&ctx));
       });
   if (mlir::failed(result))
@@ -80,7 +80,7 @@ triton_musa::LinearLayout layoutToLinear(const std::string &text,
 }
 
 /// The layout of a tensor or !ttg.memdesc type given as text.
-triton_musa::LinearLayout typeToLinear(const std::string &text) {
+mlir::triton_musa::LinearLayout typeToLinear(const std::string &text) {
   mlir::MLIRContext &ctx = getLayoutContext();
   DiagnosticText diagnostics(ctx);
   mlir::Type type = mlir::parseType(text, &ctx);
@@ -88,11 +88,11 @@ triton_musa::LinearLayout typeToLinear(const std::string &text) {
     throw nb::value_error(("cannot parse type '" + text +
                            "': " + diagnostics.messages)
                               .c_str());
-  mlir::FailureOr<triton_musa::LinearLayout> result = mlir::failure();
+  mlir::FailureOr<mlir::triton_musa::LinearLayout> result = mlir::failure();
   if (auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type))
-    result = triton_musa::toLinearLayout(tensor);
+    result = mlir::triton_musa::toLinearLayout(tensor);
   else if (auto memdesc = mlir::dyn_cast<mlir::triton::gpu::MemDescType>(type))
-    result = triton_musa::toLinearLayout(memdesc);
+    result = mlir::triton_musa::toLinearLayout(memdesc);
   else
     throw nb::value_error(("'" + text +
                            "' is neither a ranked tensor nor a !ttg.memdesc")

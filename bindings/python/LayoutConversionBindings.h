@@ -1,6 +1,6 @@
 //===- LayoutConversionBindings.h - Python face of layouts ------*- C++ -*-===//
 //
-// Exposes triton_musa::toLinearLayout to Python as
+// Exposes mlir::triton_musa::toLinearLayout to Python as
 // `_musa_mlir.layout_to_linear` and `_musa_mlir.type_to_linear`.
 //
 //===----------------------------------------------------------------------===//

@@ -18,7 +18,7 @@
 #include <vector>
 
 namespace nb = nanobind;
-using triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 
 namespace {
 
@@ -236,7 +236,7 @@ void bindLinearLayout(nb::module_ &m) {
       .def_static(
           "invert_and_compose",
           [](const LinearLayout &a, const LinearLayout &b) {
-            return unwrap(triton_musa::invertAndCompose(a, b));
+            return unwrap(mlir::triton_musa::invertAndCompose(a, b));
           },
           nb::arg("a"), nb::arg("b"),
           "C with a(C(x)) == b(x): converts b's indices to a's.")

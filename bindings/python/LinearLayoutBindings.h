@@ -1,6 +1,6 @@
 //===- LinearLayoutBindings.h - Python face of LinearLayout -----*- C++ -*-===//
 //
-// Exposes triton_musa::LinearLayout to Python as `_musa_mlir.LinearLayout`.
+// Exposes mlir::triton_musa::LinearLayout to Python as `_musa_mlir.LinearLayout`.
 //
 //===----------------------------------------------------------------------===//
 

@@ -11,6 +11,7 @@
 #include "bindings/python/LinearLayoutBindings.h"
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "registration/InitAll.h"
+#include "target/MUSAArch.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -24,14 +25,18 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/variant.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
 #include <memory>
 #include <stdexcept>
+#include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace nb = nanobind;
@@ -100,7 +105,7 @@ private:
 
 std::unique_ptr<MLIRContext> makeContext() {
   DialectRegistry registry;
-  triton_musa::registerAllDialects(registry);
+  mlir::triton_musa::registerAllDialects(registry);
   auto context = std::make_unique<MLIRContext>(
       registry, MLIRContext::Threading::DISABLED);
   context->loadAllAvailableDialects();
@@ -151,19 +156,38 @@ public:
       throw std::invalid_argument("opt_level must be in 0..3, got " +
                                   std::to_string(optLevel));
     DiagnosticCollector diagnostics(context.get());
-    triton_musa::ExportOptions options;
+    mlir::triton_musa::ExportOptions options;
     options.arch = arch;
     options.optLevel = static_cast<unsigned>(optLevel);
     options.libdevicePath = libdevice;
     options.llvm14Compatible = llvm14Compatible;
     llvm::Expected<std::string> text =
-        triton_musa::translateToMUSALLVMIR(*module, options);
+        mlir::triton_musa::translateToMUSALLVMIR(*module, options);
     if (!text) {
       // The reason is among the collected diagnostics.
       llvm::consumeError(text.takeError());
-      diagnostics.raise("cannot export the module to LLVM IR for " + arch);
+      diagnostics.raise("cannot export the module to LLVM IR" +
+                        (arch.empty() ? std::string() : " for " + arch));
     }
     return std::move(*text);
+  }
+
+  /// The module's attribute `name` as a Python value (integers and strings),
+  /// None where the module has no such attribute.
+  std::optional<std::variant<int64_t, std::string>>
+  attribute(const std::string &name) {
+    Attribute attr = (*module)->getAttr(name);
+    if (!attr)
+      return std::nullopt;
+    if (auto integer = dyn_cast<IntegerAttr>(attr))
+      return integer.getValue().getSExtValue();
+    if (auto string = dyn_cast<StringAttr>(attr))
+      return string.getValue().str();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    attr.print(os);
+    throw std::invalid_argument("module attribute '" + name + "' = " + text +
+                                " is neither an integer nor a string");
   }
 
   std::string str(bool debugInfo, bool generic) {
@@ -183,9 +207,37 @@ private:
   OwningOpRef<ModuleOp> module;
 };
 
+using ArchField = std::variant<bool, int64_t, std::string>;
+
+/// The architecture table (target/MUSAArch.cpp) as Python dictionaries.
+std::vector<std::map<std::string, ArchField>> architectures() {
+  std::vector<std::map<std::string, ArchField>> rows;
+  for (const mlir::triton_musa::MUSAArchInfo &arch : mlir::triton_musa::getMUSAArchs()) {
+    const char *unit = "none";
+    if (arch.matrixUnit == mlir::triton_musa::MatrixUnit::WMMA)
+      unit = "wmma";
+    else if (arch.matrixUnit == mlir::triton_musa::MatrixUnit::SQMMA)
+      unit = "sqmma";
+    rows.push_back({
+        {"name", arch.name.str()},
+        {"codename", arch.codename.str()},
+        {"major", int64_t(arch.major)},
+        {"minor", int64_t(arch.minor)},
+        {"warp_size", int64_t(arch.warpSize)},
+        {"max_shared_memory_bytes", int64_t(arch.maxSharedMemoryBytes)},
+        {"ballot_bits", int64_t(arch.ballotBits)},
+        {"matrix_unit", std::string(unit)},
+        {"has_bf16", arch.hasBF16},
+        {"has_fp8", arch.hasFP8},
+        {"has_tme", arch.hasTME},
+    });
+  }
+  return rows;
+}
+
 std::vector<std::string> registeredDialects() {
   DialectRegistry registry;
-  triton_musa::registerAllDialects(registry);
+  mlir::triton_musa::registerAllDialects(registry);
   std::vector<std::string> names;
   for (llvm::StringRef name : registry.getDialectNames())
     names.push_back(name.str());
@@ -196,7 +248,7 @@ std::vector<std::string> registeredDialects() {
 
 NB_MODULE(_musa_mlir, m) {
   m.doc() = "triton-musa's MLIR library: parse, verify, transform, print.";
-  triton_musa::registerAllPasses();
+  mlir::triton_musa::registerAllPasses();
 
   nb::exception<MLIRDiagnosticError>(m, "MLIRError");
 
@@ -205,13 +257,17 @@ NB_MODULE(_musa_mlir, m) {
            "Verifies the module; raises MLIRError with the diagnostics.")
       .def("run_pipeline", &PyModule::runPipeline, nb::arg("pipeline"),
            "Runs a textual pass pipeline in place.")
-      .def("to_llvm_ir", &PyModule::toLLVMIR, nb::arg("arch"),
+      .def("to_llvm_ir", &PyModule::toLLVMIR, nb::arg("arch") = "",
            nb::arg("opt_level") = 3, nb::arg("libdevice") = nb::none(),
            nb::arg("llvm14_compatible") = true,
-           "LLVM IR text for triple mtgpu-mt-musa from a module in the LLVM "
+           "LLVM IR text for triple mtgpu-mt-musa (arch: default the module's "
+           "ttg.target) from a module in the LLVM "
            "dialect (kernels marked `musa.kernel`), optimized at O<opt_level>, "
            "with `libdevice` linked if given, rewritten for the MUSA SDK's "
            "LLVM 14 llc unless llvm14_compatible is False; raises MLIRError.")
+      .def("attribute", &PyModule::attribute, nb::arg("name"),
+           "The module's integer or string attribute `name` (e.g. "
+           "\"ttg.shared\", \"ttg.target\"), or None.")
       .def("str", &PyModule::str, nb::arg("debug_info") = false,
            nb::arg("generic") = false, "Prints the module.")
       .def("__str__", [](PyModule &self) {
@@ -226,6 +282,10 @@ NB_MODULE(_musa_mlir, m) {
       nb::arg("text"), nb::arg("source_name") = "<string>",
       nb::arg("verify") = true,
       "Parses (and by default verifies) a module; raises MLIRError.");
+  m.def("architectures", &architectures,
+        "The MUSA architecture table: one dict per supported architecture "
+        "(name, codename, major, minor, warp_size, max_shared_memory_bytes, "
+        "ballot_bits, matrix_unit, has_bf16, has_fp8, has_tme).");
   m.def("registered_dialects", &registeredDialects,
         "Names of the dialects the library can parse.");
 

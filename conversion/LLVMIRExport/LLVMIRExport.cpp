@@ -7,6 +7,7 @@
 
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/LLVMIRExport/LLVM14Compat.h"
+#include "target/MUSAArch.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -239,9 +240,21 @@ mlir::triton_musa::translateToMUSALLVMModule(ModuleOp module,
                                              llvm::LLVMContext &llvmContext,
                                              const ExportOptions &options) {
   Location loc = module.getLoc();
-  if (!llvm::is_contained({"mp_21", "mp_22", "mp_31"}, options.arch))
-    return emitFailure(loc, "unknown MUSA architecture '" + options.arch +
-                                "' (expected mp_21, mp_22 or mp_31)");
+  // The IR is the same for every architecture (llc's -mcpu picks it); an
+  // architecture given or named by the module's ttg.target is checked.
+  std::string archName = options.arch;
+  if (auto target = module->getAttrOfType<StringAttr>(kTargetAttrName);
+      archName.empty() && target) {
+    StringRef value = target.getValue();
+    if (!value.consume_front("musa:"))
+      return emitFailure(loc, "\"" + kTargetAttrName + "\" = \"" +
+                                  target.getValue() +
+                                  "\" is not a MUSA target (\"musa:<arch>\")");
+    archName = value.str();
+  }
+  if (!archName.empty() && !lookupMUSAArch(archName))
+    return emitFailure(loc, "unknown MUSA architecture '" + archName +
+                                "' (supported: " + getMUSAArchNames() + ")");
   if (options.optLevel > 3)
     return emitFailure(loc, "optimization level " +
                                 llvm::Twine(options.optLevel) +

@@ -66,8 +66,8 @@ inline constexpr llvm::StringLiteral kMUSADataLayout =
 inline constexpr unsigned kMUSAKernelCallingConv = 102;
 
 struct ExportOptions {
-  /// Target architecture: "mp_31" or "mp_22" (also "mp_21").
-  std::string arch = "mp_31";
+  /// Target architecture, e.g. "mp_31"; empty: the module's `ttg.target`.
+  std::string arch;
   /// 0..3: the default new-pass-manager pipeline O<optLevel>.
   unsigned optLevel = 3;
   /// libdevice bitcode to link; an empty value links nothing, a path that

@@ -11,7 +11,7 @@
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Scratch.h"
-#include "conversion/TritonGPUToMUSA/TargetInfo.h"
+#include "target/TargetInfo.h"
 #include "conversion/TritonGPUToMUSA/TypeConverter.h"
 
 #include "dialects/Triton/IR/Dialect.h"
@@ -34,7 +34,6 @@ using namespace mlir::triton_musa;
 
 namespace {
 
-constexpr StringLiteral kPassFlag = "--convert-tritongpu-to-musa";
 
 /// Ops that can never be lowered for MUSA, with the reason.
 std::optional<StringRef> getNeverSupportedReason(Operation *op) {
@@ -105,15 +104,17 @@ struct ConvertTritonGPUToMUSA
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    TargetKind kind = TargetKind::Device;
-    if (target == "emulator") {
-      kind = TargetKind::Emulator;
-    } else if (target != "musa") {
+    std::optional<TargetKind> kind = parseTargetKind(target);
+    if (!kind) {
       module.emitError() << kPassFlag << ": unknown target '" << target
                          << "'; expected 'musa' or 'emulator'";
       return signalPassFailure();
     }
-    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(arch, kind);
+    FailureOr<const MUSAArchInfo *> musaArch =
+        resolveMUSAArch(module, arch, kPassFlag);
+    if (failed(musaArch))
+      return signalPassFailure();
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**musaArch, *kind);
 
     auto launch = triton::gpu::getModuleLaunchInfo(module);
     if (!launch) {

@@ -12,14 +12,6 @@
 
 namespace mlir::triton_musa {
 
-/// The MUSA architectures the lowering targets.
-enum class MUSAArch {
-  /// QY2 (S4000): 128-thread warps.
-  MP22,
-  /// PH1 (S5000): 32-thread warps.
-  MP31,
-};
-
 #define GEN_PASS_DECL
 #include "conversion/TritonGPUToMUSA/Passes.h.inc"
 

@@ -4,6 +4,7 @@
 #define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+include "target/TargetPassOptions.td"
 
 def ConvertTritonGPUToMUSA
     : Pass<"convert-tritongpu-to-musa", "mlir::ModuleOp"> {
@@ -22,7 +23,8 @@ def ConvertTritonGPUToMUSA
     `musa.maxntidx` (= num-warps x threads-per-warp): the LLVM IR export turns
     these into calling convention 102 and `!musa.annotations`.
 
-    The module's "ttg.threads-per-warp" must be the warp size of `arch`
+    The architecture is the module's `ttg.target` unless `arch=` overrides
+    it; the module's "ttg.threads-per-warp" must be the warp size of `arch`
     (32 on mp_31, 128 on mp_22). An op that is not lowered yet fails the pass
     with an error naming it; nothing of tt/ttg is left behind silently.
 
@@ -50,54 +52,12 @@ def ConvertTritonGPUToMUSA
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
   let options = [
-    Option<"arch", "arch", "::mlir::triton_musa::MUSAArch",
-           "::mlir::triton_musa::MUSAArch::MP31",
-           "MUSA architecture to lower for: mp_31 (PH1, warp 32) or mp_22 (QY2, warp 128)",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::triton_musa::MUSAArch::MP31, "mp_31",
-                        "PH1 (S5000), 32-thread warps"),
-             clEnumValN(::mlir::triton_musa::MUSAArch::MP22, "mp_22",
-                        "QY2 (S4000), 128-thread warps"))}]>,
+    MUSAArchOption,
     Option<"target", "target", "std::string", "\"musa\"",
            "What the kernel runs on: 'musa' (the GPU of `arch`, `llvm.musa.*` "
            "calls) or 'emulator' (the CPU emulator emulating `arch`: ids, "
            "barriers, shuffles, ballots and the shared-memory base become "
            "`__musa_emu_*` runtime calls, see EmulatorTargetInfo.cpp)">
-  ];
-}
-
-def TestMUSATargetInfo : Pass<"test-musa-target-info", "mlir::ModuleOp"> {
-  let summary = "Test only: expand `test.musa.*` placeholder ops through the target interface";
-  let description = [{
-    Unit test of the target interface that --convert-tritongpu-to-musa uses:
-    each unregistered placeholder op is replaced by what the interface emits
-    for `arch` (run with -allow-unregistered-dialect). Placeholders:
-    `test.musa.{thread_id,block_id,num_blocks}` {dim}, `test.musa.barrier`,
-    `test.musa.shared_memory_barrier`, `test.musa.warp_sync`,
-    `test.musa.shuffle`(value, offset) {kind = "xor"|"up"|"down"|"idx",
-    width (optional)}, `test.musa.ballot`(pred).
-
-    Before:
-    ```mlir
-    llvm.func @f(%v: f64, %o: i32) -> f64 {
-      %r = "test.musa.shuffle"(%v, %o) {kind = "xor", width = 16 : i32} : (f64, i32) -> f64
-      llvm.return %r : f64
-    }
-    ```
-    After (`arch=mp_31`): the f64 split into two i32 halves, each through
-    `llvm.call @llvm.musa.shfl.xor.sync.i32(%half, %o, %c14351, %slot)` with
-    maskAndClamp = ((128 - 16) << 7) | 15, then recombined.
-  }];
-  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
-  let options = [
-    Option<"arch", "arch", "::mlir::triton_musa::MUSAArch",
-           "::mlir::triton_musa::MUSAArch::MP31",
-           "MUSA architecture to lower for: mp_31 (PH1, warp 32) or mp_22 (QY2, warp 128)",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::triton_musa::MUSAArch::MP31, "mp_31",
-                        "PH1 (S5000), 32-thread warps"),
-             clEnumValN(::mlir::triton_musa::MUSAArch::MP22, "mp_22",
-                        "QY2 (S4000), 128-thread warps"))}]>
   ];
 }
 

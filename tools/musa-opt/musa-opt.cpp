@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "registration/InitAll.h"
+#include "test/lib/TestPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -14,6 +15,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::triton_musa::registerAllDialects(registry);
   mlir::triton_musa::registerAllPasses();
+  mlir::triton_musa::registerMUSATestPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "triton-musa optimizer driver\n", registry));
 }

@@ -36,9 +36,11 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
 static cl::opt<bool>
     musaToLLVMIR("musa-to-llvmir",
                  cl::desc("Translate an LLVM-dialect module to MUSA LLVM IR"));
-static cl::opt<std::string> arch("musa-arch",
-                                 cl::desc("MUSA architecture (mp_31, mp_22)"),
-                                 cl::init("mp_31"));
+static cl::opt<std::string>
+    arch("musa-arch",
+         cl::desc("MUSA architecture, e.g. mp_31 (default: the module's "
+                  "ttg.target)"),
+         cl::init(""));
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level 0..3"),
                                   cl::init(3));

@@ -9,7 +9,7 @@
 // RUN: musa-translate --musa-to-llvmir --no-llvm14-compat %S/Inputs/exp10.mlir | FileCheck %s --check-prefix=LLVM22
 
 // NOKERNEL: errors.mlir:[[@LINE+5]]:3: error: 'musa.maxntidx' on 'f', which is not marked 'musa.kernel'
-// ARCH: errors.mlir:[[@LINE+3]]:1: error: unknown MUSA architecture 'mp_99' (expected mp_21, mp_22 or mp_31)
+// ARCH: errors.mlir:[[@LINE+3]]:1: error: unknown MUSA architecture 'mp_99' (supported: mp_22, mp_31)
 // OPT: errors.mlir:[[@LINE+2]]:1: error: optimization level 4 is not in 0..3
 // LIBDEVICE: exp10.mlir:1:1: error: libdevice '{{.*}}missing.bc' does not exist
 module {

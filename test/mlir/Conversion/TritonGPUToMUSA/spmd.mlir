@@ -7,7 +7,7 @@
 // RUN: FileCheck %s --input-file=%t.mp_22.mlir
 
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  // CHECK-DAG: llvm.func @llvm.musa.read.ptx.sreg.ctaid.x() -> i32 attributes {memory_effects = #llvm.memory_effects<other = none, argMem = none, inaccessibleMem = none{{.*}}>, no_unwind}
+  // CHECK-DAG: llvm.func @llvm.musa.read.ptx.sreg.ctaid.x() -> i32 attributes {memory_effects = #llvm.memory_effects<other = none, argMem = none, inaccessibleMem = none{{.*}}>, no_unwind, will_return}
   // CHECK-DAG: llvm.func @llvm.musa.read.ptx.sreg.ctaid.y() -> i32
   // CHECK-DAG: llvm.func @llvm.musa.read.ptx.sreg.ctaid.z() -> i32
   // CHECK-DAG: llvm.func @llvm.musa.read.ptx.sreg.nctaid.x() -> i32

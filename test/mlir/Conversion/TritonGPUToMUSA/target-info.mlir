@@ -8,7 +8,7 @@
 // RUN: musa-opt %s -allow-unregistered-dialect -test-musa-target-info=arch=mp_22 -o %t.mp_22.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,MP22 --input-file=%t.mp_22.mlir
 
-// CHECK-DAG: llvm.func @llvm.musa.read.ptx.sreg.tid.y() -> i32 attributes {memory_effects = #llvm.memory_effects<other = none, argMem = none, inaccessibleMem = none{{.*}}>, no_unwind}
+// CHECK-DAG: llvm.func @llvm.musa.read.ptx.sreg.tid.y() -> i32 attributes {memory_effects = #llvm.memory_effects<other = none, argMem = none, inaccessibleMem = none{{.*}}>, no_unwind, will_return}
 // CHECK-DAG: llvm.func @llvm.musa.barrier0() attributes {convergent, no_unwind}
 // CHECK-DAG: llvm.func @llvm.musa.syncthreads.lm() attributes {convergent, no_unwind}
 // CHECK-DAG: llvm.func @llvm.musa.syncwarp() attributes {convergent, no_unwind}
@@ -67,8 +67,9 @@ llvm.func @barriers() {
 // 64 bits: two 32-bit shuffles.
 // CHECK: %[[DI:.*]] = llvm.bitcast %[[D]] : f64 to i64
 // CHECK: %[[LO:.*]] = llvm.trunc %[[DI]] : i64 to i32
-// CHECK: %[[HI2:.*]] = llvm.trunc %{{.*}} : i64 to i32
 // CHECK: llvm.call @llvm.musa.shfl.idx.sync.i32(%[[LO]], %[[O]], %{{.*}}, %[[SLOT]])
+// CHECK: %[[SH:.*]] = llvm.lshr %[[DI]], %{{.*}} : i64
+// CHECK: %[[HI2:.*]] = llvm.trunc %[[SH]] : i64 to i32
 // CHECK: llvm.call @llvm.musa.shfl.idx.sync.i32(%[[HI2]], %[[O]], %{{.*}}, %[[SLOT]])
 // CHECK: llvm.or %{{.*}}, %{{.*}} : i64
 // CHECK: llvm.bitcast %{{.*}} : i64 to f64

@@ -1,17 +1,17 @@
 //===- TargetInfo.h - The hardware interface of the lowering ----*- C++ -*-===//
 //
 // Everything the TTGIR -> LLVM lowering needs from the hardware goes through
-// TargetInfo: patterns never look at the architecture. The MUSA
-// implementations (mp_31, mp_22) emit calls to the `llvm.musa.*` functions,
-// declared once per module as external llvm.funcs; a CPU emulator target can
-// implement the same interface.
+// TargetInfo: patterns never look at the architecture. An implementation is
+// built from a row of the architecture table (MUSAArch.h) and a TargetKind:
+// the MUSA GPU itself (`llvm.musa.*` calls, MUSATargetInfo.cpp) or the CPU
+// emulator emulating that GPU's warps (EmulatorTargetInfo.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_TARGETINFO_H
-#define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_TARGETINFO_H
+#ifndef TRITON_MUSA_TARGET_TARGETINFO_H
+#define TRITON_MUSA_TARGET_TARGETINFO_H
 
-#include "conversion/TritonGPUToMUSA/Passes.h"
+#include "target/MUSAArch.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -19,6 +19,7 @@
 #include "mlir/IR/Value.h"
 
 #include <memory>
+#include <optional>
 
 namespace mlir::triton_musa {
 
@@ -47,18 +48,24 @@ enum class MemoryScope {
 
 class TargetInfo {
 public:
+  explicit TargetInfo(const MUSAArchInfo &arch) : arch(arch) {}
   virtual ~TargetInfo();
 
+  /// The architecture's row of the table.
+  const MUSAArchInfo &getArch() const { return arch; }
   /// Architecture name as in the target string, e.g. "mp_31".
-  virtual StringRef getArchName() const = 0;
+  StringRef getArchName() const { return arch.name; }
   /// Threads per warp.
-  virtual unsigned getWarpSize() const = 0;
+  unsigned getWarpSize() const { return arch.warpSize; }
   /// Static shared memory per block, in bytes.
-  virtual unsigned getMaxSharedMemoryBytes() const = 0;
+  unsigned getMaxSharedMemoryBytes() const {
+    return arch.maxSharedMemoryBytes;
+  }
 
-  /// Address spaces of global and shared memory pointers.
-  virtual unsigned getGlobalAddressSpace() const = 0;
-  virtual unsigned getSharedAddressSpace() const = 0;
+  /// Address spaces of global and shared memory pointers (those of the
+  /// device, which the emulator keeps).
+  virtual unsigned getGlobalAddressSpace() const { return 1; }
+  virtual unsigned getSharedAddressSpace() const { return 3; }
 
   /// Declares, once per module, whatever getSharedMemoryBase refers to.
   /// Called before the conversion on modules that use shared memory.
@@ -97,7 +104,9 @@ public:
                    unsigned width = 0) const;
 
   /// Integer type of a ballot: one bit per lane of a warp.
-  virtual Type getBallotType(MLIRContext *ctx) const = 0;
+  Type getBallotType(MLIRContext *ctx) const {
+    return IntegerType::get(ctx, arch.ballotBits);
+  }
   /// One bit per lane, set where `pred` (i1) holds.
   virtual Value ballot(OpBuilder &b, Location loc, Value pred) const = 0;
 
@@ -117,18 +126,27 @@ public:
   virtual LogicalResult assertFail(OpBuilder &b, Location loc,
                                    StringRef message, StringRef file,
                                    unsigned line, StringRef function) const;
+
+protected:
+  const MUSAArchInfo &arch;
 };
 
 /// What the lowering runs on: the MUSA GPU itself, or the CPU emulator
 /// (emulator/) emulating that GPU's warps.
 enum class TargetKind { Device, Emulator };
 
+/// "musa" -> Device, "emulator" -> Emulator (the `target=` pass option).
+std::optional<TargetKind> parseTargetKind(StringRef name);
+
 /// The target interface of `arch` on `kind`.
-std::unique_ptr<TargetInfo> createTargetInfo(MUSAArch arch,
-                                             TargetKind kind = TargetKind::Device);
+std::unique_ptr<TargetInfo>
+createTargetInfo(const MUSAArchInfo &arch,
+                 TargetKind kind = TargetKind::Device);
+/// The MUSA GPU's implementation (MUSATargetInfo.cpp).
+std::unique_ptr<TargetInfo> createMUSATargetInfo(const MUSAArchInfo &arch);
 /// The CPU emulator's implementation (EmulatorTargetInfo.cpp).
-std::unique_ptr<TargetInfo> createEmulatorTargetInfo(MUSAArch arch);
+std::unique_ptr<TargetInfo> createEmulatorTargetInfo(const MUSAArchInfo &arch);
 
 } // namespace mlir::triton_musa
 
-#endif // TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_TARGETINFO_H
+#endif // TRITON_MUSA_TARGET_TARGETINFO_H

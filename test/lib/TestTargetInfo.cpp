@@ -6,15 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "conversion/TritonGPUToMUSA/Passes.h"
-#include "conversion/TritonGPUToMUSA/TargetInfo.h"
+#include "test/lib/TestPasses.h"
+#include "target/TargetInfo.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::triton_musa {
 #define GEN_PASS_DEF_TESTMUSATARGETINFO
-#include "conversion/TritonGPUToMUSA/Passes.h.inc"
+#include "test/lib/TestPasses.h.inc"
 } // namespace mlir::triton_musa
 
 using namespace mlir;
@@ -102,10 +102,14 @@ struct TestMUSATargetInfo
     // emulator's implementation instead of the device's.
     auto targetAttr =
         getOperation()->getAttrOfType<StringAttr>("test.musa.target");
+    FailureOr<const MUSAArchInfo *> musaArch =
+        resolveMUSAArch(getOperation(), arch, "--test-musa-target-info");
+    if (failed(musaArch))
+      return signalPassFailure();
     std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(
-        arch, targetAttr && targetAttr.getValue() == "emulator"
-                  ? TargetKind::Emulator
-                  : TargetKind::Device);
+        **musaArch, targetAttr && targetAttr.getValue() == "emulator"
+                        ? TargetKind::Emulator
+                        : TargetKind::Device);
     SmallVector<Operation *> placeholders;
     getOperation().walk([&](Operation *op) {
       if (op->getName().getStringRef().starts_with("test.musa."))

@@ -1,0 +1,62 @@
+//===- EmulatorABI.h - The contract between emulated kernels and runtime -===//
+//
+// Kernels lowered for the CPU emulator (EmulatorTargetInfo.cpp) call into the
+// emulator's runtime (emulator/Runtime.cpp) and are instrumented and entered
+// by emulator/Emulator.cpp. All three include this header, so the function
+// names, the numbering of shuffle and access kinds and the address spaces
+// are agreed in one place. Header only: no link dependency.
+//
+//   i32    thread_id(i32 dim), block_id(i32 dim), num_blocks(i32 dim)
+//   ptr<3> shared_base()                 the block's shared memory
+//   void   barrier(), shared_barrier(), warp_sync()
+//   i64    shuffle(i32 ShuffleKind, i64 value, i32 offset, i32 width)
+//   i64    ballot(i1 pred, i32 word)     bits 64*word.. of the warp's vote
+//   i32    printf(ptr format, ...)       C varargs, promoted arguments
+//   void   assert_fail(ptr message, ptr file, i32 line, ptr function)
+//   void   check_global(ptr<1>, i64 bytes, i64 align, i32 AccessKind)
+//   void   check_shared(ptr<3>, i64 bytes, i64 align, i32 AccessKind)
+//   void   count(i64 instructions)
+//   void   entry(const i64 *slots)       the trampoline the launcher calls
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_MUSA_TARGET_EMULATORABI_H
+#define TRITON_MUSA_TARGET_EMULATORABI_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace mlir::triton_musa::emulator_abi {
+
+// Runtime functions the lowered kernel calls.
+constexpr llvm::StringLiteral kThreadId = "__musa_emu_thread_id";
+constexpr llvm::StringLiteral kBlockId = "__musa_emu_block_id";
+constexpr llvm::StringLiteral kNumBlocks = "__musa_emu_num_blocks";
+constexpr llvm::StringLiteral kSharedBase = "__musa_emu_shared_base";
+constexpr llvm::StringLiteral kBarrier = "__musa_emu_barrier";
+constexpr llvm::StringLiteral kSharedBarrier = "__musa_emu_shared_barrier";
+constexpr llvm::StringLiteral kWarpSync = "__musa_emu_warp_sync";
+constexpr llvm::StringLiteral kShuffle = "__musa_emu_shuffle";
+constexpr llvm::StringLiteral kBallot = "__musa_emu_ballot";
+constexpr llvm::StringLiteral kPrintf = "__musa_emu_printf";
+constexpr llvm::StringLiteral kAssertFail = "__musa_emu_assert_fail";
+// Functions the emulator itself inserts (instrumentation) or defines.
+constexpr llvm::StringLiteral kCheckGlobal = "__musa_emu_check_global";
+constexpr llvm::StringLiteral kCheckShared = "__musa_emu_check_shared";
+constexpr llvm::StringLiteral kCount = "__musa_emu_count";
+constexpr llvm::StringLiteral kEntry = "__musa_emu_entry";
+
+/// The `kind` operand of shuffle: which lane each lane reads.
+enum class ShuffleKind : int32_t { Xor = 0, Up = 1, Down = 2, Idx = 3 };
+
+/// The `kind` operand of the access checks.
+enum class AccessKind : int32_t { Load = 0, Store = 1, Atomic = 2 };
+
+/// Address spaces of the emulated kernel's pointers (those of the device).
+constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kSharedAddressSpace = 3;
+
+} // namespace mlir::triton_musa::emulator_abi
+
+#endif // TRITON_MUSA_TARGET_EMULATORABI_H

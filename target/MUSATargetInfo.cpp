@@ -1,0 +1,244 @@
+//===- MUSATargetInfo.cpp - The MUSA GPUs' target interface ---------------===//
+//
+// Every MUSA architecture shares the `llvm.musa.*` vocabulary (MUSA-FACTS.md);
+// what differs between them (warp size, shared memory, ballot width) comes
+// from the architecture's row of the table.
+//
+//===----------------------------------------------------------------------===//
+
+#include "target/LLVMCalls.h"
+#include "target/TargetInfo.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+
+namespace {
+
+/// Address space of the strings printf and assert refer to (global memory).
+constexpr unsigned kStringAddressSpace = 1;
+/// Address space of the shuffles' predicate slot and printf's buffer.
+constexpr unsigned kPrivateAddressSpace = 5;
+
+/// The i1 out-slot (addrspace 5) of the shuffles of the function around
+/// the builder's insertion point, created at its entry on first use.
+Value getPredicateSlot(OpBuilder &b, Location loc) {
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  auto func = dyn_cast<LLVM::LLVMFuncOp>(parent);
+  if (!func)
+    func = parent->getParentOfType<LLVM::LLVMFuncOp>();
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), kPrivateAddressSpace);
+  auto isSlot = [&](Operation &op) {
+    auto alloca = dyn_cast<LLVM::AllocaOp>(op);
+    return alloca && alloca.getType() == ptrTy &&
+           alloca.getElemType() == b.getI1Type();
+  };
+  OpBuilder::InsertionGuard guard(b);
+  if (func && !func.getBody().empty()) {
+    Block &entry = func.getBody().front();
+    for (Operation &op : entry)
+      if (isSlot(op))
+        return op.getResult(0);
+    b.setInsertionPointToStart(&entry);
+  }
+  return LLVM::AllocaOp::create(b, loc, ptrTy, b.getI1Type(),
+                                i32Const(b, loc, 1));
+}
+
+/// The target interface for the MUSA GPUs (`llvm.musa.*` functions).
+class MUSATargetInfo final : public TargetInfo {
+public:
+  using TargetInfo::TargetInfo;
+
+  void declareSharedMemory(ModuleOp module) const override;
+  Value getSharedMemoryBase(OpBuilder &b, Location loc) const override;
+
+  Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
+    return readSpecial(b, loc, "tid", dim);
+  }
+  Value blockId(OpBuilder &b, Location loc, unsigned dim) const override {
+    return readSpecial(b, loc, "ctaid", dim);
+  }
+  Value numBlocks(OpBuilder &b, Location loc, unsigned dim) const override {
+    return readSpecial(b, loc, "nctaid", dim);
+  }
+
+  void barrier(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, "llvm.musa.barrier0", {}, {}, CalleeKind::Convergent);
+  }
+  void sharedMemoryBarrier(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, "llvm.musa.syncthreads.lm", {}, {},
+                 CalleeKind::Convergent);
+  }
+  void warpSync(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, "llvm.musa.syncwarp", {}, {}, CalleeKind::Convergent);
+  }
+
+  Value shuffle(OpBuilder &b, Location loc, ShuffleKind kind, Value value,
+                Value offset, unsigned width) const override;
+
+  Value ballot(OpBuilder &b, Location loc, Value pred) const override {
+    return callFunction(b, loc, "llvm.musa.vote.ballot.sync",
+                        getBallotType(b.getContext()), {pred},
+                        CalleeKind::Convergent);
+  }
+
+  /// Atomics use the syncscope names of clang's GPU targets ("workgroup",
+  /// "agent", "" = system), which the LLVM 14 parser accepts as they are
+  /// and the export keeps. (Assumption to confirm with the MUSA llc: an
+  /// NVPTX-derived backend ignores syncscopes, an AMDGPU-derived one knows
+  /// exactly these names.)
+  StringRef getSyncScope(MemoryScope scope) const override {
+    switch (scope) {
+    case MemoryScope::Block:
+      return "workgroup";
+    case MemoryScope::Device:
+      return "agent";
+    case MemoryScope::System:
+      return "";
+    }
+    return "";
+  }
+
+  LogicalResult printf(OpBuilder &b, Location loc, StringRef format,
+                       ValueRange args) const override;
+  LogicalResult assertFail(OpBuilder &b, Location loc, StringRef message,
+                           StringRef file, unsigned line,
+                           StringRef function) const override;
+
+private:
+  static Value readSpecial(OpBuilder &b, Location loc, StringRef reg,
+                           unsigned dim) {
+    static const char *const kDims[] = {"x", "y", "z"};
+    std::string name =
+        ("llvm.musa.read.ptx.sreg." + reg + "." + kDims[dim % 3]).str();
+    return callFunction(b, loc, name, b.getI32Type(), {},
+                        CalleeKind::ReadNone);
+  }
+};
+
+Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
+                              Value value, Value offset, unsigned width) const {
+  if (width == 0)
+    width = getWarpSize();
+  StringRef fn;
+  switch (kind) {
+  case ShuffleKind::Xor:
+    fn = "llvm.musa.shfl.xor.sync.i32";
+    break;
+  case ShuffleKind::Up:
+    fn = "llvm.musa.shfl.up.sync.i32";
+    break;
+  case ShuffleKind::Down:
+    fn = "llvm.musa.shfl.down.sync.i32";
+    break;
+  case ShuffleKind::Idx:
+    fn = "llvm.musa.shfl.idx.sync.i32";
+    break;
+  }
+  // The segment mask is encoded against 128 lanes on every MUSA arch; `up`
+  // clamps at the segment start, so its low (clamp) field is 0.
+  int64_t clamp = kind == ShuffleKind::Up ? 0 : int64_t(width) - 1;
+  Value maskAndClamp = i32Const(b, loc, ((int64_t(128) - width) << 7) | clamp);
+
+  // The intrinsic reports through a private-memory i1 whether the source
+  // lane was in range; nobody reads it, so one slot per function, in the
+  // entry block where LLVM promotes allocas, serves every shuffle.
+  Value predSlot = getPredicateSlot(b, loc);
+
+  return shuffleInChunks(b, loc, value, /*chunkBits=*/32, [&](Value v32) {
+    return callFunction(b, loc, fn, b.getI32Type(),
+                        {v32, offset, maskAndClamp, predSlot},
+                        CalleeKind::Convergent);
+  });
+}
+
+/// Device printf as in CUDA (assumed: no public MUSA source names it):
+/// `i32 vprintf(ptr format, ptr args)`, `args` pointing at the arguments
+/// laid out as a C struct after the default argument promotions (integers
+/// narrower than 32 bits to i32, floats to double).
+LogicalResult MUSATargetInfo::printf(OpBuilder &b, Location loc,
+                                     StringRef format, ValueRange args) const {
+  MLIRContext *ctx = b.getContext();
+  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
+  Value formatPtr =
+      getGlobalString(b, loc, "printfFormat", format, kStringAddressSpace);
+  FailureOr<SmallVector<Value>> promoted =
+      promotePrintfArguments(b, loc, args);
+  if (failed(promoted))
+    return failure();
+  Value buffer;
+  if (promoted->empty()) {
+    buffer = LLVM::ZeroOp::create(b, loc, genericPtr);
+  } else {
+    SmallVector<Type> fieldTypes;
+    for (Value v : *promoted)
+      fieldTypes.push_back(v.getType());
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fieldTypes);
+    buffer = LLVM::AddrSpaceCastOp::create(
+        b, loc, genericPtr,
+        getEntryAlloca(b, loc, structType, kPrivateAddressSpace));
+    for (auto [i, v] : llvm::enumerate(*promoted)) {
+      Value field = LLVM::GEPOp::create(
+          b, loc, genericPtr, structType, buffer,
+          ArrayRef<LLVM::GEPArg>{int32_t(0), int32_t(i)});
+      LLVM::StoreOp::create(b, loc, v, field);
+    }
+  }
+  callFunction(b, loc, "vprintf", b.getI32Type(), {formatPtr, buffer},
+               CalleeKind::SideEffects);
+  return success();
+}
+
+/// Device assertion failure as in CUDA (assumed: no public MUSA source names
+/// it): `void __assertfail(ptr message, ptr file, i32 line, ptr function,
+/// i64 charSize)`, which reports and traps.
+LogicalResult MUSATargetInfo::assertFail(OpBuilder &b, Location loc,
+                                         StringRef message, StringRef file,
+                                         unsigned line,
+                                         StringRef function) const {
+  Value messagePtr =
+      getGlobalString(b, loc, "assertMessage", message, kStringAddressSpace);
+  Value filePtr =
+      getGlobalString(b, loc, "assertFile", file, kStringAddressSpace);
+  Value functionPtr =
+      getGlobalString(b, loc, "assertFunction", function, kStringAddressSpace);
+  Value charSize = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                            b.getI64IntegerAttr(1));
+  callFunction(b, loc, "__assertfail", Type(),
+               {messagePtr, filePtr, i32Const(b, loc, line), functionPtr,
+                charSize},
+      CalleeKind::SideEffects);
+  return success();
+}
+
+/// The block's shared memory: one external, zero-length array in addrspace 3
+/// whose size the driver sets at launch (as for NVIDIA's dynamic shared
+/// memory), so the kernel's need is only known to the launcher.
+constexpr StringLiteral kSharedMemoryGlobal = "global_smem";
+
+void MUSATargetInfo::declareSharedMemory(ModuleOp module) const {
+  if (module.lookupSymbol(kSharedMemoryGlobal))
+    return;
+  OpBuilder b(module.getBodyRegion());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
+                         LLVM::Linkage::External, kSharedMemoryGlobal,
+                         /*value=*/Attribute(), /*alignment=*/16,
+                         getSharedAddressSpace());
+}
+
+Value MUSATargetInfo::getSharedMemoryBase(OpBuilder &b, Location loc) const {
+  auto ptrType =
+      LLVM::LLVMPointerType::get(b.getContext(), getSharedAddressSpace());
+  return LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryGlobal);
+}
+
+} // namespace
+
+std::unique_ptr<TargetInfo>
+mlir::triton_musa::createMUSATargetInfo(const MUSAArchInfo &arch) {
+  return std::make_unique<MUSATargetInfo>(arch);
+}

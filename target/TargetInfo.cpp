@@ -1,0 +1,61 @@
+//===- TargetInfo.cpp - What every target shares --------------------------===//
+
+#include "target/TargetInfo.h"
+
+#include "target/LLVMCalls.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+
+TargetInfo::~TargetInfo() = default;
+
+Value TargetInfo::shuffleXor(OpBuilder &b, Location loc, Value value, int mask,
+                             unsigned width) const {
+  return shuffle(b, loc, ShuffleKind::Xor, value, i32Const(b, loc, mask),
+                 width);
+}
+Value TargetInfo::shuffleUp(OpBuilder &b, Location loc, Value value, int delta,
+                            unsigned width) const {
+  return shuffle(b, loc, ShuffleKind::Up, value, i32Const(b, loc, delta),
+                 width);
+}
+Value TargetInfo::shuffleDown(OpBuilder &b, Location loc, Value value,
+                              int delta, unsigned width) const {
+  return shuffle(b, loc, ShuffleKind::Down, value, i32Const(b, loc, delta),
+                 width);
+}
+Value TargetInfo::shuffleIdx(OpBuilder &b, Location loc, Value value,
+                             Value lane, unsigned width) const {
+  return shuffle(b, loc, ShuffleKind::Idx, value, lane, width);
+}
+
+LogicalResult TargetInfo::printf(OpBuilder &b, Location loc, StringRef format,
+                                 ValueRange args) const {
+  return emitError(loc) << "target " << getArchName()
+                        << " has no device-side printf";
+}
+
+LogicalResult TargetInfo::assertFail(OpBuilder &b, Location loc,
+                                     StringRef message, StringRef file,
+                                     unsigned line, StringRef function) const {
+  return emitError(loc) << "target " << getArchName()
+                        << " has no device-side assertions";
+}
+
+std::optional<TargetKind> mlir::triton_musa::parseTargetKind(StringRef name) {
+  if (name == "musa")
+    return TargetKind::Device;
+  if (name == "emulator")
+    return TargetKind::Emulator;
+  return std::nullopt;
+}
+
+std::unique_ptr<TargetInfo>
+mlir::triton_musa::createTargetInfo(const MUSAArchInfo &arch,
+                                    TargetKind kind) {
+  if (kind == TargetKind::Emulator)
+    return createEmulatorTargetInfo(arch);
+  return createMUSATargetInfo(arch);
+}
