@@ -34,14 +34,9 @@ using namespace mlir;
 namespace ttg = mlir::triton::gpu;
 namespace mgpu = mlir::musagpu;
 
-namespace triton_musa {
+namespace mlir::triton_musa {
 namespace {
 
-constexpr const char *kRegister = "register";
-constexpr const char *kLane = "lane";
-constexpr const char *kWarp = "warp";
-constexpr const char *kBlock = "block";
-constexpr const char *kOffset = "offset";
 
 using Basis = std::vector<int32_t>;
 using EmitErrorFn = function_ref<InFlightDiagnostic()>;
@@ -932,4 +927,4 @@ int64_t applyPaddedSharedPadding(ttg::PaddedSharedEncodingAttr padded,
   return result;
 }
 
-} // namespace triton_musa
+} // namespace mlir::triton_musa

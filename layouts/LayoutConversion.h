@@ -55,7 +55,7 @@ class MemDescType;
 class PaddedSharedEncodingAttr;
 } // namespace mlir::triton::gpu
 
-namespace triton_musa {
+namespace mlir::triton_musa {
 
 /// The linear layout of `layout` for a tensor (or shared buffer) of `shape`.
 /// Distributed layouts: "register", "lane", "warp", "block" -> "dim0".. ;
@@ -88,6 +88,6 @@ llvm::FailureOr<unsigned> getNumElementsPerThread(
 int64_t applyPaddedSharedPadding(mlir::triton::gpu::PaddedSharedEncodingAttr,
                                  int64_t offset);
 
-} // namespace triton_musa
+} // namespace mlir::triton_musa
 
 #endif // TRITON_MUSA_LAYOUTS_LAYOUTCONVERSION_H

@@ -15,7 +15,7 @@
 
 #include <array>
 
-using namespace triton_musa;
+using namespace mlir::triton_musa;
 using llvm::ArrayRef;
 using llvm::Expected;
 using llvm::SmallVector;
@@ -745,7 +745,7 @@ std::string LinearLayout::toString() const {
 // Product and conversion
 //===----------------------------------------------------------------------===//
 
-Expected<LinearLayout> triton_musa::operator*(const LinearLayout &lhs,
+Expected<LinearLayout> mlir::triton_musa::operator*(const LinearLayout &lhs,
                                               const LinearLayout &rhs) {
   using OutDim = LinearLayout::OutDim;
   using Basis = LinearLayout::Basis;
@@ -803,7 +803,7 @@ Expected<LinearLayout> triton_musa::operator*(const LinearLayout &lhs,
   return LinearLayout::create(std::move(inDims), std::move(outDims));
 }
 
-Expected<LinearLayout> triton_musa::invertAndCompose(const LinearLayout &a,
+Expected<LinearLayout> mlir::triton_musa::invertAndCompose(const LinearLayout &a,
                                                      const LinearLayout &b) {
   using Basis = LinearLayout::Basis;
   if (a.outDims.size() != b.outDims.size())

@@ -43,7 +43,15 @@
 #include <utility>
 #include <vector>
 
-namespace triton_musa {
+namespace mlir::triton_musa {
+
+/// The input dimensions of a distributed (register) layout, and of a shared
+/// memory layout, as every layout conversion names them.
+constexpr const char *kRegister = "register";
+constexpr const char *kLane = "lane";
+constexpr const char *kWarp = "warp";
+constexpr const char *kBlock = "block";
+constexpr const char *kOffset = "offset";
 
 class LinearLayout {
 public:
@@ -306,6 +314,6 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
   return os;
 }
 
-} // namespace triton_musa
+} // namespace mlir::triton_musa
 
 #endif // TRITON_MUSA_LAYOUTS_LINEARLAYOUT_H

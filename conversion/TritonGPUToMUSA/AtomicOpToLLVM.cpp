@@ -32,11 +32,10 @@
 
 using namespace mlir;
 using namespace mlir::triton_musa;
-using ::triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 
 namespace {
 
-constexpr StringLiteral kPassFlag = "--convert-tritongpu-to-musa";
 
 unsigned getElementBytes(Type type) {
   unsigned bits = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
@@ -56,7 +55,7 @@ FailureOr<bool> needsSharedBroadcast(Operation *op) {
   if (failed(layout))
     return failure();
   for (const auto &[name, mask] : layout->getFreeVariableMasks())
-    if ((name == "lane" || name == "warp") && mask != 0)
+    if ((name == kLane || name == kWarp) && mask != 0)
       return true;
   return false;
 }
@@ -268,21 +267,41 @@ LogicalResult lowerAtomic(Operation *op, Value ptr, ArrayRef<Value> operands,
   return success();
 }
 
+/// What both atomics take from the op: the element type (as written and
+/// converted), the memory ordering, the target's sync scope and the
+/// alignment of one element.
+struct AtomicAccess {
+  Type valueType, elementType;
+  LLVM::AtomicOrdering ordering;
+  StringRef scope;
+  unsigned alignment;
+};
+
+template <typename OpTy>
+FailureOr<AtomicAccess> getAtomicAccess(OpTy op,
+                                        const LLVMTypeConverter &converter,
+                                        const TargetInfo &targetInfo) {
+  Type valueType = getElementTypeOrSelf(op.getType());
+  Type elementType = converter.convertType(valueType);
+  if (!elementType)
+    return failure();
+  return AtomicAccess{valueType, elementType, getOrdering(op.getSem()),
+                      targetInfo.getSyncScope(getScope(op.getScope())),
+                      getElementBytes(valueType)};
+}
+
 /// Lowers tt.atomic_rmw (scalar or tensor, masked or not) to `atomicrmw`.
-struct AtomicRMWOpConversion
-    : public ConvertOpToLLVMPattern<triton::AtomicRMWOp> {
-  AtomicRMWOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                        const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+struct AtomicRMWOpConversion : public MUSAPattern<triton::AtomicRMWOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::AtomicRMWOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::AtomicRMWOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type valueType = getElementTypeOrSelf(op.getType());
-    Type elementType = getTypeConverter()->convertType(valueType);
-    if (!elementType)
+    auto access = getAtomicAccess(op, *getTypeConverter(), targetInfo);
+    if (failed(access))
       return failure();
+    Type valueType = access->valueType, elementType = access->elementType;
     auto binOp = getBinOp(op.getAtomicRmwOp(), valueType);
     if (failed(binOp))
       return op.emitError()
@@ -290,9 +309,6 @@ struct AtomicRMWOpConversion
              << " on " << valueType << " is not supported by " << kPassFlag
              << " yet (LLVM 14 has no atomic fmax/fmin; Triton rewrites float "
                 "max/min into integer atomics)";
-    LLVM::AtomicOrdering ordering = getOrdering(op.getSem());
-    StringRef scope = targetInfo.getSyncScope(getScope(op.getScope()));
-    unsigned alignment = getElementBytes(valueType);
     // Floats are exchanged as integers of the same width.
     Type atomicType = elementType;
     if (*binOp == LLVM::AtomicBinOp::xchg && isa<FloatType>(elementType))
@@ -300,48 +316,41 @@ struct AtomicRMWOpConversion
     auto emitAtomic = [&](Value ptr, ArrayRef<Value> operands) -> Value {
       Value val = bitcastIfNeeded(rewriter, loc, operands[0], atomicType);
       Value old = LLVM::AtomicRMWOp::create(rewriter, loc, *binOp, ptr, val,
-                                            ordering, scope, alignment);
+                                            access->ordering, access->scope,
+                                            access->alignment);
       return bitcastIfNeeded(rewriter, loc, old, elementType);
     };
     return lowerAtomic(op, adaptor.getPtr(), {adaptor.getVal()},
                        adaptor.getMask(), elementType, *getTypeConverter(),
                        targetInfo, emitAtomic, rewriter);
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 /// Lowers tt.atomic_cas (scalar or tensor) to `cmpxchg`; floats are compared
 /// and swapped as integers of the same width.
-struct AtomicCASOpConversion
-    : public ConvertOpToLLVMPattern<triton::AtomicCASOp> {
-  AtomicCASOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                        const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+struct AtomicCASOpConversion : public MUSAPattern<triton::AtomicCASOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::AtomicCASOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::AtomicCASOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type valueType = getElementTypeOrSelf(op.getType());
-    Type elementType = getTypeConverter()->convertType(valueType);
-    if (!elementType)
+    auto access = getAtomicAccess(op, *getTypeConverter(), targetInfo);
+    if (failed(access))
       return failure();
+    Type valueType = access->valueType, elementType = access->elementType;
     if (!elementType.isIntOrFloat())
       return op.emitError() << "'tt.atomic_cas' on " << valueType
                             << " is not supported by " << kPassFlag << " yet";
     Type intType =
         rewriter.getIntegerType(elementType.getIntOrFloatBitWidth());
-    LLVM::AtomicOrdering ordering = getOrdering(op.getSem());
-    StringRef scope = targetInfo.getSyncScope(getScope(op.getScope()));
-    unsigned alignment = getElementBytes(valueType);
     auto emitAtomic = [&](Value ptr, ArrayRef<Value> operands) -> Value {
       Value cmp = bitcastIfNeeded(rewriter, loc, operands[0], intType);
       Value val = bitcastIfNeeded(rewriter, loc, operands[1], intType);
       auto cas = LLVM::AtomicCmpXchgOp::create(
-          rewriter, loc, ptr, cmp, val, ordering, getFailureOrdering(ordering),
-          scope, alignment);
+          rewriter, loc, ptr, cmp, val, access->ordering,
+          getFailureOrdering(access->ordering), access->scope,
+          access->alignment);
       Value old = LLVM::ExtractValueOp::create(rewriter, loc, cas, 0);
       return bitcastIfNeeded(rewriter, loc, old, elementType);
     };
@@ -350,9 +359,6 @@ struct AtomicCASOpConversion
                        elementType, *getTypeConverter(), targetInfo,
                        emitAtomic, rewriter);
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 } // namespace

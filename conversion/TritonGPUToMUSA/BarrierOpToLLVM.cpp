@@ -13,40 +13,30 @@ using namespace mlir::triton_musa;
 namespace {
 
 /// Lowers gpu.barrier to the block barrier (all memory).
-struct GPUBarrierOpConversion : public ConvertOpToLLVMPattern<gpu::BarrierOp> {
-  GPUBarrierOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                         const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+struct GPUBarrierOpConversion : public MUSAPattern<gpu::BarrierOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(gpu::BarrierOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(gpu::BarrierOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     targetInfo.barrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 /// Lowers ttg.local_barrier to the barrier that orders shared memory only.
 struct LocalBarrierOpConversion
-    : public ConvertOpToLLVMPattern<triton::gpu::LocalBarrierOp> {
-  LocalBarrierOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                           const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+    : public MUSAPattern<triton::gpu::LocalBarrierOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::gpu::LocalBarrierOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::gpu::LocalBarrierOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     targetInfo.sharedMemoryBarrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 } // namespace

@@ -33,7 +33,7 @@
 
 using namespace mlir;
 using namespace mlir::triton_musa;
-using ::triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 namespace ttg = mlir::triton::gpu;
 
 namespace {
@@ -67,28 +67,28 @@ std::map<std::string, int32_t> imageOf(const LinearLayout &layout,
 /// conversion is one.
 std::optional<LinearLayout> getShuffleMap(const LinearLayout &src,
                                           const LinearLayout &dst) {
-  llvm::Expected<LinearLayout> c = ::triton_musa::invertAndCompose(src, dst);
+  llvm::Expected<LinearLayout> c = mlir::triton_musa::invertAndCompose(src, dst);
   if (!c) {
     llvm::consumeError(c.takeError());
     return std::nullopt;
   }
-  if (c->getInDimSize("warp") != c->getOutDimSize("warp") ||
-      c->getInDimSize("block") != 1)
+  if (c->getInDimSize(kWarp) != c->getOutDimSize(kWarp) ||
+      c->getInDimSize(kBlock) != 1)
     return std::nullopt;
-  for (int32_t i = 0; i < c->getInDimSizeLog2("warp"); ++i) {
-    auto image = imageOf(*c, "warp", int32_t(1) << i);
-    if (image["warp"] != (int32_t(1) << i) || image["register"] ||
-        image["lane"] || image["block"])
+  for (int32_t i = 0; i < c->getInDimSizeLog2(kWarp); ++i) {
+    auto image = imageOf(*c, kWarp, int32_t(1) << i);
+    if (image[kWarp] != (int32_t(1) << i) || image[kRegister] ||
+        image[kLane] || image[kBlock])
       return std::nullopt;
   }
-  for (int32_t i = 0; i < c->getInDimSizeLog2("lane"); ++i) {
-    auto image = imageOf(*c, "lane", int32_t(1) << i);
-    if (image["register"] || image["warp"] || image["block"])
+  for (int32_t i = 0; i < c->getInDimSizeLog2(kLane); ++i) {
+    auto image = imageOf(*c, kLane, int32_t(1) << i);
+    if (image[kRegister] || image[kWarp] || image[kBlock])
       return std::nullopt;
   }
-  for (int32_t i = 0; i < c->getInDimSizeLog2("register"); ++i) {
-    auto image = imageOf(*c, "register", int32_t(1) << i);
-    if (image["warp"] || image["block"])
+  for (int32_t i = 0; i < c->getInDimSizeLog2(kRegister); ++i) {
+    auto image = imageOf(*c, kRegister, int32_t(1) << i);
+    if (image[kWarp] || image[kBlock])
       return std::nullopt;
   }
   return std::move(*c);
@@ -112,8 +112,8 @@ FailureOr<ConvertPlan> planConversion(ttg::ConvertLayoutOp op) {
                        std::move(*dst), std::move(*registers), {}};
   if (std::optional<LinearLayout> c = getShuffleMap(*src, *dst)) {
     SmallVector<unsigned> sources;
-    for (int32_t r = 0; r < dst->getInDimSize("register"); ++r)
-      sources.push_back(imageOf(*c, "register", r)["register"]);
+    for (int32_t r = 0; r < dst->getInDimSize(kRegister); ++r)
+      sources.push_back(imageOf(*c, kRegister, r)[kRegister]);
     return ConvertPlan{ConvertPath::WarpShuffle, std::move(*src),
                        std::move(*dst), std::move(sources), std::move(*c)};
   }
@@ -123,15 +123,12 @@ FailureOr<ConvertPlan> planConversion(ttg::ConvertLayoutOp op) {
 
 /// Lowers ttg.convert_layout by a register selection or through scratch
 /// shared memory (see the file header).
-struct ConvertLayoutOpConversion
-    : public ConvertOpToLLVMPattern<ttg::ConvertLayoutOp> {
-  ConvertLayoutOpConversion(const LLVMTypeConverter &converter,
-                            const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(converter), targetInfo(targetInfo) {}
+struct ConvertLayoutOpConversion : public MUSAPattern<ttg::ConvertLayoutOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(ttg::ConvertLayoutOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(ttg::ConvertLayoutOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto emitError = [&] { return op.emitError(); };
     auto dstType = cast<RankedTensorType>(op.getType());
@@ -156,12 +153,12 @@ struct ConvertLayoutOpConversion
     }
 
     if (plan->path == ConvertPath::WarpShuffle) {
-      // The source lane of each result register: C's "lane" output.
+      // The source lane of each result register: C's kLane output.
       SmallVector<SmallVector<Value>> sources =
           emitIndices(rewriter, loc, targetInfo, plan->toSource);
       int laneDim = -1;
       for (auto [i, name] : llvm::enumerate(plan->toSource.getOutDimNames()))
-        if (name == "lane")
+        if (name == kLane)
           laneDim = i;
       SmallVector<Value> values;
       for (auto [r, srcRegister] : llvm::enumerate(plan->registers)) {
@@ -224,8 +221,6 @@ private:
       moved = LLVM::BitcastOp::create(rewriter, loc, type, moved);
     return moved;
   }
-
-  const TargetInfo &targetInfo;
 };
 
 } // namespace

@@ -55,14 +55,12 @@ unsigned getIndexWidth(int64_t size) {
 }
 
 /// Lowers tt.print to one printf per value held by the thread.
-struct PrintOpConversion : public ConvertOpToLLVMPattern<triton::PrintOp> {
-  PrintOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                    const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+struct PrintOpConversion : public MUSAPattern<triton::PrintOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::PrintOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::PrintOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     SmallVector<Value> pid;
     for (unsigned d = 0; d < 3; ++d)
@@ -133,9 +131,6 @@ struct PrintOpConversion : public ConvertOpToLLVMPattern<triton::PrintOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 /// The innermost file/line location inside `loc` (through names, call
@@ -156,14 +151,12 @@ std::optional<FileLineColLoc> findFileLine(Location loc) {
 
 /// Lowers tt.assert: the assertion fails in a thread where any element of
 /// the condition it holds is false.
-struct AssertOpConversion : public ConvertOpToLLVMPattern<triton::AssertOp> {
-  AssertOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                     const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+struct AssertOpConversion : public MUSAPattern<triton::AssertOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::AssertOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::AssertOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value failed;
     Value falseValue;
@@ -203,9 +196,6 @@ struct AssertOpConversion : public ConvertOpToLLVMPattern<triton::AssertOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 } // namespace

@@ -23,7 +23,6 @@
 
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
-#include "conversion/TritonGPUToMUSA/PatternErrors.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -31,9 +30,11 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 
+#include <type_traits>
+
 using namespace mlir;
 using namespace mlir::triton_musa;
-using ::triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 
 namespace {
 
@@ -279,161 +280,88 @@ emitGatherCoords(Operation *op, ConversionPatternRewriter &rewriter,
 /// Lowers tt.make_tensor_descriptor to its base address (its shape and
 /// strides are read from its operands by the ops that use it).
 struct MakeTensorDescOpConversion
-    : public ConvertOpToLLVMPattern<triton::MakeTensorDescOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+    : public MUSAPattern<triton::MakeTensorDescOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::MakeTensorDescOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::MakeTensorDescOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, adaptor.getBase());
     return success();
   }
 };
 
-/// Lowers tt.descriptor_load to bounds-checked global loads of the block at
-/// `indices`.
-struct DescriptorLoadOpConversion
-    : public ConvertOpToLLVMPattern<triton::DescriptorLoadOp> {
-  DescriptorLoadOpConversion(const LLVMTypeConverter &converter,
-                             const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+/// A descriptor op's descriptor and, per register of `type`, the global
+/// coordinates it accesses: the block at `indices` for loads and stores,
+/// rows `x_offsets` and columns from `y_offset` for gathers and scatters.
+struct DescriptorAccess {
+  Descriptor desc;
+  SmallVector<SmallVector<Value>> coords;
+};
 
-  LogicalResult
-  matchAndRewrite(triton::DescriptorLoadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerOrReport(op, *getTypeConverter(), rewriter,
-                         [&] { return lower(op, adaptor, rewriter); });
-  }
+template <typename OpTy>
+FailureOr<DescriptorAccess>
+getDescriptorAccess(OpTy op, typename OpTy::Adaptor adaptor,
+                    ConversionPatternRewriter &rewriter,
+                    const TargetInfo &target, RankedTensorType type) {
+  FailureOr<Descriptor> desc =
+      getDescriptor(op, op.getDesc(), adaptor.getDesc(), rewriter);
+  if (failed(desc))
+    return failure();
+  FailureOr<SmallVector<SmallVector<Value>>> coords;
+  if constexpr (std::is_same_v<OpTy, triton::DescriptorGatherOp> ||
+                std::is_same_v<OpTy, triton::DescriptorScatterOp>)
+    coords = emitGatherCoords(op, rewriter, target, type, op.getXOffsets(),
+                              adaptor.getXOffsets(), adaptor.getYOffset());
+  else
+    coords = emitGlobalCoords(op, rewriter, target, type, desc->shape.size(),
+                              adaptor.getIndices());
+  if (failed(coords))
+    return failure();
+  return DescriptorAccess{std::move(*desc), std::move(*coords)};
+}
 
-  LogicalResult
-  lower(triton::DescriptorLoadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const {
+/// Lowers tt.descriptor_load and tt.descriptor_gather to bounds-checked
+/// global loads (the padding value out of bounds).
+template <typename OpTy>
+struct DescriptorLoadConversion : public MUSAPattern<OpTy> {
+  using MUSAPattern<OpTy>::MUSAPattern;
+
+  LogicalResult lower(OpTy op, typename OpTy::Adaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
-    Type structType = getTypeConverter()->convertType(type);
-    Type elementType = getTypeConverter()->convertType(type.getElementType());
+    Type structType = this->getTypeConverter()->convertType(type);
+    Type elementType =
+        this->getTypeConverter()->convertType(type.getElementType());
     if (!structType || !elementType)
       return failure();
-    FailureOr<Descriptor> desc =
-        getDescriptor(op, op.getDesc(), adaptor.getDesc(), rewriter);
-    if (failed(desc))
+    auto access =
+        getDescriptorAccess(op, adaptor, rewriter, this->targetInfo, type);
+    if (failed(access))
       return failure();
-    auto coords = emitGlobalCoords(op, rewriter, target, type,
-                                   desc->shape.size(), adaptor.getIndices());
-    if (failed(coords))
-      return failure();
-    rewriter.replaceOp(op, emitMaskedLoads(rewriter, op.getLoc(), *desc,
-                                           elementType, *coords, structType));
+    rewriter.replaceOp(op,
+                       emitMaskedLoads(rewriter, op.getLoc(), access->desc,
+                                       elementType, access->coords, structType));
     return success();
   }
-
-  const TargetInfo &target;
 };
 
-/// Lowers tt.descriptor_store to bounds-checked global stores.
-struct DescriptorStoreOpConversion
-    : public ConvertOpToLLVMPattern<triton::DescriptorStoreOp> {
-  DescriptorStoreOpConversion(const LLVMTypeConverter &converter,
-                              const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+/// Lowers tt.descriptor_store and tt.descriptor_scatter to bounds-checked
+/// global stores.
+template <typename OpTy>
+struct DescriptorStoreConversion : public MUSAPattern<OpTy> {
+  using MUSAPattern<OpTy>::MUSAPattern;
 
-  LogicalResult
-  matchAndRewrite(triton::DescriptorStoreOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerOrReport(op, *getTypeConverter(), rewriter,
-                         [&] { return lower(op, adaptor, rewriter); });
-  }
-
-  LogicalResult
-  lower(triton::DescriptorStoreOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const {
+  LogicalResult lower(OpTy op, typename OpTy::Adaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getSrc().getType());
-    FailureOr<Descriptor> desc =
-        getDescriptor(op, op.getDesc(), adaptor.getDesc(), rewriter);
-    if (failed(desc))
+    auto access =
+        getDescriptorAccess(op, adaptor, rewriter, this->targetInfo, type);
+    if (failed(access))
       return failure();
-    auto coords = emitGlobalCoords(op, rewriter, target, type,
-                                   desc->shape.size(), adaptor.getIndices());
-    if (failed(coords))
-      return failure();
-    return emitMaskedStores(op, rewriter, target, *desc, type,
-                            adaptor.getSrc(), *coords);
+    return emitMaskedStores(op, rewriter, this->targetInfo, access->desc, type,
+                            adaptor.getSrc(), access->coords);
   }
-
-  const TargetInfo &target;
-};
-
-/// Lowers tt.descriptor_gather (rows x_offsets, columns from y_offset) to
-/// bounds-checked global loads.
-struct DescriptorGatherOpConversion
-    : public ConvertOpToLLVMPattern<triton::DescriptorGatherOp> {
-  DescriptorGatherOpConversion(const LLVMTypeConverter &converter,
-                               const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
-
-  LogicalResult
-  matchAndRewrite(triton::DescriptorGatherOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerOrReport(op, *getTypeConverter(), rewriter,
-                         [&] { return lower(op, adaptor, rewriter); });
-  }
-
-  LogicalResult
-  lower(triton::DescriptorGatherOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const {
-    auto type = cast<RankedTensorType>(op.getType());
-    Type structType = getTypeConverter()->convertType(type);
-    Type elementType = getTypeConverter()->convertType(type.getElementType());
-    if (!structType || !elementType)
-      return failure();
-    FailureOr<Descriptor> desc =
-        getDescriptor(op, op.getDesc(), adaptor.getDesc(), rewriter);
-    if (failed(desc))
-      return failure();
-    auto coords =
-        emitGatherCoords(op, rewriter, target, type, op.getXOffsets(),
-                         adaptor.getXOffsets(), adaptor.getYOffset());
-    if (failed(coords))
-      return failure();
-    rewriter.replaceOp(op, emitMaskedLoads(rewriter, op.getLoc(), *desc,
-                                           elementType, *coords, structType));
-    return success();
-  }
-
-  const TargetInfo &target;
-};
-
-/// Lowers tt.descriptor_scatter to bounds-checked global stores.
-struct DescriptorScatterOpConversion
-    : public ConvertOpToLLVMPattern<triton::DescriptorScatterOp> {
-  DescriptorScatterOpConversion(const LLVMTypeConverter &converter,
-                                const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
-
-  LogicalResult
-  matchAndRewrite(triton::DescriptorScatterOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerOrReport(op, *getTypeConverter(), rewriter,
-                         [&] { return lower(op, adaptor, rewriter); });
-  }
-
-  LogicalResult
-  lower(triton::DescriptorScatterOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const {
-    auto type = cast<RankedTensorType>(op.getSrc().getType());
-    FailureOr<Descriptor> desc =
-        getDescriptor(op, op.getDesc(), adaptor.getDesc(), rewriter);
-    if (failed(desc))
-      return failure();
-    auto coords =
-        emitGatherCoords(op, rewriter, target, type, op.getXOffsets(),
-                         adaptor.getXOffsets(), adaptor.getYOffset());
-    if (failed(coords))
-      return failure();
-    return emitMaskedStores(op, rewriter, target, *desc, type,
-                            adaptor.getSrc(), *coords);
-  }
-
-  const TargetInfo &target;
 };
 
 } // namespace
@@ -441,8 +369,10 @@ struct DescriptorScatterOpConversion
 void mlir::triton_musa::populateDescriptorOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  patterns.add<MakeTensorDescOpConversion>(typeConverter);
-  patterns.add<DescriptorLoadOpConversion, DescriptorStoreOpConversion,
-               DescriptorGatherOpConversion, DescriptorScatterOpConversion>(
+  patterns.add<MakeTensorDescOpConversion,
+               DescriptorLoadConversion<triton::DescriptorLoadOp>,
+               DescriptorLoadConversion<triton::DescriptorGatherOp>,
+               DescriptorStoreConversion<triton::DescriptorStoreOp>,
+               DescriptorStoreConversion<triton::DescriptorScatterOp>>(
       typeConverter, targetInfo);
 }

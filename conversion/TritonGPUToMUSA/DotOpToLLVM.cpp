@@ -22,7 +22,6 @@
 
 #include "conversion/TritonGPUToMUSA/FloatConversion.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
-#include "conversion/TritonGPUToMUSA/PatternErrors.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -35,7 +34,7 @@
 
 using namespace mlir;
 using namespace mlir::triton_musa;
-using ::triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 
 namespace {
 
@@ -52,8 +51,8 @@ using RegisterIndex = std::map<SmallVector<int32_t>, unsigned>;
 
 RegisterIndex indexRegisters(const LinearLayout &layout) {
   RegisterIndex index;
-  for (unsigned r = 0, e = layout.getInDimSize("register"); r < e; ++r)
-    index.try_emplace(applyLayout(layout, {{"register", int32_t(r)}}), r);
+  for (unsigned r = 0, e = layout.getInDimSize(kRegister); r < e; ++r)
+    index.try_emplace(applyLayout(layout, {{kRegister, int32_t(r)}}), r);
   return index;
 }
 
@@ -63,7 +62,7 @@ RegisterIndex indexRegisters(const LinearLayout &layout) {
 bool threadsAgree(const LinearLayout &operand, const LinearLayout &result,
                   unsigned kDim, unsigned otherDim) {
   unsigned rank = result.getNumOutDims();
-  for (StringRef name : {"lane", "warp", "block"}) {
+  for (StringRef name : {kLane, kWarp, kBlock}) {
     unsigned bits = std::max(operand.getInDimSizeLog2(name),
                              result.getInDimSizeLog2(name));
     for (unsigned i = 0; i < bits; ++i) {
@@ -117,19 +116,12 @@ FailureOr<Value> widen(OpBuilder &b, Location loc, Value v, Type srcType,
 /// precision, which is what ieee asks and at least as precise as the
 /// others. maxNumImpreciseAcc only concerns reduced-precision fp8 MMA
 /// accumulation and is ignored: FMA accumulates in the accumulator type.
-struct DotOpConversion : public ConvertOpToLLVMPattern<triton::DotOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(triton::DotOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerOrReport(op, *getTypeConverter(), rewriter,
-                         [&] { return lower(op, adaptor, rewriter); });
-  }
+struct DotOpConversion : public MUSAPattern<triton::DotOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
   lower(triton::DotOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const {
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
@@ -220,7 +212,7 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<triton::DotOp> {
 
     bool isInt = isa<IntegerType>(accType);
     for (unsigned r = 0, e = acc.size(); r < e; ++r) {
-      SmallVector<int32_t> c = applyLayout(*lc, {{"register", int32_t(r)}});
+      SmallVector<int32_t> c = applyLayout(*lc, {{kRegister, int32_t(r)}});
       Value sum = acc[r];
       for (int32_t k = 0; k < numK; ++k) {
         SmallVector<int32_t> ac(c), bc(c);
@@ -260,5 +252,5 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<triton::DotOp> {
 void mlir::triton_musa::populateDotOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  patterns.add<DotOpConversion>(typeConverter);
+  patterns.add<DotOpConversion>(typeConverter, targetInfo);
 }

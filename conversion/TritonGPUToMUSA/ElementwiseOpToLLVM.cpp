@@ -17,7 +17,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/TritonGPUToMUSA/FloatConversion.h"
-#include "conversion/TritonGPUToMUSA/PatternErrors.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -58,6 +57,13 @@ public:
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
+    return lowerOrReport(op, *getTypeConverter(), rewriter,
+                         [&] { return lower(op, operands, rewriter); });
+  }
+
+private:
+  LogicalResult lower(Operation *op, ArrayRef<Value> operands,
+                      ConversionPatternRewriter &rewriter) const {
     if (op->getNumResults() != 1 ||
         !isa<RankedTensorType>(op->getResult(0).getType()))
       return failure();
@@ -93,14 +99,14 @@ public:
 };
 
 /// Lowers a splat arith.constant tensor: every register holds the constant.
-struct TensorConstantOpConversion
-    : public ConvertOpToLLVMPattern<arith::ConstantOp> {
-  TensorConstantOpConversion(const LLVMTypeConverter &converter)
-      : ConvertOpToLLVMPattern(converter, kTensorPatternBenefit) {}
+struct TensorConstantOpConversion : public MUSAPattern<arith::ConstantOp> {
+  TensorConstantOpConversion(const LLVMTypeConverter &converter,
+                             const TargetInfo &targetInfo)
+      : MUSAPattern(converter, targetInfo, kTensorPatternBenefit) {}
 
   LogicalResult
-  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(arith::ConstantOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!type)
       return failure();
@@ -126,17 +132,18 @@ struct TensorConstantOpConversion
 /// Lowers a tt elementwise op on scalars or tensors: `build` makes the LLVM
 /// form of one element from the element's (converted) operands.
 template <typename OpTy>
-class TritonElementwiseConversion : public ConvertOpToLLVMPattern<OpTy> {
+class TritonElementwiseConversion : public MUSAPattern<OpTy> {
 public:
   using Build = Value (*)(OpBuilder &b, Location loc, Type resultType,
                           ValueRange operands);
 
-  TritonElementwiseConversion(const LLVMTypeConverter &converter, Build build)
-      : ConvertOpToLLVMPattern<OpTy>(converter), build(build) {}
+  TritonElementwiseConversion(const LLVMTypeConverter &converter,
+                              const TargetInfo &targetInfo, Build build)
+      : MUSAPattern<OpTy>(converter, targetInfo), build(build) {}
 
   LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(OpTy op, typename OpTy::Adaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type type = op->getResult(0).getType();
     Type resultType = this->getTypeConverter()->convertType(type);
@@ -239,19 +246,12 @@ lowerPerElement(Operation *op, ValueRange operands,
 
 /// Lowers tt.fp_to_fp through the exact integer conversions of
 /// FloatConversion.h (rounding rtne by default, rtz when asked).
-struct FpToFpOpConversion : public ConvertOpToLLVMPattern<triton::FpToFpOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(triton::FpToFpOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerOrReport(op, *getTypeConverter(), rewriter,
-                         [&] { return lower(op, adaptor, rewriter); });
-  }
+struct FpToFpOpConversion : public MUSAPattern<triton::FpToFpOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
   lower(triton::FpToFpOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const {
+        ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<FloatType>(getElementTypeOrSelf(op.getSrc().getType()));
     auto dstType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
     for (FloatType type : {srcType, dstType})
@@ -274,12 +274,12 @@ struct FpToFpOpConversion : public ConvertOpToLLVMPattern<triton::FpToFpOp> {
 /// Lowers tt.clampf to min(max(x, lo), hi) with llvm.maxnum/minnum; with
 /// propagateNan = all a NaN in any input gives NaN (a select, rather than
 /// llvm.maximum/minimum, which the LLVM 14 MUSA llc may not lower).
-struct ClampFOpConversion : public ConvertOpToLLVMPattern<triton::ClampFOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ClampFOpConversion : public MUSAPattern<triton::ClampFOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::ClampFOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::ClampFOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     bool propagate = op.getPropagateNan() == triton::PropagateNan::ALL;
     auto floatType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
@@ -361,20 +361,14 @@ LogicalResult lowerToCalls(Operation *op, ValueRange operands, StringRef name,
 /// Lowers math.erf to MUSA libdevice's __mt_erf_f32 / __mt_erf_f64 (MUSA
 /// has no erf intrinsic; the names are those of
 /// triton_musa.language.libdevice.erf).
-struct ErfOpConversion : public ConvertOpToLLVMPattern<math::ErfOp> {
-  ErfOpConversion(const LLVMTypeConverter &converter)
-      : ConvertOpToLLVMPattern(converter, kTensorPatternBenefit) {}
-
-  LogicalResult
-  matchAndRewrite(math::ErfOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerOrReport(op, *getTypeConverter(), rewriter,
-                         [&] { return lower(op, adaptor, rewriter); });
-  }
+struct ErfOpConversion : public MUSAPattern<math::ErfOp> {
+  ErfOpConversion(const LLVMTypeConverter &converter,
+                  const TargetInfo &targetInfo)
+      : MUSAPattern(converter, targetInfo, kTensorPatternBenefit) {}
 
   LogicalResult
   lower(math::ErfOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const {
+        ConversionPatternRewriter &rewriter) const override {
     Type elem = getElementTypeOrSelf(op.getType());
     StringRef name;
     if (elem.isF32())
@@ -394,19 +388,12 @@ struct ErfOpConversion : public ConvertOpToLLVMPattern<math::ErfOp> {
 /// function, declared in the module. The bitcode at `libpath` is linked
 /// into the LLVM IR later; here only the MUSA libraries are accepted.
 struct ExternElementwiseOpConversion
-    : public ConvertOpToLLVMPattern<triton::ExternElementwiseOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(triton::ExternElementwiseOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerOrReport(op, *getTypeConverter(), rewriter,
-                         [&] { return lower(op, adaptor, rewriter); });
-  }
+    : public MUSAPattern<triton::ExternElementwiseOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
   lower(triton::ExternElementwiseOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const {
+        ConversionPatternRewriter &rewriter) const override {
     StringRef symbol = op.getSymbol();
     for (StringRef foreign : {"__nv_", "__ocml_", "__ockl_"})
       if (symbol.starts_with(foreign))
@@ -426,19 +413,12 @@ struct ExternElementwiseOpConversion
 /// tt.map_elementwise.return branches to the next copy (the last to the
 /// continuation, whose arguments are the results).
 struct MapElementwiseOpConversion
-    : public ConvertOpToLLVMPattern<triton::MapElementwiseOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(triton::MapElementwiseOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerOrReport(op, *getTypeConverter(), rewriter,
-                         [&] { return lower(op, adaptor, rewriter); });
-  }
+    : public MUSAPattern<triton::MapElementwiseOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
   lower(triton::MapElementwiseOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const {
+        ConversionPatternRewriter &rewriter) const override {
     if (op.getPack() != 1)
       return op.emitError() << "'tt.map_elementwise' is not supported by "
                                "--convert-tritongpu-to-musa yet with pack = "
@@ -800,22 +780,22 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
                  math::PowFOp, math::RoundEvenOp, math::RoundOp, math::RsqrtOp,
                  math::SinOp, math::SqrtOp, math::TruncOp>(typeConverter,
                                                            patterns);
-  patterns.add<TensorConstantOpConversion>(typeConverter);
-  patterns.add<TritonElementwiseConversion<triton::BitcastOp>>(typeConverter,
-                                                               buildBitcast);
-  patterns.add<TritonElementwiseConversion<triton::IntToPtrOp>>(typeConverter,
-                                                                buildIntToPtr);
-  patterns.add<TritonElementwiseConversion<triton::PtrToIntOp>>(typeConverter,
-                                                                buildPtrToInt);
-  patterns.add<TritonElementwiseConversion<triton::MulhiUIOp>>(typeConverter,
-                                                               buildMulhiUI);
+  patterns.add<TensorConstantOpConversion>(typeConverter, targetInfo);
+  patterns.add<TritonElementwiseConversion<triton::BitcastOp>>(
+      typeConverter, targetInfo, buildBitcast);
+  patterns.add<TritonElementwiseConversion<triton::IntToPtrOp>>(
+      typeConverter, targetInfo, buildIntToPtr);
+  patterns.add<TritonElementwiseConversion<triton::PtrToIntOp>>(
+      typeConverter, targetInfo, buildPtrToInt);
+  patterns.add<TritonElementwiseConversion<triton::MulhiUIOp>>(
+      typeConverter, targetInfo, buildMulhiUI);
   patterns.add<TritonElementwiseConversion<triton::PreciseSqrtOp>>(
-      typeConverter, buildPreciseSqrt);
+      typeConverter, targetInfo, buildPreciseSqrt);
   patterns.add<TritonElementwiseConversion<triton::PreciseDivFOp>>(
-      typeConverter, buildPreciseDivF);
+      typeConverter, targetInfo, buildPreciseDivF);
   patterns.add<FpToFpOpConversion, ClampFOpConversion, ErfOpConversion,
                ExternElementwiseOpConversion, MapElementwiseOpConversion>(
-      typeConverter);
+      typeConverter, targetInfo);
 
   // Scalars, including the per-element copies made above.
   arith::populateArithToLLVMConversionPatterns(typeConverter, patterns);

@@ -25,12 +25,12 @@ namespace {
 
 /// Lowers tt.func to llvm.func: kernels (public) get the MUSA kernel
 /// markers, other functions internal linkage.
-struct FuncOpConversion : public ConvertOpToLLVMPattern<triton::FuncOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct FuncOpConversion : public MUSAPattern<triton::FuncOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::FuncOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::FuncOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     const LLVMTypeConverter *converter = getTypeConverter();
     FunctionType type = op.getFunctionType();
     TypeConverter::SignatureConversion signature(type.getNumInputs());
@@ -78,12 +78,12 @@ struct FuncOpConversion : public ConvertOpToLLVMPattern<triton::FuncOp> {
 };
 
 /// Lowers tt.return to llvm.return (several values as one struct).
-struct ReturnOpConversion : public ConvertOpToLLVMPattern<triton::ReturnOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ReturnOpConversion : public MUSAPattern<triton::ReturnOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::ReturnOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::ReturnOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     ValueRange values = adaptor.getSrcs();
     if (values.size() <= 1) {
       rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, values);
@@ -99,12 +99,12 @@ struct ReturnOpConversion : public ConvertOpToLLVMPattern<triton::ReturnOp> {
 };
 
 /// Lowers tt.call of a device function to llvm.call.
-struct CallOpConversion : public ConvertOpToLLVMPattern<triton::CallOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct CallOpConversion : public MUSAPattern<triton::CallOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::CallOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::CallOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     SmallVector<Type> resultTypes;
     if (op.getNumResults() > 0) {
@@ -133,5 +133,5 @@ void mlir::triton_musa::populateFuncOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
   patterns.add<FuncOpConversion, ReturnOpConversion, CallOpConversion>(
-      typeConverter);
+      typeConverter, targetInfo);
 }

@@ -23,7 +23,6 @@ using namespace mlir::triton_musa;
 
 namespace {
 
-constexpr const char *kRegister = "register";
 
 /// Checks the types the shared-memory path handles.
 LogicalResult checkGather(triton::GatherOp op) {
@@ -39,14 +38,12 @@ LogicalResult checkGather(triton::GatherOp op) {
 }
 
 /// Lowers tt.gather through shared memory.
-struct GatherOpConversion : public ConvertOpToLLVMPattern<triton::GatherOp> {
-  GatherOpConversion(const LLVMTypeConverter &converter,
-                     const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(converter), targetInfo(targetInfo) {}
+struct GatherOpConversion : public MUSAPattern<triton::GatherOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::GatherOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::GatherOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     if (failed(checkGather(op)))
       return failure();
     Location loc = op.getLoc();
@@ -109,8 +106,6 @@ struct GatherOpConversion : public ConvertOpToLLVMPattern<triton::GatherOp> {
     rewriter.replaceOp(op, packLLElements(rewriter, loc, results, structType));
     return success();
   }
-
-  const TargetInfo &targetInfo;
 };
 
 } // namespace

@@ -26,15 +26,12 @@ using namespace mlir::triton_musa;
 namespace {
 
 /// Lowers tt.histogram (with or without mask) through shared-memory atomics.
-struct HistogramOpConversion
-    : public ConvertOpToLLVMPattern<triton::HistogramOp> {
-  HistogramOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                        const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+struct HistogramOpConversion : public MUSAPattern<triton::HistogramOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::HistogramOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::HistogramOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
@@ -135,9 +132,6 @@ struct HistogramOpConversion
     rewriter.replaceOp(op, packLLElements(rewriter, loc, results, resultType));
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 } // namespace

@@ -2,7 +2,8 @@
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 
-#include "conversion/TritonGPUToMUSA/TargetInfo.h"
+#include "target/LLVMCalls.h"
+#include "target/TargetInfo.h"
 
 #include "layouts/LayoutConversion.h"
 
@@ -13,18 +14,9 @@
 
 using namespace mlir;
 using namespace mlir::triton_musa;
-using ::triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 
 namespace {
-constexpr const char *kRegister = "register";
-constexpr const char *kLane = "lane";
-constexpr const char *kWarp = "warp";
-constexpr const char *kBlock = "block";
-
-Value i32Const(OpBuilder &b, Location loc, int64_t v) {
-  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
-                                  b.getI32IntegerAttr(v));
-}
 
 const std::vector<LinearLayout::Basis> *findBases(const LinearLayout &layout,
                                                   StringRef name) {
@@ -39,11 +31,11 @@ FailureOr<LinearLayout> mlir::triton_musa::getLinearLayout(
     RankedTensorType type, function_ref<InFlightDiagnostic()> emitError) {
   if (!type.getEncoding())
     return emitError() << "tensor type " << type << " has no layout";
-  auto layout = ::triton_musa::toLinearLayout(type.getShape(),
+  auto layout = mlir::triton_musa::toLinearLayout(type.getShape(),
                                               type.getEncoding(), emitError);
   if (failed(layout))
     return failure();
-  // Shared-memory layouts map "offset", not threads: no register values.
+  // Shared-memory layouts map kOffset, not threads: no register values.
   if (!layout->hasInDim(kRegister))
     return emitError() << "tensor type " << type
                        << " does not have a distributed layout";
@@ -61,15 +53,12 @@ mlir::triton_musa::applyLayout(const LinearLayout &layout,
         value = inValue;
     all.push_back({name, value});
   }
-  SmallVector<int32_t> coords(layout.getNumOutDims(), 0);
-  auto result = layout.apply(all);
-  if (!result) {
-    // Callers only pass in-range values; stay total anyway.
-    llvm::consumeError(result.takeError());
-    return coords;
-  }
-  for (auto [i, dv] : llvm::enumerate(*result))
-    coords[i] = dv.second;
+  // Callers pass in-range values of the layout's own dimensions.
+  auto result = llvm::cantFail(layout.apply(all),
+                               "applyLayout: input outside the layout");
+  SmallVector<int32_t> coords;
+  for (const auto &dv : result)
+    coords.push_back(dv.second);
   return coords;
 }
 

@@ -23,21 +23,21 @@ class TargetInfo;
 
 /// The linear layout of a tensor type with a distributed layout; reports
 /// through `emitError` when it has none (or an unsupported one).
-FailureOr<::triton_musa::LinearLayout>
+FailureOr<mlir::triton_musa::LinearLayout>
 getLinearLayout(RankedTensorType type,
                 function_ref<InFlightDiagnostic()> emitError);
 
 /// L(inputs) for constant inputs (missing dimensions are 0): one coordinate
 /// per output dimension.
 SmallVector<int32_t>
-applyLayout(const ::triton_musa::LinearLayout &layout,
-            ArrayRef<::triton_musa::LinearLayout::DimValue> inputs);
+applyLayout(const mlir::triton_musa::LinearLayout &layout,
+            ArrayRef<mlir::triton_musa::LinearLayout::DimValue> inputs);
 
 /// For each register of `layout`, one i32 per tensor dimension: the
 /// coordinates the current thread holds there.
 SmallVector<SmallVector<Value>>
 emitIndices(OpBuilder &b, Location loc, const TargetInfo &target,
-            const ::triton_musa::LinearLayout &layout);
+            const mlir::triton_musa::LinearLayout &layout);
 
 /// The current thread's lane and warp ids (i32).
 std::pair<Value, Value> emitLaneAndWarpId(OpBuilder &b, Location loc,
@@ -49,18 +49,18 @@ std::pair<Value, Value> emitLaneAndWarpId(OpBuilder &b, Location loc,
 /// exchange data (the lane/warp/block parts of the layouts differ under
 /// `toSrc`).
 FailureOr<SmallVector<unsigned>>
-mapRegisters(const ::triton_musa::LinearLayout &src,
-             const ::triton_musa::LinearLayout &dst,
+mapRegisters(const mlir::triton_musa::LinearLayout &src,
+             const mlir::triton_musa::LinearLayout &dst,
              function_ref<SmallVector<int32_t>(ArrayRef<int32_t>)> toSrc);
 
 /// i1 that is true on the one thread (of the threads holding copies of the
 /// same elements) that should write them: lanes and warps with a free
 /// (duplicate) bit set are off. Null when every thread holds distinct data.
 Value emitOwnerPredicate(OpBuilder &b, Location loc, const TargetInfo &target,
-                         const ::triton_musa::LinearLayout &layout);
+                         const mlir::triton_musa::LinearLayout &layout);
 
 /// Mask of register bits that only repeat data held in lower registers.
-int32_t getDuplicateRegisterMask(const ::triton_musa::LinearLayout &layout);
+int32_t getDuplicateRegisterMask(const mlir::triton_musa::LinearLayout &layout);
 
 } // namespace mlir::triton_musa
 

@@ -309,10 +309,10 @@ unsigned getVectorWidth(Value ptr, Value mask,
     return 1;
   // The dimension register 1 steps along, and how many leading register
   // bases step 1, 2, 4, ... along it alone.
-  int64_t numRegisters = layout->getInDimSize("register");
+  int64_t numRegisters = layout->getInDimSize(kRegister);
   if (numRegisters < 2)
     return 1;
-  SmallVector<int32_t> first = applyLayout(*layout, {{"register", 1}});
+  SmallVector<int32_t> first = applyLayout(*layout, {{kRegister, 1}});
   int dim = -1;
   for (auto [d, c] : llvm::enumerate(first))
     if (c == 1)
@@ -321,7 +321,7 @@ unsigned getVectorWidth(Value ptr, Value mask,
     return 1;
   int64_t registers = 1;
   for (int32_t bit = 1; bit < numRegisters; bit <<= 1) {
-    SmallVector<int32_t> coords = applyLayout(*layout, {{"register", bit}});
+    SmallVector<int32_t> coords = applyLayout(*layout, {{kRegister, bit}});
     SmallVector<int32_t> expected(coords.size(), 0);
     expected[dim] = bit;
     if (coords != expected)
@@ -341,7 +341,7 @@ unsigned getVectorWidth(Value ptr, Value mask,
   auto touchesLowBits = [&](int64_t width) {
     for (const auto &[name, bases] : layout->getBases())
       for (auto [i, basis] : llvm::enumerate(bases)) {
-        if (name == "register" && (int64_t(1) << i) < width)
+        if (name == kRegister && (int64_t(1) << i) < width)
           continue;
         if (basis[dim] & (width - 1))
           return true;
@@ -358,12 +358,12 @@ unsigned getAlignment(Type type) {
 }
 
 /// Lowers tt.addptr to one llvm.getelementptr per element.
-struct AddPtrOpConversion : public ConvertOpToLLVMPattern<triton::AddPtrOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct AddPtrOpConversion : public MUSAPattern<triton::AddPtrOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::AddPtrOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::AddPtrOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto ptrType =
         cast<triton::PointerType>(getElementTypeOrSelf(op.getType()));
@@ -393,12 +393,12 @@ struct AddPtrOpConversion : public ConvertOpToLLVMPattern<triton::AddPtrOp> {
 
 /// Lowers tt.load of a pointer or a tensor of pointers (mask and other
 /// supported) to global loads.
-struct LoadOpConversion : public ConvertOpToLLVMPattern<triton::LoadOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct LoadOpConversion : public MUSAPattern<triton::LoadOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::LoadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::LoadOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     if (triton::isTensorPointerType(op.getPtr().getType()))
       return op.emitError("'tt.load' of a block pointer is not supported by "
@@ -466,14 +466,12 @@ struct LoadOpConversion : public ConvertOpToLLVMPattern<triton::LoadOp> {
 /// Lowers tt.store of a pointer or a tensor of pointers (mask supported) to
 /// global stores; of the threads (and registers) holding copies of an
 /// element only one writes it.
-struct StoreOpConversion : public ConvertOpToLLVMPattern<triton::StoreOp> {
-  StoreOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                    const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::StoreOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::StoreOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     if (triton::isTensorPointerType(op.getPtr().getType()))
       return op.emitError("'tt.store' of a block pointer is not supported by "
@@ -541,9 +539,6 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<triton::StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 } // namespace
@@ -551,6 +546,6 @@ private:
 void mlir::triton_musa::populateLoadStoreOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  patterns.add<AddPtrOpConversion, LoadOpConversion>(typeConverter);
-  patterns.add<StoreOpConversion>(typeConverter, targetInfo);
+  patterns.add<AddPtrOpConversion, LoadOpConversion, StoreOpConversion>(
+      typeConverter, targetInfo);
 }

@@ -14,15 +14,12 @@ using namespace mlir::triton_musa;
 namespace {
 
 /// Lowers tt.make_range: each register holds start + its coordinate.
-struct MakeRangeOpConversion
-    : public ConvertOpToLLVMPattern<triton::MakeRangeOp> {
-  MakeRangeOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                        const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+struct MakeRangeOpConversion : public MUSAPattern<triton::MakeRangeOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::MakeRangeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::MakeRangeOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     auto layout = getLinearLayout(type, [&] { return op.emitError(); });
@@ -43,9 +40,6 @@ struct MakeRangeOpConversion
     rewriter.replaceOp(op, packLLElements(rewriter, loc, values, structType));
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 } // namespace

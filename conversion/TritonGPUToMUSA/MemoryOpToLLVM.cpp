@@ -24,7 +24,7 @@
 
 using namespace mlir;
 using namespace mlir::triton_musa;
-using ::triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 namespace ttg = mlir::triton::gpu;
 
 //===----------------------------------------------------------------------===//
@@ -59,7 +59,7 @@ emitSlots(RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
           const SharedBuffer &buffer, const LinearLayout &layout,
           function_ref<InFlightDiagnostic()> emitError) {
   llvm::Expected<LinearLayout> toSlots =
-      ::triton_musa::invertAndCompose(buffer.layout, layout);
+      mlir::triton_musa::invertAndCompose(buffer.layout, layout);
   if (!toSlots)
     return emitError() << "cannot address shared memory of layout "
                        << buffer.layout.toString() << " from registers of "
@@ -69,7 +69,7 @@ emitSlots(RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
       emitIndices(rewriter, loc, targetInfo, *toSlots);
   int offsetDim = -1;
   for (auto [i, name] : llvm::enumerate(toSlots->getOutDimNames()))
-    if (name == "offset")
+    if (name == kOffset)
       offsetDim = i;
   SmallVector<Value> slots;
   for (SmallVector<Value> &index : indices)
@@ -127,7 +127,7 @@ FailureOr<LinearLayout> mlir::triton_musa::getRowMajorSharedLayout(
     names.push_back("dim" + std::to_string(d));
   // Last dimension in the lowest offset bits.
   for (int d = int(shape.size()) - 1; d >= 0; --d) {
-    auto dim = LinearLayout::identity1D(int32_t(shape[d]), "offset", names[d]);
+    auto dim = LinearLayout::identity1D(int32_t(shape[d]), kOffset, names[d]);
     if (!dim)
       return emitError() << llvm::toString(dim.takeError());
     auto product = layout * *dim;
@@ -217,15 +217,12 @@ getSharedBuffer(Value base, ttg::MemDescType type,
 
 /// Lowers ttg.local_alloc to its buffer's pointer (base + allocation.offset),
 /// storing the initial value if there is one.
-struct LocalAllocOpConversion
-    : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
-  LocalAllocOpConversion(const LLVMTypeConverter &converter,
-                         const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(converter), targetInfo(targetInfo) {}
+struct LocalAllocOpConversion : public MUSAPattern<ttg::LocalAllocOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(ttg::LocalAllocOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(ttg::LocalAllocOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto emitError = [&] { return op.emitError(); };
     FailureOr<Value> base = getScratchPointer(rewriter, loc, op, targetInfo);
@@ -248,21 +245,15 @@ struct LocalAllocOpConversion
     rewriter.replaceOp(op, *base);
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 /// Lowers ttg.local_store: every owner thread writes its elements.
-struct LocalStoreOpConversion
-    : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
-  LocalStoreOpConversion(const LLVMTypeConverter &converter,
-                         const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(converter), targetInfo(targetInfo) {}
+struct LocalStoreOpConversion : public MUSAPattern<ttg::LocalStoreOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(ttg::LocalStoreOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(ttg::LocalStoreOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto emitError = [&] { return op.emitError(); };
     auto type = cast<ttg::MemDescType>(op.getDst().getType());
@@ -282,21 +273,16 @@ struct LocalStoreOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 /// Lowers ttg.local_load: each thread reads the elements its result layout
 /// (e.g. a #ttg.dot_op operand) gives it.
-struct LocalLoadOpConversion : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
-  LocalLoadOpConversion(const LLVMTypeConverter &converter,
-                        const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(converter), targetInfo(targetInfo) {}
+struct LocalLoadOpConversion : public MUSAPattern<ttg::LocalLoadOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(ttg::LocalLoadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(ttg::LocalLoadOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto emitError = [&] { return op.emitError(); };
     auto type = cast<ttg::MemDescType>(op.getSrc().getType());
@@ -316,26 +302,22 @@ struct LocalLoadOpConversion : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
     rewriter.replaceOp(op, packLLElements(rewriter, loc, *values, structType));
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 /// Lowers ttg.local_dealloc to nothing: --musa-allocate-shared-memory
 /// already ended the buffer's live range there.
-struct LocalDeallocOpConversion
-    : public ConvertOpToLLVMPattern<ttg::LocalDeallocOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct LocalDeallocOpConversion : public MUSAPattern<ttg::LocalDeallocOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(ttg::LocalDeallocOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(ttg::LocalDeallocOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-/// Coordinates of each "offset" basis of a memdesc's layout.
+/// Coordinates of each kOffset basis of a memdesc's layout.
 FailureOr<SmallVector<SmallVector<int32_t>>>
 getOffsetBasisCoords(ttg::MemDescType type,
                      function_ref<InFlightDiagnostic()> emitError) {
@@ -343,50 +325,12 @@ getOffsetBasisCoords(ttg::MemDescType type,
   if (failed(buffer))
     return failure();
   SmallVector<SmallVector<int32_t>> coords;
-  for (int32_t bit = 0; bit < buffer->layout.getInDimSizeLog2("offset");
+  for (int32_t bit = 0; bit < buffer->layout.getInDimSizeLog2(kOffset);
        ++bit)
     coords.push_back(
-        applyLayout(buffer->layout, {{"offset", int32_t(1) << bit}}));
+        applyLayout(buffer->layout, {{kOffset, int32_t(1) << bit}}));
   return coords;
 }
-
-/// Lowers ttg.memdesc_trans to its source pointer: the result's layout
-/// must put every slot at the transposed coordinate of the source's.
-struct MemDescTransOpConversion
-    : public ConvertOpToLLVMPattern<ttg::MemDescTransOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(ttg::MemDescTransOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto emitError = [&] { return op.emitError(); };
-    auto srcType = cast<ttg::MemDescType>(op.getSrc().getType());
-    auto dstType = cast<ttg::MemDescType>(op.getType());
-    auto src = getOffsetBasisCoords(srcType, emitError);
-    auto dst = getOffsetBasisCoords(dstType, emitError);
-    if (failed(src) || failed(dst))
-      return failure();
-    ArrayRef<int32_t> order = op.getOrder();
-    bool same = src->size() == dst->size();
-    for (unsigned k = 0; same && k < src->size(); ++k) {
-      if ((*dst)[k].size() != order.size() ||
-          (*src)[k].size() != order.size()) {
-        same = false;
-        break;
-      }
-      for (unsigned i = 0; i < order.size(); ++i)
-        same &= (*dst)[k][i] == (*src)[k][order[i]];
-    }
-    if (!same)
-      return op.emitError()
-             << "'ttg.memdesc_trans' from " << srcType << " to " << dstType
-             << ": the result's shared layout is not the transposed source "
-                "layout, which is not supported by "
-                "--convert-tritongpu-to-musa";
-    rewriter.replaceOp(op, adaptor.getSrc());
-    return success();
-  }
-};
 
 /// Row-major flat index of `coords` in `shape` (powers of two: the digits
 /// do not overlap, so the map is linear).
@@ -397,15 +341,34 @@ int64_t flatten(ArrayRef<int32_t> coords, ArrayRef<int64_t> shape) {
   return flat;
 }
 
-/// Lowers ttg.memdesc_reshape to its source pointer: the result's layout
-/// must put every slot at the same row-major position as the source's.
-struct MemDescReshapeOpConversion
-    : public ConvertOpToLLVMPattern<ttg::MemDescReshapeOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// Whether an offset basis at source coordinate `src` and result coordinate
+/// `dst` holds the same element: ttg.memdesc_trans puts it at the
+/// transposed coordinate, ttg.memdesc_reshape at the same row-major position.
+bool holdsSameElement(ttg::MemDescTransOp op, ArrayRef<int32_t> src,
+                      ArrayRef<int32_t> dst) {
+  ArrayRef<int32_t> order = op.getOrder();
+  if (src.size() != order.size() || dst.size() != order.size())
+    return false;
+  for (unsigned i = 0; i < order.size(); ++i)
+    if (dst[i] != src[order[i]])
+      return false;
+  return true;
+}
+bool holdsSameElement(ttg::MemDescReshapeOp op, ArrayRef<int32_t> src,
+                      ArrayRef<int32_t> dst) {
+  return flatten(src, op.getSrc().getType().getShape()) ==
+         flatten(dst, op.getType().getShape());
+}
 
-  LogicalResult
-  matchAndRewrite(ttg::MemDescReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+/// Lowers ttg.memdesc_trans and ttg.memdesc_reshape to their source
+/// pointer: the result's layout must put every slot at the element the
+/// view moves it to (holdsSameElement).
+template <typename OpTy>
+struct MemDescViewConversion : public MUSAPattern<OpTy> {
+  using MUSAPattern<OpTy>::MUSAPattern;
+
+  LogicalResult lower(OpTy op, typename OpTy::Adaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     auto emitError = [&] { return op.emitError(); };
     auto srcType = cast<ttg::MemDescType>(op.getSrc().getType());
     auto dstType = cast<ttg::MemDescType>(op.getType());
@@ -415,13 +378,12 @@ struct MemDescReshapeOpConversion
       return failure();
     bool same = src->size() == dst->size();
     for (unsigned k = 0; same && k < src->size(); ++k)
-      same = flatten((*src)[k], srcType.getShape()) ==
-             flatten((*dst)[k], dstType.getShape());
+      same = holdsSameElement(op, (*src)[k], (*dst)[k]);
     if (!same)
       return op.emitError()
-             << "'ttg.memdesc_reshape' from " << srcType << " to " << dstType
-             << " changes which element each slot holds, which is not "
-                "supported by --convert-tritongpu-to-musa";
+             << "'" << op->getName() << "' from " << srcType << " to "
+             << dstType << " changes which element each slot holds, which is "
+             << "not supported by " << kPassFlag;
     rewriter.replaceOp(op, adaptor.getSrc());
     return success();
   }
@@ -430,12 +392,12 @@ struct MemDescReshapeOpConversion
 /// Lowers ttg.memdesc_reinterpret (a whole allocation seen with another
 /// shape or element type) to its source pointer.
 struct MemDescReinterpretOpConversion
-    : public ConvertOpToLLVMPattern<ttg::MemDescReinterpretOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+    : public MUSAPattern<ttg::MemDescReinterpretOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(ttg::MemDescReinterpretOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(ttg::MemDescReinterpretOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, adaptor.getSrc());
     return success();
   }
@@ -443,13 +405,12 @@ struct MemDescReinterpretOpConversion
 
 /// Lowers ttg.memdesc_index to the pointer of buffer `index`:
 /// base + index * (bytes of one buffer).
-struct MemDescIndexOpConversion
-    : public ConvertOpToLLVMPattern<ttg::MemDescIndexOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct MemDescIndexOpConversion : public MUSAPattern<ttg::MemDescIndexOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(ttg::MemDescIndexOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(ttg::MemDescIndexOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto srcType = cast<ttg::MemDescType>(op.getSrc().getType());
     // Bytes between consecutive leading indices: everything after dim 0.
@@ -483,12 +444,12 @@ struct MemDescIndexOpConversion
 /// bits with any slot inside the sub-tile (then slot(start + c) =
 /// slot(start) + slot(c)). Padded layouts are not supported.
 struct MemDescSubsliceOpConversion
-    : public ConvertOpToLLVMPattern<ttg::MemDescSubsliceOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+    : public MUSAPattern<ttg::MemDescSubsliceOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(ttg::MemDescSubsliceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(ttg::MemDescSubsliceOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     auto emitError = [&] { return op.emitError(); };
     auto srcType = cast<ttg::MemDescType>(op.getSrc().getType());
     auto dstType = cast<ttg::MemDescType>(op.getType());
@@ -561,9 +522,9 @@ void mlir::triton_musa::populateMemoryOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
   patterns.add<LocalAllocOpConversion, LocalStoreOpConversion,
-               LocalLoadOpConversion>(typeConverter, targetInfo);
-  patterns.add<LocalDeallocOpConversion, MemDescTransOpConversion,
-               MemDescReshapeOpConversion, MemDescReinterpretOpConversion,
-               MemDescIndexOpConversion, MemDescSubsliceOpConversion>(
-      typeConverter);
+               LocalLoadOpConversion, LocalDeallocOpConversion,
+               MemDescViewConversion<ttg::MemDescTransOp>,
+               MemDescViewConversion<ttg::MemDescReshapeOp>,
+               MemDescReinterpretOpConversion, MemDescIndexOpConversion,
+               MemDescSubsliceOpConversion>(typeConverter, targetInfo);
 }

@@ -1,20 +1,51 @@
 //===- PatternTritonGPUOpToLLVM.h - Pattern families ------------*- C++ -*-===//
 //
-// Private to --convert-tritongpu-to-musa: one populate function per op
-// family, each in its own <Family>OpToLLVM.cpp. Patterns reach the hardware
-// only through `targetInfo`.
+// Private to --convert-tritongpu-to-musa: the base of every pattern, and one
+// populate function per op family, each in its own <Family>OpToLLVM.cpp.
+// Patterns reach the hardware only through `targetInfo`.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PATTERNTRITONGPUOPTOLLVM_H
 #define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PATTERNTRITONGPUOPTOLLVM_H
 
-#include "conversion/TritonGPUToMUSA/TargetInfo.h"
 #include "conversion/TritonGPUToMUSA/TypeConverter.h"
+#include "conversion/TritonGPUToMUSA/Utility.h"
+#include "target/TargetInfo.h"
 
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::triton_musa {
+
+/// The base of the lowering's patterns: holds the target and reports errors
+/// one way (lowerOrReport); a pattern writes only its lowering, `lower`.
+template <typename SourceOp>
+class MUSAPattern : public ConvertOpToLLVMPattern<SourceOp> {
+public:
+  using OpAdaptor = typename ConvertOpToLLVMPattern<SourceOp>::OpAdaptor;
+
+  MUSAPattern(const LLVMTypeConverter &typeConverter,
+              const TargetInfo &targetInfo, PatternBenefit benefit = 1)
+      : ConvertOpToLLVMPattern<SourceOp>(typeConverter, benefit),
+        targetInfo(targetInfo) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    return lowerOrReport(op, *this->getTypeConverter(), rewriter,
+                         [&] { return lower(op, adaptor, rewriter); });
+  }
+
+protected:
+  /// Lowers `op`; reports an error before failing where the op is not
+  /// supported.
+  virtual LogicalResult lower(SourceOp op, OpAdaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const = 0;
+
+  const TargetInfo &targetInfo;
+};
 
 /// Patterns of the tensor ops that must win over upstream scalar patterns
 /// for the same op (arith/math on tensors) use this benefit.

@@ -31,13 +31,10 @@
 
 using namespace mlir;
 using namespace mlir::triton_musa;
-using ::triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 
 namespace {
 
-constexpr const char *kRegister = "register";
-constexpr const char *kLane = "lane";
-constexpr const char *kWarp = "warp";
 
 /// What the lowering of one tt.reduce does, decided from its layouts only
 /// (so the scratch size and the lowering agree).
@@ -226,40 +223,29 @@ FailureOr<ReducePlan> planReduce(triton::ReduceOp op) {
 
 /// Lowers tt.reduce (any axis, any combine region, several operands, scalar
 /// or sliced tensor results).
-struct ReduceOpConversion : public ConvertOpToLLVMPattern<triton::ReduceOp> {
-  ReduceOpConversion(const LLVMTypeConverter &converter,
-                     const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(converter), targetInfo(targetInfo) {}
+struct ReduceOpConversion : public MUSAPattern<triton::ReduceOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::ReduceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::ReduceOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     FailureOr<ReducePlan> plan = planReduce(op);
     if (failed(plan))
       return failure();
     Location loc = op.getLoc();
     Region &combine = op.getCombineOp();
     unsigned numOperands = op.getSrcs().size();
-    SmallVector<Type> elementTypes;
-    for (Value src : op.getSrcs())
-      elementTypes.push_back(getElementTypeOrSelf(src.getType()));
-
-    SmallVector<SmallVector<Value>> values; // [operand][register]
-    for (Value src : adaptor.getSrcs())
-      values.push_back(unpackLLElements(rewriter, loc, src));
-    auto registerValues = [&](unsigned r) {
-      SmallVector<Value> v;
-      for (unsigned k = 0; k < numOperands; ++k)
-        v.push_back(values[k][r]);
-      return v;
-    };
+    SmallVector<Type> elementTypes = getElementTypes(op.getSrcs());
+    // [register][operand]
+    SmallVector<SmallVector<Value>> registerValues =
+        unpackByRegister(rewriter, loc, adaptor.getSrcs());
 
     // Stage 1: in-thread, register order.
     SmallVector<SmallVector<Value>> acc; // [group][operand]
     for (const auto &group : plan->groups) {
-      SmallVector<Value> a = registerValues(group.front());
+      SmallVector<Value> a = registerValues[group.front()];
       for (unsigned r : ArrayRef<unsigned>(group).drop_front())
-        a = emitCombine(rewriter, combine, a, registerValues(r));
+        a = emitCombine(rewriter, combine, a, registerValues[r]);
       acc.push_back(a);
     }
 
@@ -398,8 +384,6 @@ private:
     }
     return success();
   }
-
-  const TargetInfo &targetInfo;
 };
 
 } // namespace
@@ -415,10 +399,7 @@ mlir::triton_musa::getReduceScratchBytes(Operation *op,
     return failure();
   if (!plan->throughShared)
     return 0u;
-  SmallVector<Type> elementTypes;
-  for (Value src : reduce.getSrcs())
-    elementTypes.push_back(getElementTypeOrSelf(src.getType()));
-  return getStackedRegionBytes(elementTypes,
+  return getStackedRegionBytes(getElementTypes(reduce.getSrcs()),
                                plan->numOutputs * plan->numSlots);
 }
 

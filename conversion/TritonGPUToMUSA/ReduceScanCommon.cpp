@@ -11,7 +11,7 @@
 
 using namespace mlir;
 using namespace mlir::triton_musa;
-using ::triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 
 uint64_t mlir::triton_musa::packAcross(const LinearLayout &layout,
                                        ArrayRef<int32_t> coords,
@@ -234,4 +234,24 @@ Value mlir::triton_musa::emitLinearFunction(OpBuilder &b, Location loc,
                     : term;
   }
   return result ? result : i32Const(b, loc, 0);
+}
+
+SmallVector<Type> mlir::triton_musa::getElementTypes(ValueRange srcs) {
+  SmallVector<Type> types;
+  for (Value src : srcs)
+    types.push_back(getElementTypeOrSelf(src.getType()));
+  return types;
+}
+
+SmallVector<SmallVector<Value>>
+mlir::triton_musa::unpackByRegister(OpBuilder &b, Location loc,
+                                    ValueRange convertedSrcs) {
+  SmallVector<SmallVector<Value>> byRegister;
+  for (auto [k, src] : llvm::enumerate(convertedSrcs)) {
+    SmallVector<Value> values = unpackLLElements(b, loc, src);
+    byRegister.resize(values.size());
+    for (auto [r, v] : llvm::enumerate(values))
+      byRegister[r].push_back(v);
+  }
+  return byRegister;
 }

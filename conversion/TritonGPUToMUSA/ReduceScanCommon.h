@@ -33,14 +33,14 @@ struct AxisSplitBasis {
   uint64_t across = 0;
 };
 
-/// The bases of input dimension `inDim` ("register", "lane", "warp") of
+/// The bases of input dimension `inDim` (kRegister, kLane, kWarp) of
 /// `layout`, split along `axis`.
 SmallVector<AxisSplitBasis>
-getAxisSplitBases(const ::triton_musa::LinearLayout &layout, StringRef inDim,
+getAxisSplitBases(const mlir::triton_musa::LinearLayout &layout, StringRef inDim,
                   unsigned axis);
 
 /// Packs the coordinates of `coords` other than `axis` (see AxisSplitBasis).
-uint64_t packAcross(const ::triton_musa::LinearLayout &layout,
+uint64_t packAcross(const mlir::triton_musa::LinearLayout &layout,
                     ArrayRef<int32_t> coords, unsigned axis);
 
 /// A basis (as bit masks over the input bits) of the inputs whose image
@@ -52,6 +52,14 @@ SmallVector<uint64_t> getKernelBasis(ArrayRef<uint64_t> images);
 /// is independent of `base` and of the vectors kept before it).
 SmallVector<uint64_t> extendBasis(ArrayRef<uint64_t> base,
                                   ArrayRef<uint64_t> candidates);
+
+/// The element types of the operands of a tt.reduce / tt.scan (`srcs`).
+SmallVector<Type> getElementTypes(ValueRange srcs);
+
+/// The operands of a tt.reduce / tt.scan register by register:
+/// result[r][k] is operand k's value in register r.
+SmallVector<SmallVector<Value>> unpackByRegister(OpBuilder &b, Location loc,
+                                                 ValueRange convertedSrcs);
 
 /// Applies the combine region of tt.reduce/tt.scan to `lhs` (accumulated
 /// values) and `rhs` (new values): clones the region's ops on the converted

@@ -12,41 +12,30 @@ using namespace mlir::triton_musa;
 namespace {
 
 /// Lowers tt.get_program_id to the block id along its axis.
-struct GetProgramIdOpConversion
-    : public ConvertOpToLLVMPattern<triton::GetProgramIdOp> {
-  GetProgramIdOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                           const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+struct GetProgramIdOpConversion : public MUSAPattern<triton::GetProgramIdOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::GetProgramIdOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::GetProgramIdOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(
         op, targetInfo.blockId(rewriter, op.getLoc(), unsigned(op.getAxis())));
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 /// Lowers tt.get_num_programs to the grid size along its axis.
 struct GetNumProgramsOpConversion
-    : public ConvertOpToLLVMPattern<triton::GetNumProgramsOp> {
-  GetNumProgramsOpConversion(TritonGPUToMUSATypeConverter &typeConverter,
-                             const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(typeConverter), targetInfo(targetInfo) {}
+    : public MUSAPattern<triton::GetNumProgramsOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::GetNumProgramsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::GetNumProgramsOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, targetInfo.numBlocks(rewriter, op.getLoc(),
                                                 unsigned(op.getAxis())));
     return success();
   }
-
-private:
-  const TargetInfo &targetInfo;
 };
 
 } // namespace

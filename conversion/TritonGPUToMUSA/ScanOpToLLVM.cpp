@@ -32,13 +32,10 @@
 
 using namespace mlir;
 using namespace mlir::triton_musa;
-using ::triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 
 namespace {
 
-constexpr const char *kRegister = "register";
-constexpr const char *kLane = "lane";
-constexpr const char *kWarp = "warp";
 
 /// Registers of one row and one chunk, in scan order.
 struct Segment {
@@ -199,32 +196,21 @@ FailureOr<ScanPlan> planScan(triton::ScanOp op) {
 
 /// Lowers tt.scan (inclusive, forward or reverse, several operands, any
 /// combine region).
-struct ScanOpConversion : public ConvertOpToLLVMPattern<triton::ScanOp> {
-  ScanOpConversion(const LLVMTypeConverter &converter,
-                   const TargetInfo &targetInfo)
-      : ConvertOpToLLVMPattern(converter), targetInfo(targetInfo) {}
+struct ScanOpConversion : public MUSAPattern<triton::ScanOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::ScanOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::ScanOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     FailureOr<ScanPlan> plan = planScan(op);
     if (failed(plan))
       return failure();
     Location loc = op.getLoc();
     Region &combine = op.getCombineOp();
-    unsigned numOperands = op.getSrcs().size();
-    SmallVector<Type> elementTypes;
-    for (Value src : op.getSrcs())
-      elementTypes.push_back(getElementTypeOrSelf(src.getType()));
-
-    SmallVector<SmallVector<Value>> values; // [operand][register]
-    for (Value src : adaptor.getSrcs())
-      values.push_back(unpackLLElements(rewriter, loc, src));
-    unsigned numRegs = plan->representative.size();
-    SmallVector<SmallVector<Value>> scanned(numRegs); // [register][operand]
-    for (unsigned r = 0; r < numRegs; ++r)
-      for (unsigned k = 0; k < numOperands; ++k)
-        scanned[r].push_back(values[k][r]);
+    SmallVector<Type> elementTypes = getElementTypes(op.getSrcs());
+    // [register][operand]
+    SmallVector<SmallVector<Value>> scanned =
+        unpackByRegister(rewriter, loc, adaptor.getSrcs());
 
     auto select = [&](Value cond, ArrayRef<Value> a, ArrayRef<Value> b) {
       SmallVector<Value> v;
@@ -333,8 +319,8 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<triton::ScanOp> {
       if (!structType)
         return failure();
       SmallVector<Value> elements;
-      for (unsigned r = 0; r < numRegs; ++r)
-        elements.push_back(scanned[plan->representative[r]][k]);
+      for (unsigned representative : plan->representative)
+        elements.push_back(scanned[representative][k]);
       replacements.push_back(
           packLLElements(rewriter, loc, elements, structType));
     }
@@ -438,8 +424,6 @@ private:
     }
     return success();
   }
-
-  const TargetInfo &targetInfo;
 };
 
 } // namespace
@@ -455,10 +439,7 @@ mlir::triton_musa::getScanScratchBytes(Operation *op,
     return failure();
   if (plan->numWarpPositions == 1)
     return 0u;
-  SmallVector<Type> elementTypes;
-  for (Value src : scan.getSrcs())
-    elementTypes.push_back(getElementTypeOrSelf(src.getType()));
-  return getStackedRegionBytes(elementTypes, plan->numRows * plan->numChunks *
+  return getStackedRegionBytes(getElementTypes(scan.getSrcs()), plan->numRows * plan->numChunks *
                                                  plan->numWarpPositions);
 }
 

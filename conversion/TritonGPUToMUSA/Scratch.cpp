@@ -2,7 +2,7 @@
 
 #include "conversion/TritonGPUToMUSA/Scratch.h"
 
-#include "conversion/TritonGPUToMUSA/TargetInfo.h"
+#include "target/TargetInfo.h"
 
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"

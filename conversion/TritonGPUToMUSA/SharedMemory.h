@@ -3,7 +3,7 @@
 // How every pattern family moves a distributed tensor through shared memory
 // (defined in MemoryOpToLLVM.cpp). A buffer is a shared pointer
 // (`!llvm.ptr<3>`: a converted `!ttg.memdesc`, or getScratchPointer for an
-// op's scratch) plus a shared linear layout S ("offset" -> "dim0".."dimN")
+// op's scratch) plus a shared linear layout S (kOffset -> "dim0".."dimN")
 // saying which tensor element each element slot holds. Thread addresses
 // come from C = invertAndCompose(S, L) for the tensor's layout L: register
 // r of the current thread lives at element C(r, lane, warp).
@@ -31,8 +31,8 @@ class TargetInfo;
 struct SharedBuffer {
   /// `!llvm.ptr<3>` to element slot 0.
   Value base;
-  /// "offset" (and "block") -> tensor dimensions.
-  ::triton_musa::LinearLayout layout;
+  /// kOffset (and kBlock) -> tensor dimensions.
+  mlir::triton_musa::LinearLayout layout;
   /// Element type in the tensor (before type conversion), e.g. i1, f16,
   /// !tt.ptr<f32>; i1 is kept as i8 in memory.
   Type elementType;
@@ -42,7 +42,7 @@ struct SharedBuffer {
 
 /// Row-major (last dimension fastest), unswizzled layout of `shape` as a
 /// shared linear layout: the scratch layout of shared-memory conversions.
-FailureOr<::triton_musa::LinearLayout>
+FailureOr<mlir::triton_musa::LinearLayout>
 getRowMajorSharedLayout(ArrayRef<int64_t> shape,
                         function_ref<InFlightDiagnostic()> emitError);
 
@@ -52,7 +52,7 @@ getRowMajorSharedLayout(ArrayRef<int64_t> shape,
 /// elements writes (a branch around the stores).
 LogicalResult storeDistributedToShared(
     RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
-    const SharedBuffer &buffer, const ::triton_musa::LinearLayout &layout,
+    const SharedBuffer &buffer, const mlir::triton_musa::LinearLayout &layout,
     ArrayRef<Value> values, Type llvmElementType,
     function_ref<InFlightDiagnostic()> emitError);
 
@@ -60,7 +60,7 @@ LogicalResult storeDistributedToShared(
 /// holds there from `buffer`; values have type `llvmElementType`.
 FailureOr<SmallVector<Value>> loadDistributedFromShared(
     RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
-    const SharedBuffer &buffer, const ::triton_musa::LinearLayout &layout,
+    const SharedBuffer &buffer, const mlir::triton_musa::LinearLayout &layout,
     Type llvmElementType, function_ref<InFlightDiagnostic()> emitError);
 
 } // namespace mlir::triton_musa

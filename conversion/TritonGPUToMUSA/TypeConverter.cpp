@@ -3,7 +3,7 @@
 #include "conversion/TritonGPUToMUSA/TypeConverter.h"
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
-#include "conversion/TritonGPUToMUSA/TargetInfo.h"
+#include "target/TargetInfo.h"
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 #include "layouts/LayoutConversion.h"
@@ -42,7 +42,7 @@ TritonGPUToMUSATypeConverter::TritonGPUToMUSATypeConverter(
     Type elementType = convertType(type.getElementType());
     if (!elementType)
       return std::nullopt;
-    SmallVector<Type> fields(layout->getInDimSize("register"), elementType);
+    SmallVector<Type> fields(layout->getInDimSize(kRegister), elementType);
     return LLVM::LLVMStructType::getLiteral(type.getContext(), fields);
   });
   // A shared-memory view is the shared pointer to element 0 of the buffer it
@@ -59,7 +59,7 @@ unsigned mlir::triton_musa::getSharedElementBytes(Type elementType) {
   return std::max<unsigned>(1, elementType.getIntOrFloatBitWidth() / 8);
 }
 
-FailureOr<::triton_musa::LinearLayout>
+FailureOr<mlir::triton_musa::LinearLayout>
 mlir::triton_musa::getSharedBufferLayout(
     ttg::MemDescType type, function_ref<InFlightDiagnostic()> emitError) {
   ArrayRef<int64_t> shape = type.getAllocShape().empty()
@@ -68,7 +68,7 @@ mlir::triton_musa::getSharedBufferLayout(
   unsigned rank = ttg::getLayoutRank(type.getEncoding());
   if (rank != 0 && rank < shape.size())
     shape = shape.take_back(rank);
-  return ::triton_musa::toLinearLayout(shape, type.getEncoding(), emitError);
+  return mlir::triton_musa::toLinearLayout(shape, type.getEncoding(), emitError);
 }
 
 FailureOr<int64_t> mlir::triton_musa::getSharedBufferBytes(
@@ -76,10 +76,10 @@ FailureOr<int64_t> mlir::triton_musa::getSharedBufferBytes(
   auto layout = getSharedBufferLayout(type, emitError);
   if (failed(layout))
     return failure();
-  int64_t elements = layout->getInDimSize("offset");
+  int64_t elements = layout->getInDimSize(kOffset);
   if (auto padded = dyn_cast<ttg::PaddedSharedEncodingAttr>(type.getEncoding()))
     elements =
-        ::triton_musa::applyPaddedSharedPadding(padded, elements - 1) + 1;
+        mlir::triton_musa::applyPaddedSharedPadding(padded, elements - 1) + 1;
   return elements * getSharedElementBytes(type.getElementType());
 }
 

@@ -51,7 +51,7 @@ unsigned getSharedElementBytes(Type elementType);
 
 /// The linear layout (offset -> tensor dims) of one buffer of `type`: the
 /// trailing dimensions of its allocation shape that its encoding covers.
-FailureOr<::triton_musa::LinearLayout>
+FailureOr<mlir::triton_musa::LinearLayout>
 getSharedBufferLayout(triton::gpu::MemDescType type,
                       function_ref<InFlightDiagnostic()> emitError);
 

@@ -2,13 +2,10 @@
 
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
+#include "mlir/IR/Diagnostics.h"
+
 using namespace mlir;
 using namespace mlir::triton_musa;
-
-Value mlir::triton_musa::i32Const(OpBuilder &b, Location loc, int64_t value) {
-  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
-                                  b.getI32IntegerAttr(value));
-}
 
 Value mlir::triton_musa::packLLElements(OpBuilder &b, Location loc,
                                         ValueRange elements, Type structType) {
@@ -35,4 +32,31 @@ SmallVector<Value> mlir::triton_musa::unpackOrSplat(OpBuilder &b, Location loc,
   if (isa<LLVM::LLVMStructType>(packed.getType()))
     return unpackLLElements(b, loc, packed);
   return SmallVector<Value>(count, packed);
+}
+
+LogicalResult
+mlir::triton_musa::lowerOrReport(Operation *op, const TypeConverter &converter,
+                                 ConversionPatternRewriter &rewriter,
+                                 llvm::function_ref<LogicalResult()> lower) {
+  bool reported = false;
+  LogicalResult result = failure();
+  {
+    ScopedDiagnosticHandler watch(op->getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        reported = true;
+      return failure(); // Let the diagnostic through.
+    });
+    result = lower();
+  }
+  if (succeeded(result) || !reported)
+    return result;
+  SmallVector<Value> poison;
+  for (Type type : op->getResultTypes()) {
+    Type converted = converter.convertType(type);
+    if (!converted)
+      return failure();
+    poison.push_back(LLVM::PoisonOp::create(rewriter, op->getLoc(), converted));
+  }
+  rewriter.replaceOp(op, poison);
+  return success();
 }

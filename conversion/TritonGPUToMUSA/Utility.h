@@ -3,14 +3,25 @@
 #ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_UTILITY_H
 #define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_UTILITY_H
 
+#include "target/LLVMCalls.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::triton_musa {
 
-/// An i32 `llvm.mlir.constant`.
-Value i32Const(OpBuilder &b, Location loc, int64_t value);
+/// The flag of the conversion, as errors name it.
+constexpr StringLiteral kPassFlag = "--convert-tritongpu-to-musa";
+
+/// Runs `lower`, the lowering of `op`. When it fails after reporting an
+/// error (naming what it cannot lower), `op` is replaced by poison so the
+/// conversion ends quietly instead of adding "failed to legalize", and the
+/// reported error fails the pass. A failure without a diagnostic is a plain
+/// "does not match", left to other patterns.
+LogicalResult lowerOrReport(Operation *op, const TypeConverter &converter,
+                            ConversionPatternRewriter &rewriter,
+                            llvm::function_ref<LogicalResult()> lower);
 
 /// Packs the per-thread values of a tensor into its `!llvm.struct` type.
 Value packLLElements(OpBuilder &b, Location loc, ValueRange elements,

@@ -21,11 +21,9 @@
 
 using namespace mlir;
 using namespace mlir::triton_musa;
-using ::triton_musa::LinearLayout;
+using mlir::triton_musa::LinearLayout;
 
 namespace {
-
-constexpr StringLiteral kPassFlag = "--convert-tritongpu-to-musa";
 
 InFlightDiagnostic emitMovesDataError(Operation *op, Type srcType,
                                       Type dstType) {
@@ -39,7 +37,7 @@ InFlightDiagnostic emitMovesDataError(Operation *op, Type srcType,
 /// Whether every lane, warp and block basis of `layout` is 0 in output
 /// dimension `dim` (the threads hold all of that dimension in registers).
 bool isDimInRegisters(const LinearLayout &layout, unsigned dim) {
-  for (StringRef name : {"lane", "warp", "block"}) {
+  for (StringRef name : {kLane, kWarp, kBlock}) {
     if (!layout.hasInDim(name))
       continue;
     for (int32_t i = 0; i < layout.getInDimSizeLog2(name); ++i)
@@ -54,8 +52,8 @@ bool isDimInRegisters(const LinearLayout &layout, unsigned dim) {
 std::map<SmallVector<int32_t>, unsigned>
 getRegisterOfCoordinates(const LinearLayout &layout) {
   std::map<SmallVector<int32_t>, unsigned> result;
-  for (int32_t r = 0, e = layout.getInDimSize("register"); r < e; ++r)
-    result.try_emplace(applyLayout(layout, {{"register", r}}), r);
+  for (int32_t r = 0, e = layout.getInDimSize(kRegister); r < e; ++r)
+    result.try_emplace(applyLayout(layout, {{kRegister, r}}), r);
   return result;
 }
 
@@ -76,13 +74,16 @@ int64_t linearize(ArrayRef<int32_t> coords, ArrayRef<int64_t> shape) {
   return linear;
 }
 
-/// Replaces `op` by the registers of `src` picked through `toSrc`, which maps
-/// result coordinates to source coordinates.
-LogicalResult lowerRegisterPermutation(
-    Operation *op, Value src, RankedTensorType srcType,
-    RankedTensorType dstType,
-    function_ref<SmallVector<int32_t>(ArrayRef<int32_t>)> toSrc,
-    const LLVMTypeConverter &converter, ConversionPatternRewriter &rewriter) {
+/// What every view op needs: the source and result linear layouts and the
+/// result's struct type (failure reported where a layout has none).
+struct ViewLayouts {
+  LinearLayout src, dst;
+  Type structType;
+};
+
+FailureOr<ViewLayouts> getViewLayouts(Operation *op, RankedTensorType srcType,
+                                      RankedTensorType dstType,
+                                      const LLVMTypeConverter &converter) {
   auto emitError = [&] { return op->emitError(); };
   auto srcLayout = getLinearLayout(srcType, emitError);
   if (failed(srcLayout))
@@ -93,25 +94,62 @@ LogicalResult lowerRegisterPermutation(
   Type structType = converter.convertType(dstType);
   if (!structType)
     return failure();
-  auto registers = mapRegisters(*srcLayout, *dstLayout, toSrc);
+  return ViewLayouts{std::move(*srcLayout), std::move(*dstLayout), structType};
+}
+
+/// The struct of type `structType` whose register r is `values[registers[r]]`.
+Value pickRegisters(OpBuilder &b, Location loc, ArrayRef<Value> values,
+                    ArrayRef<unsigned> registers, Type structType) {
+  SmallVector<Value> picked;
+  for (unsigned r : registers)
+    picked.push_back(values[r]);
+  return packLLElements(b, loc, picked, structType);
+}
+
+/// Whether neither layout repeats data in registers and both repeat it over
+/// the same lanes, warps and blocks: then "register r of a thread" pairs the
+/// elements of the two tensors one to one, in some order.
+bool duplicatesDataAlike(const LinearLayout &src, const LinearLayout &dst) {
+  auto masks = [](const LinearLayout &l) {
+    std::map<std::string, int32_t> result;
+    for (const auto &[name, mask] : l.getFreeVariableMasks())
+      result[name] = mask;
+    return result;
+  };
+  auto srcMasks = masks(src), dstMasks = masks(dst);
+  return srcMasks[kRegister] == 0 && dstMasks[kRegister] == 0 &&
+         srcMasks[kLane] == dstMasks[kLane] &&
+         srcMasks[kWarp] == dstMasks[kWarp] &&
+         srcMasks[kBlock] == dstMasks[kBlock];
+}
+
+/// Replaces `op` by the registers of `src` picked through `toSrc`, which maps
+/// result coordinates to source coordinates.
+LogicalResult lowerRegisterPermutation(
+    Operation *op, Value src, RankedTensorType srcType,
+    RankedTensorType dstType,
+    function_ref<SmallVector<int32_t>(ArrayRef<int32_t>)> toSrc,
+    const LLVMTypeConverter &converter, ConversionPatternRewriter &rewriter) {
+  auto layouts = getViewLayouts(op, srcType, dstType, converter);
+  if (failed(layouts))
+    return failure();
+  auto registers = mapRegisters(layouts->src, layouts->dst, toSrc);
   if (failed(registers))
     return emitMovesDataError(op, srcType, dstType);
   Location loc = op->getLoc();
-  SmallVector<Value> srcValues = unpackLLElements(rewriter, loc, src);
-  SmallVector<Value> values;
-  for (unsigned r : *registers)
-    values.push_back(srcValues[r]);
-  rewriter.replaceOp(op, packLLElements(rewriter, loc, values, structType));
+  rewriter.replaceOp(op, pickRegisters(rewriter, loc,
+                                       unpackLLElements(rewriter, loc, src),
+                                       *registers, layouts->structType));
   return success();
 }
 
 /// Lowers tt.splat: every register holds the scalar.
-struct SplatOpConversion : public ConvertOpToLLVMPattern<triton::SplatOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct SplatOpConversion : public MUSAPattern<triton::SplatOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::SplatOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::SplatOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     auto structType = dyn_cast_or_null<LLVM::LLVMStructType>(
         getTypeConverter()->convertType(op.getType()));
     if (!structType)
@@ -123,49 +161,46 @@ struct SplatOpConversion : public ConvertOpToLLVMPattern<triton::SplatOp> {
   }
 };
 
-/// Lowers tt.broadcast (size-1 dimensions repeated) when each thread already
-/// holds the elements it needs.
-struct BroadcastOpConversion
-    : public ConvertOpToLLVMPattern<triton::BroadcastOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// The source coordinates of result coordinates `coords` of a view op that
+/// only renames registers: tt.broadcast repeats size-1 dimensions,
+/// tt.expand_dims inserts one, tt.trans permutes them (result dimension i is
+/// source dimension order[i]).
+SmallVector<int32_t> getSourceCoords(triton::BroadcastOp op,
+                                     ArrayRef<int32_t> coords) {
+  SmallVector<int32_t> result(coords);
+  auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+  for (auto [d, size] : llvm::enumerate(srcType.getShape()))
+    if (size == 1)
+      result[d] = 0;
+  return result;
+}
+SmallVector<int32_t> getSourceCoords(triton::ExpandDimsOp op,
+                                     ArrayRef<int32_t> coords) {
+  SmallVector<int32_t> result(coords);
+  result.erase(result.begin() + op.getAxis());
+  return result;
+}
+SmallVector<int32_t> getSourceCoords(triton::TransOp op,
+                                     ArrayRef<int32_t> coords) {
+  SmallVector<int32_t> result(coords.size());
+  for (auto [i, d] : llvm::enumerate(op.getOrder()))
+    result[d] = coords[i];
+  return result;
+}
 
-  LogicalResult
-  matchAndRewrite(triton::BroadcastOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-    auto dstType = cast<RankedTensorType>(op.getType());
-    ArrayRef<int64_t> srcShape = srcType.getShape();
-    auto toSrc = [&](ArrayRef<int32_t> coords) {
-      SmallVector<int32_t> result(coords);
-      for (auto [d, size] : llvm::enumerate(srcShape))
-        if (size == 1)
-          result[d] = 0;
-      return result;
-    };
-    return lowerRegisterPermutation(op, adaptor.getSrc(), srcType, dstType,
-                                    toSrc, *getTypeConverter(), rewriter);
-  }
-};
+/// Lowers tt.broadcast, tt.expand_dims and tt.trans when each thread already
+/// holds the elements it needs (e.g. a slice of the result layout).
+template <typename OpTy>
+struct RegisterPermutationConversion : public MUSAPattern<OpTy> {
+  using MUSAPattern<OpTy>::MUSAPattern;
 
-/// Lowers tt.expand_dims (a size-1 dimension inserted) when each thread
-/// already holds the elements it needs (e.g. slice of the result layout).
-struct ExpandDimsOpConversion
-    : public ConvertOpToLLVMPattern<triton::ExpandDimsOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(triton::ExpandDimsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-    auto dstType = cast<RankedTensorType>(op.getType());
-    unsigned axis = op.getAxis();
-    auto toSrc = [&](ArrayRef<int32_t> coords) {
-      SmallVector<int32_t> result(coords);
-      result.erase(result.begin() + axis);
-      return result;
-    };
-    return lowerRegisterPermutation(op, adaptor.getSrc(), srcType, dstType,
-                                    toSrc, *getTypeConverter(), rewriter);
+  LogicalResult lower(OpTy op, typename OpTy::Adaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    return lowerRegisterPermutation(
+        op, adaptor.getSrc(), cast<RankedTensorType>(op.getSrc().getType()),
+        cast<RankedTensorType>(op.getType()),
+        [&](ArrayRef<int32_t> coords) { return getSourceCoords(op, coords); },
+        *this->getTypeConverter(), rewriter);
   }
 };
 
@@ -176,23 +211,16 @@ struct ExpandDimsOpConversion
 /// in registers. Otherwise reports the data movement. `efficient_layout`
 /// only records that the result layout was picked on purpose: it changes
 /// nothing here.
-struct ReshapeOpConversion : public ConvertOpToLLVMPattern<triton::ReshapeOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ReshapeOpConversion : public MUSAPattern<triton::ReshapeOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::ReshapeOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
-    auto emitError = [&] { return op.emitError(); };
-    auto srcLayout = getLinearLayout(srcType, emitError);
-    if (failed(srcLayout))
-      return failure();
-    auto dstLayout = getLinearLayout(dstType, emitError);
-    if (failed(dstLayout))
-      return failure();
-    Type structType = getTypeConverter()->convertType(dstType);
-    if (!structType)
+    auto layouts = getViewLayouts(op, srcType, dstType, *getTypeConverter());
+    if (failed(layouts))
       return failure();
     ArrayRef<int64_t> srcShape = srcType.getShape();
     ArrayRef<int64_t> dstShape = dstType.getShape();
@@ -201,129 +229,77 @@ struct ReshapeOpConversion : public ConvertOpToLLVMPattern<triton::ReshapeOp> {
     auto toSrc = [&](ArrayRef<int32_t> coords) {
       return delinearize(linearize(coords, dstShape), srcShape);
     };
-    auto registers = mapRegisters(*srcLayout, *dstLayout, toSrc);
+    auto registers = mapRegisters(layouts->src, layouts->dst, toSrc);
     SmallVector<unsigned> picked;
+    unsigned numRegisters = layouts->dst.getInDimSize(kRegister);
     if (succeeded(registers)) {
       picked = *registers;
-    } else if (op.getAllowReorder() && keepsRegisters(*srcLayout, *dstLayout)) {
-      picked = llvm::to_vector(
-          llvm::seq<unsigned>(0, dstLayout->getInDimSize("register")));
+    } else if (op.getAllowReorder() &&
+               layouts->src.getInDimSize(kRegister) == numRegisters &&
+               duplicatesDataAlike(layouts->src, layouts->dst)) {
+      // Any element order: each thread keeps its registers as they are.
+      picked = llvm::to_vector(llvm::seq<unsigned>(0, numRegisters));
     } else {
       return emitMovesDataError(op, srcType, dstType);
     }
     Location loc = op.getLoc();
-    SmallVector<Value> srcValues =
-        unpackLLElements(rewriter, loc, adaptor.getSrc());
-    SmallVector<Value> values;
-    for (unsigned r : picked)
-      values.push_back(srcValues[r]);
-    rewriter.replaceOp(op, packLLElements(rewriter, loc, values, structType));
+    rewriter.replaceOp(
+        op, pickRegisters(rewriter, loc,
+                          unpackLLElements(rewriter, loc, adaptor.getSrc()),
+                          picked, layouts->structType));
     return success();
-  }
-
-private:
-  /// Whether "thread t's register r of src is thread t's register r of
-  /// dst" is a bijection between the elements of the two tensors.
-  static bool keepsRegisters(const LinearLayout &src, const LinearLayout &dst) {
-    if (src.getInDimSize("register") != dst.getInDimSize("register"))
-      return false;
-    auto masks = [](const LinearLayout &l) {
-      std::map<std::string, int32_t> result;
-      for (const auto &[name, mask] : l.getFreeVariableMasks())
-        result[name] = mask;
-      return result;
-    };
-    auto srcMasks = masks(src), dstMasks = masks(dst);
-    return srcMasks["register"] == 0 && dstMasks["register"] == 0 &&
-           srcMasks["lane"] == dstMasks["lane"] &&
-           srcMasks["warp"] == dstMasks["warp"] &&
-           srcMasks["block"] == dstMasks["block"];
-  }
-};
-
-/// Lowers tt.trans (result dimension i is source dimension order[i]) when
-/// each thread keeps its elements.
-struct TransOpConversion : public ConvertOpToLLVMPattern<triton::TransOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(triton::TransOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-    auto dstType = cast<RankedTensorType>(op.getType());
-    ArrayRef<int32_t> order = op.getOrder();
-    auto toSrc = [&](ArrayRef<int32_t> coords) {
-      SmallVector<int32_t> result(coords.size());
-      for (auto [i, d] : llvm::enumerate(order))
-        result[d] = coords[i];
-      return result;
-    };
-    return lowerRegisterPermutation(op, adaptor.getSrc(), srcType, dstType,
-                                    toSrc, *getTypeConverter(), rewriter);
   }
 };
 
 /// Lowers tt.join (a new minor dimension of size 2: lhs at 0, rhs at 1) when
 /// each thread holds both halves of its elements.
-struct JoinOpConversion : public ConvertOpToLLVMPattern<triton::JoinOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct JoinOpConversion : public MUSAPattern<triton::JoinOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::JoinOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::JoinOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(op.getLhs().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
-    auto emitError = [&] { return op.emitError(); };
-    auto srcLayout = getLinearLayout(srcType, emitError);
-    if (failed(srcLayout))
+    auto layouts = getViewLayouts(op, srcType, dstType, *getTypeConverter());
+    if (failed(layouts))
       return failure();
-    auto dstLayout = getLinearLayout(dstType, emitError);
-    if (failed(dstLayout))
-      return failure();
-    Type structType = getTypeConverter()->convertType(dstType);
-    if (!structType)
-      return failure();
+    const LinearLayout &dstLayout = layouts->dst;
     unsigned last = dstType.getRank() - 1;
     auto dropLast = [&](ArrayRef<int32_t> coords) {
       return SmallVector<int32_t>(coords.drop_back());
     };
-    auto registers = mapRegisters(*srcLayout, *dstLayout, dropLast);
-    if (failed(registers) || !isDimInRegisters(*dstLayout, last))
+    auto registers = mapRegisters(layouts->src, dstLayout, dropLast);
+    if (failed(registers) || !isDimInRegisters(dstLayout, last))
       return emitMovesDataError(op, srcType, dstType);
     Location loc = op.getLoc();
     SmallVector<Value> lhs = unpackLLElements(rewriter, loc, adaptor.getLhs());
     SmallVector<Value> rhs = unpackLLElements(rewriter, loc, adaptor.getRhs());
     SmallVector<Value> values;
     for (auto [r, srcRegister] : llvm::enumerate(*registers)) {
-      int32_t half =
-          applyLayout(*dstLayout, {{"register", int32_t(r)}})[last];
+      int32_t half = applyLayout(dstLayout, {{kRegister, int32_t(r)}})[last];
       values.push_back(half ? rhs[srcRegister] : lhs[srcRegister]);
     }
-    rewriter.replaceOp(op, packLLElements(rewriter, loc, values, structType));
+    rewriter.replaceOp(
+        op, packLLElements(rewriter, loc, values, layouts->structType));
     return success();
   }
 };
 
 /// Lowers tt.split (the halves of the minor dimension of size 2) when each
 /// thread holds both halves of its elements.
-struct SplitOpConversion : public ConvertOpToLLVMPattern<triton::SplitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct SplitOpConversion : public MUSAPattern<triton::SplitOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::SplitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::SplitOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getOutLHS().getType());
-    auto emitError = [&] { return op.emitError(); };
-    auto srcLayout = getLinearLayout(srcType, emitError);
-    if (failed(srcLayout))
+    auto layouts = getViewLayouts(op, srcType, dstType, *getTypeConverter());
+    if (failed(layouts))
       return failure();
-    auto dstLayout = getLinearLayout(dstType, emitError);
-    if (failed(dstLayout))
-      return failure();
-    Type structType = getTypeConverter()->convertType(dstType);
-    if (!structType)
-      return failure();
+    Type structType = layouts->structType;
     auto appendHalf = [](ArrayRef<int32_t> coords, int32_t half) {
       SmallVector<int32_t> result(coords);
       result.push_back(half);
@@ -333,17 +309,17 @@ struct SplitOpConversion : public ConvertOpToLLVMPattern<triton::SplitOp> {
     // agree (the source's hold nothing of the minor dimension); half 1 sits
     // in the registers with the minor coordinate set.
     auto lowRegisters = mapRegisters(
-        *srcLayout, *dstLayout,
+        layouts->src, layouts->dst,
         [&](ArrayRef<int32_t> coords) { return appendHalf(coords, 0); });
     if (failed(lowRegisters))
       return emitMovesDataError(op, srcType, dstType);
-    auto registerOf = getRegisterOfCoordinates(*srcLayout);
+    auto registerOf = getRegisterOfCoordinates(layouts->src);
     Location loc = op.getLoc();
     SmallVector<Value> src = unpackLLElements(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> lo, hi;
     for (auto [r, low] : llvm::enumerate(*lowRegisters)) {
       auto it = registerOf.find(appendHalf(
-          applyLayout(*dstLayout, {{"register", int32_t(r)}}), 1));
+          applyLayout(layouts->dst, {{kRegister, int32_t(r)}}), 1));
       if (it == registerOf.end())
         return emitMovesDataError(op, srcType, dstType);
       lo.push_back(src[low]);
@@ -360,44 +336,28 @@ struct SplitOpConversion : public ConvertOpToLLVMPattern<triton::SplitOp> {
 /// bijection when the result holds twice the registers, no layout repeats
 /// data in registers, and all three repeat data over the same lanes and
 /// warps.
-struct CatOpConversion : public ConvertOpToLLVMPattern<triton::CatOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct CatOpConversion : public MUSAPattern<triton::CatOp> {
+  using MUSAPattern::MUSAPattern;
 
   LogicalResult
-  matchAndRewrite(triton::CatOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  lower(triton::CatOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(op.getLhs().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
-    auto emitError = [&] { return op.emitError(); };
-    auto srcLayout = getLinearLayout(srcType, emitError);
-    if (failed(srcLayout))
+    auto layouts = getViewLayouts(op, srcType, dstType, *getTypeConverter());
+    if (failed(layouts))
       return failure();
-    auto dstLayout = getLinearLayout(dstType, emitError);
-    if (failed(dstLayout))
-      return failure();
-    Type structType = getTypeConverter()->convertType(dstType);
-    if (!structType)
-      return failure();
-    auto masks = [](const LinearLayout &l) {
-      std::map<std::string, int32_t> result;
-      for (const auto &[name, mask] : l.getFreeVariableMasks())
-        result[name] = mask;
-      return result;
-    };
-    auto srcMasks = masks(*srcLayout), dstMasks = masks(*dstLayout);
-    if (dstLayout->getInDimSize("register") !=
-            2 * srcLayout->getInDimSize("register") ||
-        srcMasks["register"] != 0 || dstMasks["register"] != 0 ||
-        srcMasks["lane"] != dstMasks["lane"] ||
-        srcMasks["warp"] != dstMasks["warp"] ||
-        srcMasks["block"] != dstMasks["block"])
+    if (layouts->dst.getInDimSize(kRegister) !=
+            2 * layouts->src.getInDimSize(kRegister) ||
+        !duplicatesDataAlike(layouts->src, layouts->dst))
       return emitMovesDataError(op, srcType, dstType);
     Location loc = op.getLoc();
     SmallVector<Value> values =
         unpackLLElements(rewriter, loc, adaptor.getLhs());
     llvm::append_range(values,
                        unpackLLElements(rewriter, loc, adaptor.getRhs()));
-    rewriter.replaceOp(op, packLLElements(rewriter, loc, values, structType));
+    rewriter.replaceOp(
+        op, packLLElements(rewriter, loc, values, layouts->structType));
     return success();
   }
 };
@@ -407,7 +367,10 @@ struct CatOpConversion : public ConvertOpToLLVMPattern<triton::CatOp> {
 void mlir::triton_musa::populateViewOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  patterns.add<SplatOpConversion, BroadcastOpConversion, ExpandDimsOpConversion,
-               ReshapeOpConversion, TransOpConversion, JoinOpConversion,
-               SplitOpConversion, CatOpConversion>(typeConverter);
+  patterns.add<SplatOpConversion,
+               RegisterPermutationConversion<triton::BroadcastOp>,
+               RegisterPermutationConversion<triton::ExpandDimsOp>,
+               RegisterPermutationConversion<triton::TransOp>,
+               ReshapeOpConversion, JoinOpConversion, SplitOpConversion,
+               CatOpConversion>(typeConverter, targetInfo);
 }
