@@ -18,7 +18,6 @@ from typing import Any, Callable, List, Optional, Sequence
 
 __all__ = ["do_bench"]
 
-_warned_emulator = False
 
 
 def _active_backend() -> str:
@@ -38,11 +37,9 @@ def do_bench(fn: Callable[[], Any], warmup: int = 25, rep: int = 100, grad_to_no
                            f"{backend!r}; see triton_musa.backend.driver.musa_device_status()")
     from triton.runtime import driver
     if getattr(driver.active, "emulated", False):
-        global _warned_emulator
-        if not _warned_emulator:
-            _warned_emulator = True
-            warnings.warn("triton-musa: benchmarking on the CPU emulator: times measure the emulator, "
-                          "not a MUSA GPU", stacklevel=2)
+        # Python's default warning filter shows this once per calling line.
+        warnings.warn("triton-musa: benchmarking on the CPU emulator: times measure the emulator, "
+                      "not a MUSA GPU", stacklevel=2)
     return _stock_do_bench(fn, warmup=warmup, rep=rep, grad_to_none=grad_to_none, quantiles=quantiles,
                            return_mode=return_mode)
 

@@ -16,14 +16,16 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 from triton.language.extra import libdevice
 
+from triton_musa.backend import device as musa_device
 from triton_musa.backend import driver as musa_driver
+from triton_musa.backend import launcher as musa_launcher
 from triton_musa.backend import emulator as musa_emulator
+from triton_musa.backend import target as target_module
 from triton_musa.backend.compiler import MusaBackend, MusaOptions, compile_to_ttgir
 from triton_musa.backend.driver import MusaDriver
 
 MP31 = GPUTarget("musa", "mp_31", 32)
 MP22 = GPUTarget("musa", "mp_22", 128)
-MP21 = GPUTarget("musa", "mp_21", 128)
 
 
 @triton.jit
@@ -90,7 +92,7 @@ def test_make_backend_selects_musa_only_for_musa_targets() -> None:
 # -- options -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("target,fp8", [(MP31, ("fp8e4nv", "fp8e5")), (MP22, ()), (MP21, ())])
+@pytest.mark.parametrize("target,fp8", [(MP31, ("fp8e4nv", "fp8e5")), (MP22, ())])
 def test_default_options(target: GPUTarget, fp8: tuple) -> None:
     opts = MusaBackend(target).parse_options({})
     assert opts.arch == target.arch and opts.warp_size == target.warp_size
@@ -128,6 +130,8 @@ def test_invalid_options_raise(target: GPUTarget, opts: dict, match: str) -> Non
 
 @pytest.mark.parametrize("target,match", [
     (GPUTarget("musa", "mp_99", 32), "unknown MUSA architecture 'mp_99'"),
+    # QY1: not in the architecture table (its shared memory per block is not public).
+    (GPUTarget("musa", "mp_21", 128), "unknown MUSA architecture 'mp_21'; supported architectures: mp_22, mp_31"),
     (GPUTarget("musa", "mp_31", 128), "warp_size=128 does not match mp_31"),
     (GPUTarget("musa", "mp_22", 32), "warp_size=32 does not match mp_22"),
 ])
@@ -137,7 +141,7 @@ def test_invalid_targets_raise(target: GPUTarget, match: str) -> None:
 
 
 def test_options_dataclass_validates_directly() -> None:
-    with pytest.raises(ValueError, match="known architectures: mp_21, mp_22, mp_31"):
+    with pytest.raises(ValueError, match="supported architectures: mp_22, mp_31"):
         MusaOptions(arch="sm_90")
 
 
@@ -164,11 +168,13 @@ def test_num_warps_reaches_ttgir(num_warps: int) -> None:
     assert f'"ttg.num-warps" = {num_warps}' in ttgir
 
 
-def test_launch_is_reported_missing(no_emulator: Any) -> None:
+def test_launch_without_sdk_names_musa_h(no_emulator: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    # The launcher and device utils are C built against the SDK's musa.h: without an SDK, say so.
+    monkeypatch.setenv("MUSA_HOME", str(tmp_path))
     kernel = _compile_add(MP31)
-    with pytest.raises(NotImplementedError, match="MUSA kernel launch is not implemented yet"):
-        musa_driver.MusaLauncher(kernel.src, kernel.metadata)
-    with pytest.raises(NotImplementedError, match="MUSA kernel launch is not implemented yet"):
+    with pytest.raises(RuntimeError, match="musa.h"):
+        musa_launcher.MusaLauncher(kernel.src, kernel.metadata)
+    with pytest.raises(RuntimeError, match="musa.h"):
         MusaDriver().utils.load_binary(kernel.name, kernel.kernel, 0, 0)
 
 
@@ -198,11 +204,22 @@ def test_fp8_accepted_on_mp31_only() -> None:
         _compile(_to_fp8, sig, {"BLOCK": 128}, MP22)
 
 
-def test_bf16_rejected_before_mp22() -> None:
-    sig = {"x_ptr": "*bf16", "y_ptr": "*bf16", "out_ptr": "*bf16", "n": "i32", "BLOCK": "constexpr"}
-    with pytest.raises(ValueError, match="bf16 is not supported on mp_21"):
-        _compile(_add, sig, {"BLOCK": 256}, MP21)
-    assert "bf16" in _text(_compile(_add, sig, {"BLOCK": 256}, MP22).asm["ttgir"])
+def test_architecture_table_matches_the_facts() -> None:
+    # The C++ table (target/MUSAArch.cpp) against MUSA-FACTS.md: warp size and shared memory per block.
+    archs = {a.name: a for a in target_module.known_archs().values()}
+    assert sorted(archs) == ["mp_22", "mp_31"]
+    assert (archs["mp_31"].codename, archs["mp_31"].warp_size, archs["mp_31"].max_shared_memory_bytes) == \
+        ("PH1", 32, 196608)
+    assert (archs["mp_22"].codename, archs["mp_22"].warp_size, archs["mp_22"].max_shared_memory_bytes) == \
+        ("QY2", 128, 73728)
+    assert archs["mp_31"].matrix_unit == "sqmma" and archs["mp_22"].matrix_unit == "wmma"
+    assert archs["mp_31"].has_fp8 and not archs["mp_22"].has_fp8
+    assert archs["mp_31"].has_tme and not archs["mp_22"].has_tme
+
+
+def test_warp_size_as_a_string() -> None:
+    # Triton's AOT tool builds GPUTarget("musa", "mp_31", "32") from "--target musa:mp_31:32".
+    assert MusaBackend(GPUTarget("musa", "mp_31", "32")).parse_options({}).warp_size == 32
 
 
 def test_codegen_and_module_map() -> None:
@@ -276,19 +293,24 @@ def test_package_import_is_light() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
-@pytest.mark.parametrize("capability,target", [((3, 1), MP31), ((2, 2), MP22), ((2, 1), MP21)])
-def test_current_target_from_device_capability(monkeypatch: pytest.MonkeyPatch, capability: tuple,
-                                               target: GPUTarget, no_emulator: Any) -> None:
+def _fake_musa_device(monkeypatch: pytest.MonkeyPatch, capability: tuple) -> None:
     fake = SimpleNamespace(is_available=lambda: True, current_device=lambda: 0,
                            get_device_capability=lambda device=None: capability)
-    monkeypatch.setattr(musa_driver, "_torch_musa", lambda: fake)
+    monkeypatch.setattr(musa_device, "_torch_musa", lambda: fake)
+    monkeypatch.setattr(musa_driver, "_musa_device_status",
+                        lambda: musa_device.DeviceStatus(True, "a fake MUSA device"))
+
+
+@pytest.mark.parametrize("capability,target", [((3, 1), MP31), ((2, 2), MP22)])
+def test_current_target_from_device_capability(monkeypatch: pytest.MonkeyPatch, capability: tuple,
+                                               target: GPUTarget, no_emulator: Any) -> None:
+    _fake_musa_device(monkeypatch, capability)
     assert MusaDriver.is_active()
     assert MusaDriver().get_current_target() == target
 
 
 def test_unknown_device_capability_is_an_error(monkeypatch: pytest.MonkeyPatch, no_emulator: Any) -> None:
-    fake = SimpleNamespace(current_device=lambda: 0, get_device_capability=lambda device=None: (4, 0))
-    monkeypatch.setattr(musa_driver, "_torch_musa", lambda: fake)
+    _fake_musa_device(monkeypatch, (4, 0))
     with pytest.raises(ValueError, match="unknown MUSA architecture 'mp_40'"):
         MusaDriver().get_current_target()
 

@@ -51,7 +51,7 @@ def find_musa_opt() -> str:
     """The musa-opt executable; fails the calling test (not a skip, not a fixture error) when absent."""
     # The venv's bin/ is where the build installs it, even when the venv is not activated.
     beside_python = Path(sys.executable).parent / "musa-opt"
-    found = (shutil.which("musa-opt") or os.environ.get("MUSA_OPT")
+    found = (os.environ.get("MUSA_OPT") or shutil.which("musa-opt")
              or (str(beside_python) if beside_python.exists() else None))
     if not found or not os.access(found, os.X_OK):
         pytest.fail("musa-opt not found: build it (tools/musa-opt) and put it on PATH "

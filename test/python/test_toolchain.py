@@ -46,7 +46,8 @@ def _script(path: Path, body: str) -> Path:
 def test_tool_stderr_reaches_the_exception(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # A stand-in llc that rejects its input the way the LLVM-14 SDK llc does.
     _clear_env(monkeypatch)
-    llc = _script(tmp_path / "llc", "echo \"error: expected type at 'ptr'\" >&2\nexit 1\n")
+    llc = _script(tmp_path / "llc", "if [ \"$1\" = --version ]; then echo '  LLVM version 14.0.6'; exit 0; fi\n"
+                                    "echo \"error: expected type at 'ptr'\" >&2\nexit 1\n")
     _script(tmp_path / "ld.lld", "exit 0\n")
     monkeypatch.setenv(LLC_ENV, str(llc))
     toolchain = find_toolchain()

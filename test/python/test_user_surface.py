@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -196,9 +199,24 @@ def test_musa_device_status_says_why() -> None:
 
 @needs_emulator
 @pytest.mark.parametrize("arch", sorted(TARGETS))
-def test_warmup_compiles_for_each_emulated_target(arch: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TRITON_MUSA_ARCH", arch)
-    x = torch.empty(1024)
-    compiled = add_kernel.warmup(x, x, x, 1024, BLOCK=256, grid=(4,))
-    assert compiled.metadata.target.arch == arch
-    assert compiled.metadata.warp_size == TARGETS[arch].warp_size
+def test_warmup_compiles_for_each_emulated_target(arch: str, tmp_path: Path) -> None:
+    # Triton's JIT keeps the target per device for the life of the process: one process per arch.
+    script = textwrap.dedent(f"""
+        import torch, triton, triton.language as tl
+
+        @triton.jit
+        def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            mask = offs < n
+            tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+        x = torch.empty(1024)
+        compiled = add_kernel.warmup(x, x, x, 1024, BLOCK=256, grid=(4,))
+        print(compiled.metadata.target.arch, compiled.metadata.warp_size)
+    """)
+    path = tmp_path / "warmup.py"  # @triton.jit needs the kernel's source file
+    path.write_text(script)
+    env = dict(os.environ, TRITON_MUSA_ARCH=arch, TRITON_MUSA_EMULATOR="1")
+    proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [arch, str(TARGETS[arch].warp_size)]

@@ -1,12 +1,12 @@
 """The MUSA compiler backend: options and stages.
 
-Stages: ``ttir`` and ``ttgir`` (Triton, in process), ``llir`` (our lowering to
-LLVM IR for mtgpu-mt-musa, on any machine, for kernels the lowering supports),
-then the binary: ``mubin`` where the MUSA SDK toolchain is found, or, where the
-CPU emulator is the active driver, ``emuir`` (the LLVM-dialect module lowered
-for the emulator target, which the emulator JIT-compiles). With neither, the
-last stage (and "binary") is ``llir``. ``compile_to_ttgir`` stops after TTGIR,
-for tools that only need Triton's IR (e.g. of kernels not lowered yet).
+Stages, each consuming its predecessor's output: ``ttir`` and ``ttgir``
+(Triton, in process), then our lowering of the TTGIR (lowering.py). Where the
+CPU emulator is the active driver that is ``emuir`` (the LLVM-dialect module
+lowered for the emulator target, which the emulator JIT-compiles); otherwise
+``llir`` (LLVM IR for mtgpu-mt-musa, on any machine), followed by ``mubin``
+where the MUSA SDK toolchain is found. ``compile_to_ttgir`` stops after TTGIR,
+for tools that only need Triton's IR.
 
 Triton finds the backend by scanning this module for the one concrete
 ``BaseBackend`` subclass, so no other such class may be visible here.
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from dataclasses import dataclass, fields
 from types import ModuleType
 from typing import Any, Callable, Dict, Optional, Tuple
@@ -28,11 +27,11 @@ from triton.backends.compiler import BaseBackend, GPUTarget, Language
 from . import emulator
 from .cache_key import backend_key
 from .errors import user_errors
-from .lowering import lower_for_emulator, shared_bytes_of
+from .lowering import lower_for_emulator
 from .target import MusaArch, libdevice_path, parse_arch
 
-# fp8 formats the hardware converts natively (MUSA-FACTS: e4m3/e5m2 need mp_31).
-_FP8_DTYPES_MP31 = ("fp8e4nv", "fp8e5")
+# fp8 formats on architectures whose table row has fp8 (MUSA-FACTS: e4m3/e5m2 need mp_31).
+_FP8_DTYPES = ("fp8e4nv", "fp8e5")
 _DOT_PRECISIONS = ("ieee", "tf32")
 
 
@@ -120,7 +119,7 @@ class MusaOptions:
 
 
 def supported_fp8_dtypes(arch: MusaArch) -> Tuple[str, ...]:
-    return _FP8_DTYPES_MP31 if arch.capability >= 31 else ()
+    return _FP8_DTYPES if arch.has_fp8 else ()
 
 
 def min_dot_size(lhs_type: Any, rhs_type: Any) -> Tuple[int, int, int]:
@@ -132,18 +131,8 @@ def min_dot_size(lhs_type: Any, rhs_type: Any) -> Tuple[int, int, int]:
     return (1, 1, 16)
 
 
-def _check_dtypes(mod: Any, arch: MusaArch) -> None:
-    """Reject element types the architecture cannot run, before any lowering."""
-    if arch.capability >= 22:
-        return
-    # mp_21 has no bf16 arithmetic.
-    # A bf16 type prints as a word of its own or after a shape ("tensor<64xbf16>").
-    if re.search(r"(?:^|\W|\dx)bf16\b", mod.str_nodebug()):
-        raise ValueError(f"bf16 is not supported on {arch.name}: it needs mp_22 or newer")
-
-
 class MusaBackend(BaseBackend):
-    """Compiles Triton kernels for ``GPUTarget("musa", "mp_31" | "mp_22" | "mp_21", warp_size)``."""
+    """Compiles Triton kernels for ``GPUTarget("musa", <arch>, warp_size)``, an architecture of the table (target.py)."""
 
     @staticmethod
     def supports_target(target: GPUTarget) -> bool:
@@ -198,18 +187,15 @@ class MusaBackend(BaseBackend):
             raise NotImplementedError("Gluon kernels are not supported by the MUSA backend yet")
         stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata, options)
         stages["ttgir"] = lambda src, metadata: self.make_ttgir(src, metadata, options)
-        # The emulator stage lowers the same TTGIR as llir; the llir stage keeps it.
-        ttgir_text: Dict[str, str] = {}
-
-        def llir(src: Any, metadata: Dict[str, Any]) -> str:
-            ttgir_text["ttgir"] = str(src)
-            return self.make_llir(ttgir_text["ttgir"], metadata, options)
-
-        stages["llir"] = llir
+        # Each stage consumes its predecessor's output: ttgir -> emuir on the CPU emulator,
+        # ttgir -> llir (-> mubin with the SDK) for a MUSA GPU. The same MUSA TTGIR passes
+        # run in both; only the conversion's target differs (lowering.lowering_pipeline).
         binary = binary_stage()
         if binary == "emuir":
-            stages["emuir"] = lambda src, metadata: self.make_emuir(ttgir_text["ttgir"], metadata, options)
-        elif binary == "mubin":
+            stages["emuir"] = lambda src, metadata: self.make_emuir(src, metadata, options)
+            return
+        stages["llir"] = lambda src, metadata: self.make_llir(src, metadata, options)
+        if binary == "mubin":
             stages["mubin"] = lambda src, metadata: self.make_mubin(src, metadata, options)
 
     @staticmethod
@@ -229,7 +215,6 @@ class MusaBackend(BaseBackend):
         passes.common.add_symbol_dce(pm)
         passes.ttir.add_loop_unroll(pm)
         pm.run(mod, "make_ttir")
-        _check_dtypes(mod, opt.musa_arch)
         return mod
 
     @staticmethod
@@ -278,24 +263,24 @@ class MusaBackend(BaseBackend):
         return mod
 
     @staticmethod
-    def make_llir(ttgir: str, metadata: Dict[str, Any], opt: MusaOptions) -> str:
-        """TTGIR -> LLVM IR for mtgpu-mt-musa (lowering.lower_to_llir); raises MLIRError naming
-        an op the lowering does not support yet."""
+    def make_llir(ttgir: Any, metadata: Dict[str, Any], opt: MusaOptions) -> str:
+        """TTGIR -> LLVM IR for mtgpu-mt-musa (lowering.lower_to_llir); raises MusaCompileError
+        naming an op the lowering does not support yet, OutOfResources past the shared memory."""
         from .lowering import lower_to_llir
         name = metadata.get("name", "kernel")
         with user_errors(name, opt.arch):
-            lowered = lower_to_llir(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
-        metadata["shared"] = shared_bytes_of(lowered.llvm_dialect)
+            lowered = lower_to_llir(str(ttgir), opt.musa_arch, source_name=f"{name}.ttgir")
+        metadata["shared"] = lowered.shared_bytes
         return lowered.llir
 
     @staticmethod
-    def make_emuir(ttgir: str, metadata: Dict[str, Any], opt: MusaOptions) -> str:
+    def make_emuir(ttgir: Any, metadata: Dict[str, Any], opt: MusaOptions) -> str:
         """TTGIR -> LLVM dialect for the CPU emulator target (what the emulator loads)."""
         name = metadata.get("name", "kernel")
         with user_errors(name, opt.arch):
-            _, module = lower_for_emulator(ttgir, opt.musa_arch, source_name=f"{name}.ttgir")
-        metadata["shared"] = shared_bytes_of(module)
-        return module
+            lowered = lower_for_emulator(str(ttgir), opt.musa_arch, source_name=f"{name}.ttgir")
+        metadata["shared"] = lowered.shared_bytes
+        return lowered.llvm_dialect
 
     @staticmethod
     def make_mubin(llir: str, metadata: Dict[str, Any], opt: MusaOptions) -> bytes:

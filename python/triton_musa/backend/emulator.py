@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import os
 import time
-import warnings
 from typing import Any, Dict, Optional, Tuple
 
 from .target import MusaArch, parse_arch
@@ -101,7 +100,7 @@ class EmulatorUtils:
         from .. import _musa_mlir  # noqa: F401  (fails early if the library is missing)
         arch = emulated_arch()
         return {
-            "max_shared_mem": 196608 if arch.name == "mp_31" else 73728,
+            "max_shared_mem": arch.max_shared_memory_bytes,
             "multiprocessor_count": os.cpu_count() or 1,
             "max_num_regs": 65536,
             "warpSize": arch.warp_size,
@@ -154,17 +153,3 @@ class EmulatorDeviceInterface:
     def get_device_capability(device: Any = None) -> Tuple[int, int]:
         arch = emulated_arch()
         return (arch.major, arch.minor)
-
-
-_warned_bench = False
-
-
-def do_bench(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """``triton.testing.do_bench`` on the emulator: the times are the CPU emulator's, not a MUSA GPU's."""
-    global _warned_bench
-    if not _warned_bench:
-        _warned_bench = True
-        warnings.warn("triton-musa: benchmarking on the CPU emulator: times measure the emulator, "
-                      "not a MUSA GPU", stacklevel=2)
-    from triton.testing import do_bench as triton_do_bench
-    return triton_do_bench(fn, *args, **kwargs)

@@ -1,49 +1,76 @@
-"""TTGIR -> LLVM IR for a MUSA target, through our MLIR library.
+"""TTGIR -> LLVM for a MUSA target, through our MLIR library.
 
-Every step is a pass pipeline string that ``musa-opt`` replays on the saved
-TTGIR, followed by the LLVM IR export that ``musa-translate --musa-to-llvmir``
-replays on the result. Ops the lowering does not cover yet raise
-``MLIRError`` naming the op.
+One pipeline serves every target: the MUSA TTGIR passes (gather-offset
+relayout, shared-memory allocation, barriers), then
+``--convert-tritongpu-to-musa`` for the MUSA GPU or, with
+``target=emulator``, for the CPU emulator. The architecture is the module's
+``ttg.target``. Every step is a pass pipeline string that ``musa-opt`` replays
+on the saved TTGIR; the device's LLVM IR export is what
+``musa-translate --musa-to-llvmir`` replays on the result. Ops the lowering
+does not cover yet raise ``MLIRError`` naming the op.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Any, Optional
 
 from .target import MusaArch, libdevice_path
-
 
 # The first LLVM release whose llc reads the IR our exporter writes without the compatibility step.
 LLVM_MAJOR_WITHOUT_REWRITES = 19
 
+# What --convert-tritongpu-to-musa lowers for: the MUSA GPU, or the CPU emulator emulating it.
+TARGETS = ("musa", "emulator")
+
 
 @dataclass(frozen=True)
-class LoweredKernel:
+class LoweredModule:
     pipeline: str
     llvm_dialect: str  # the module after `pipeline`, in the MLIR LLVM dialect
-    llir: str  # LLVM IR text for mtgpu-mt-musa, readable by the SDK's LLVM 14 llc
+    shared_bytes: int  # shared memory per block, as --musa-allocate-shared-memory planned it
 
 
-def lowering_pipeline(arch: MusaArch) -> str:
-    return ("builtin.module(musa-relayout-gather-offsets,"
-            f"musa-allocate-shared-memory{{arch={arch.name}}},"
-            f"musa-insert-barriers{{arch={arch.name}}},"
-            f"convert-tritongpu-to-musa{{arch={arch.name}}},canonicalize,cse)")
+@dataclass(frozen=True)
+class LoweredKernel(LoweredModule):
+    llir: str  # LLVM IR text for mtgpu-mt-musa, readable by the SDK's llc
+
+
+def lowering_pipeline(target: str = "musa") -> str:
+    """The pass pipeline from TTGIR to the LLVM dialect for ``target`` ("musa" or "emulator")."""
+    if target not in TARGETS:
+        raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
+    conversion = "convert-tritongpu-to-musa" + ("" if target == "musa" else f"{{target={target}}}")
+    return ("builtin.module(musa-relayout-gather-offsets,musa-allocate-shared-memory,"
+            f"musa-insert-barriers,{conversion},canonicalize,cse)")
+
+
+def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str) -> tuple[Any, LoweredModule]:
+    from .. import _musa_mlir
+
+    module = _musa_mlir.parse(ttgir, source_name=source_name)
+    module_target = module.attribute("ttg.target")
+    if module_target != f"musa:{arch.name}":
+        raise ValueError(f"{source_name}: the module's ttg.target is {module_target!r}, "
+                         f"not 'musa:{arch.name}': compile it for the architecture it was made for")
+    pipeline = lowering_pipeline(target)
+    if os.environ.get("MLIR_ENABLE_DUMP") == "1":
+        print(f"// triton-musa: musa-opt '--pass-pipeline={pipeline}' {source_name}")
+    module.run_pipeline(pipeline)
+    shared = module.attribute("ttg.shared") or 0
+    return module, LoweredModule(pipeline=pipeline, llvm_dialect=str(module), shared_bytes=int(shared))
+
+
+def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel.ttgir") -> LoweredModule:
+    """TTGIR -> LLVM dialect for the CPU emulator emulating ``arch`` (what the emulator JIT loads)."""
+    return _lower(ttgir, arch, "emulator", source_name)[1]
 
 
 def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name: str = "kernel.ttgir",
                   libdevice: Optional[str] = None) -> LoweredKernel:
-    """Lowers printed TTGIR to LLVM IR; links ``libdevice`` (default: the SDK's, when installed)."""
-    from .. import _musa_mlir
-
-    module = _musa_mlir.parse(ttgir, source_name=source_name)
-    pipeline = lowering_pipeline(arch)
-    if os.environ.get("MLIR_ENABLE_DUMP") == "1":
-        print(f"// triton-musa: musa-opt '--pass-pipeline={pipeline}' {source_name}")
-    module.run_pipeline(pipeline)
+    """TTGIR -> LLVM IR for the MUSA GPU ``arch``; links ``libdevice`` (default: the SDK's, when installed)."""
+    module, lowered = _lower(ttgir, arch, "musa", source_name)
     if libdevice is None:
         sdk_libdevice = libdevice_path(arch)
         libdevice = sdk_libdevice if os.path.exists(sdk_libdevice) else None
@@ -51,32 +78,5 @@ def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name
     from .toolchain import target_llvm_major
     llir = module.to_llvm_ir(arch.name, opt_level=opt_level, libdevice=libdevice,
                              llvm14_compatible=target_llvm_major() < LLVM_MAJOR_WITHOUT_REWRITES)
-    return LoweredKernel(pipeline=pipeline, llvm_dialect=str(module), llir=llir)
-
-
-def emulator_pipeline(device_pipeline: str, arch: MusaArch) -> str:
-    """The device lowering pipeline with the conversion retargeted to the emulator."""
-    device_pass = f"convert-tritongpu-to-musa{{arch={arch.name}}}"
-    if device_pass not in device_pipeline:
-        raise ValueError(f"cannot find '{device_pass}' in the lowering pipeline {device_pipeline!r}")
-    return device_pipeline.replace(device_pass, f"convert-tritongpu-to-musa{{arch={arch.name} target=emulator}}")
-
-
-def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel.ttgir") -> Tuple[str, str]:
-    """TTGIR -> LLVM dialect for the emulator target; returns (pipeline, module text)."""
-    from .. import _musa_mlir
-
-    pipeline = emulator_pipeline(lowering_pipeline(arch), arch)
-    if os.environ.get("MLIR_ENABLE_DUMP") == "1":
-        print(f"// triton-musa: musa-opt '--pass-pipeline={pipeline}' {source_name}")
-    module = _musa_mlir.parse(ttgir, source_name=source_name)
-    module.run_pipeline(pipeline)
-    return pipeline, str(module)
-
-
-_SHARED_ATTR = re.compile(r'"?ttg\.shared"?\s*=\s*(\d+)')
-
-
-def shared_bytes_of(llvm_dialect: str) -> int:
-    match = _SHARED_ATTR.search(llvm_dialect)
-    return int(match.group(1)) if match else 0
+    return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
+                         shared_bytes=lowered.shared_bytes, llir=llir)

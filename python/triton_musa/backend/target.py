@@ -1,22 +1,33 @@
 """MUSA architectures and SDK locations, shared by the compiler, the driver and
-the language bindings. Pure Python: no Triton import, so it is cheap to load."""
+the language bindings. No Triton import, so it is cheap to load; the
+architecture table comes from the extension module on first use."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Dict
 
 
 @dataclass(frozen=True)
 class MusaArch:
-    """One MUSA GPU architecture, e.g. ``mp_31`` (PH1)."""
+    """One MUSA GPU architecture, e.g. ``mp_31`` (PH1): a row of the C++ table
+    (``target/MUSAArch.cpp``), the one place architectures are described."""
 
     name: str
     major: int
     minor: int
     warp_size: int
     codename: str
+    max_shared_memory_bytes: int
+    ballot_bits: int
+    matrix_unit: str  # "none", "wmma" or "sqmma"
+    has_bf16: bool
+    has_fp8: bool
+    has_tme: bool
 
     @property
     def capability(self) -> int:
@@ -24,15 +35,21 @@ class MusaArch:
         return self.major * 10 + self.minor
 
 
-# Warp sizes from MUSA-FACTS.md: QY1/QY2 run 128-thread warps, PH1 32-thread warps.
-KNOWN_ARCHS: dict[str, MusaArch] = {
-    a.name: a
-    for a in (
-        MusaArch("mp_21", 2, 1, 128, "QY1"),
-        MusaArch("mp_22", 2, 2, 128, "QY2"),
-        MusaArch("mp_31", 3, 1, 32, "PH1"),
-    )
-}
+@functools.lru_cache(maxsize=None)
+def known_archs() -> Dict[str, MusaArch]:
+    """The supported architectures by name, read from the extension module once."""
+    from .. import _musa_mlir
+    fields = {f.name for f in dataclasses.fields(MusaArch)}
+    return {row["name"]: MusaArch(**{k: v for k, v in row.items() if k in fields})
+            for row in _musa_mlir.architectures()}
+
+
+def __getattr__(name: str) -> Any:
+    # KNOWN_ARCHS is loaded on first use, so importing this module never needs the extension.
+    if name == "KNOWN_ARCHS":
+        return known_archs()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 DEFAULT_MUSA_HOME = "/usr/local/musa"
 
@@ -42,11 +59,12 @@ def parse_arch(arch: object) -> MusaArch:
 
     Raises ValueError naming the known architectures otherwise."""
     name = f"mp_{arch}" if isinstance(arch, int) else str(arch)
+    archs = known_archs()
     try:
-        return KNOWN_ARCHS[name]
+        return archs[name]
     except KeyError:
-        known = ", ".join(sorted(KNOWN_ARCHS))
-        raise ValueError(f"unknown MUSA architecture {arch!r}; known architectures: {known}") from None
+        known = ", ".join(sorted(archs))
+        raise ValueError(f"unknown MUSA architecture {arch!r}; supported architectures: {known}") from None
 
 
 def arch_from_capability(major: int, minor: int) -> MusaArch:
