@@ -99,7 +99,7 @@ def test_default_options(target: GPUTarget, fp8: tuple) -> None:
     assert opts.num_ctas == 1 and opts.num_warps == 4
     assert set(opts.supported_fp8_dtypes) == set(fp8)
     assert opts.default_dot_input_precision == "ieee"
-    assert set(opts.allowed_dot_input_precisions) == {"ieee", "tf32"}
+    assert set(opts.allowed_dot_input_precisions) == {"ieee", "tf32", "tf32x3", "bf16x3", "bf16x6"}
     libdevice_name = "libdevice.31.bc" if target.arch == "mp_31" else "libdevice.bc"
     assert dict(opts.extern_libs)["libdevice"].endswith(f"mtgpu/bitcode/{libdevice_name}")
 
@@ -120,7 +120,7 @@ def test_options_round_trip_through_dict() -> None:
     (MP31, {"num_warps": 0}, "num_warps must be a positive power of two"),
     (MP31, {"num_ctas": 2}, "num_ctas=2 is not supported"),
     (MP22, {"supported_fp8_dtypes": ("fp8e4nv", )}, "mp_22 does not support fp8"),
-    (MP31, {"allowed_dot_input_precisions": ("ieee", "tf32x3")}, "tf32x3"),
+    (MP31, {"allowed_dot_input_precisions": ("ieee", "bf16x9")}, "bf16x9"),
     (MP31, {"arch": "mp_22"}, "contradicts the target architecture mp_31"),
 ])
 def test_invalid_options_raise(target: GPUTarget, opts: dict, match: str) -> None:

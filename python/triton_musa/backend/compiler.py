@@ -32,7 +32,10 @@ from .target import MusaArch, libdevice_path, parse_arch
 
 # fp8 formats on architectures whose table row has fp8 (MUSA-FACTS: e4m3/e5m2 need mp_31).
 _FP8_DTYPES = ("fp8e4nv", "fp8e5")
-_DOT_PRECISIONS = ("ieee", "tf32")
+# The FMA path computes every fp32 dot in fp32, so tf32x3/bf16x3/bf16x6 are honoured by
+# being more precise than asked (Triton's F32DotTC split would only multiply the work). A
+# matrix path that runs fp32 dots on tf32/bf16 units must split them first.
+_DOT_PRECISIONS = ("ieee", "tf32", "tf32x3", "bf16x3", "bf16x6")
 
 
 def _is_power_of_two(n: int) -> bool:
