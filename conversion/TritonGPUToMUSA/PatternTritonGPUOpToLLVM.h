@@ -66,7 +66,7 @@ void populateMakeRangeOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 
-/// tt.splat, tt.broadcast, tt.expand_dims (register-only cases).
+/// tt.splat, tt.unsplat and the view ops (register-only cases).
 void populateViewOpToLLVMPatterns(TritonGPUToMUSATypeConverter &typeConverter,
                                   RewritePatternSet &patterns,
                                   const TargetInfo &targetInfo);
