@@ -133,7 +133,7 @@ void populateDebugOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 
-/// tt.make_tensor_descriptor, tt.descriptor_load/store/gather/scatter (without TME).
+/// tt.make_tensor_descriptor, tt.descriptor_load/store/gather/scatter/reduce (without TME).
 void populateDescriptorOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
