@@ -489,7 +489,7 @@ static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                              m, n, k, warpSize)
                    .str());
   if (kind != int32_t(abi::MmaKind::F16) && kind != int32_t(abi::MmaKind::BF16))
-    failThread(llvm::formatv("WMMA operand kind {0} is not emulated", kind));
+    failThread(llvm::formatv("WMMA operand kind {0} is not emulated", kind).str());
   bool bf16 = kind == int32_t(abi::MmaKind::BF16);
   struct Fragments {
     const uint16_t *a, *b;

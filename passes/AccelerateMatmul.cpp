@@ -68,7 +68,7 @@ struct DotPath {
   std::string reason;
 };
 
-DotPath fma(std::string reason) {
+DotPath stayOnFMA(std::string reason) {
   DotPath path;
   path.reason = std::move(reason);
   return path;
@@ -98,11 +98,11 @@ SmallVector<unsigned> chooseWarps(int64_t m, int64_t n, const WMMAAtom &atom,
 DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                       unsigned numWarps, bool enableMMA, bool enableSQMMA) {
   if (arch.matrixUnit == MatrixUnit::None)
-    return fma((arch.name + " has no matrix unit").str());
+    return stayOnFMA((arch.name + " has no matrix unit").str());
   if (!enableMMA)
-    return fma("matrix units disabled (ENABLE_MUSA_MMA=0)");
+    return stayOnFMA("matrix units disabled (ENABLE_MUSA_MMA=0)");
   if (arch.matrixUnit == MatrixUnit::SQMMA)
-    return fma(enableSQMMA
+    return stayOnFMA(enableSQMMA
                    ? "SQMMA lowering not implemented yet"
                    : "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other "
                      "matrix path on " +
@@ -114,43 +114,43 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
   Type aElem = aType.getElementType(), bElem = bType.getElementType();
   Type accElem = dType.getElementType();
   if (aElem != bElem)
-    return fma("operand types differ (" + typeName(aElem) + " x " +
+    return stayOnFMA("operand types differ (" + typeName(aElem) + " x " +
                typeName(bElem) + ")");
   std::optional<mgpu::MmaElementKind> kind = mgpu::getMmaElementKind(aElem);
   if (!kind)
-    return fma(typeName(aElem) + " operands have no matrix instruction");
+    return stayOnFMA(typeName(aElem) + " operands have no matrix instruction");
   if (*kind == mgpu::MmaElementKind::TF32 &&
       dot.getInputPrecision() != triton::InputPrecision::TF32)
-    return fma("f32 operands with input_precision = " +
+    return stayOnFMA("f32 operands with input_precision = " +
                triton::stringifyInputPrecision(dot.getInputPrecision()).str() +
                " (only tf32 takes a matrix path)");
   if (*kind == mgpu::MmaElementKind::E4M3 ||
       *kind == mgpu::MmaElementKind::E5M2)
-    return fma("fp8 operands need mp_31's SQMMA");
+    return stayOnFMA("fp8 operands need mp_31's SQMMA");
   const WMMAAtom *atom = nullptr;
   for (const WMMAAtom &candidate : kWMMAAtoms)
     if (candidate.warpSize == arch.warpSize && candidate.kind == *kind)
       atom = &candidate;
   if (!atom)
-    return fma("no confirmed " + mgpu::stringifyMmaElementKind(*kind).str() +
+    return stayOnFMA("no confirmed " + mgpu::stringifyMmaElementKind(*kind).str() +
                " WMMA atom on " + arch.name.str() +
                " (MUSA-FACTS.md: only f16/bf16 m32n32k16)");
   bool intKind = *kind == mgpu::MmaElementKind::S8;
   if (intKind ? !accElem.isInteger(32) : !accElem.isF32())
-    return fma(typeName(accElem) + " accumulator (WMMA accumulates in " +
+    return stayOnFMA(typeName(accElem) + " accumulator (WMMA accumulates in " +
                (intKind ? "i32" : "f32") + ")");
   if (dType.getRank() != 2)
-    return fma("batched (rank-3) dot not on a matrix path yet");
+    return stayOnFMA("batched (rank-3) dot not on a matrix path yet");
   int64_t m = dType.getShape()[0], n = dType.getShape()[1];
   int64_t k = aType.getShape()[1];
   if (m % atom->m || n % atom->n || k % atom->k)
-    return fma(llvm::formatv("shape {0}x{1}x{2} is not a multiple of the "
+    return stayOnFMA(llvm::formatv("shape {0}x{1}x{2} is not a multiple of the "
                              "m{3}n{4}k{5} atom",
                              m, n, k, atom->m, atom->n, atom->k)
                    .str());
   SmallVector<unsigned> warps = chooseWarps(m, n, *atom, numWarps);
   if (warps.empty())
-    return fma(llvm::formatv("num_warps = {0} cannot tile {1}x{2} with "
+    return stayOnFMA(llvm::formatv("num_warps = {0} cannot tile {1}x{2} with "
                              "{3}x{4} atoms, one per warp at least",
                              numWarps, m, n, atom->m, atom->n)
                    .str());

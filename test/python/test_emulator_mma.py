@@ -53,7 +53,10 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, d_ptr, M, N, K, sam, sak, sbk, sbn, scm, 
             b = tl.trans(bt)
         else:
             b = tl.load(b_ptr + (k + rk)[:, None] * sbk + rn[None, :] * sbn)
-        acc = tl.dot(a, b, acc, input_precision=PREC)
+        if INT_ACC:
+            acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+        else:
+            acc = tl.dot(a, b, acc, input_precision=PREC)
     tl.store(d_ptr + rm[:, None] * scm + rn[None, :] * scn, acc)
 
 

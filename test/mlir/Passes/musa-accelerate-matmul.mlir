@@ -4,9 +4,11 @@
 
 // A 64x64x32 f16 dot on QY2 with 4 warps: two atom rows, two atom columns.
 // QY2: #[[WMMA:.*]] = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [2, 2], instrShape = [32, 32, 16]}>
+// QY2: #[[OPA:.*]] = #musagpu.wmma_operand<{opIdx = 0, parent = #[[WMMA]]}>
+// QY2: #[[OPB:.*]] = #musagpu.wmma_operand<{opIdx = 1, parent = #[[WMMA]]}>
 // QY2-LABEL: @f16
-// QY2: %[[A:.*]] = ttg.convert_layout %{{.*}} -> tensor<64x32xf16, #musagpu.wmma_operand<{opIdx = 0, parent = #[[WMMA]]}>>
-// QY2: %[[B:.*]] = ttg.convert_layout %{{.*}} -> tensor<32x64xf16, #musagpu.wmma_operand<{opIdx = 1, parent = #[[WMMA]]}>>
+// QY2: %[[A:.*]] = ttg.convert_layout %{{.*}} -> tensor<64x32xf16, #[[OPA]]>
+// QY2: %[[B:.*]] = ttg.convert_layout %{{.*}} -> tensor<32x64xf16, #[[OPB]]>
 // QY2: %[[C:.*]] = ttg.convert_layout %{{.*}} : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #[[WMMA]]>
 // QY2: %[[D:.*]] = musagpu.wmma %[[A]], %[[B]], %[[C]]
 // QY2: ttg.convert_layout %[[D]] : tensor<64x64xf32, #[[WMMA]]> -> tensor<64x64xf32, #blocked>
@@ -91,8 +93,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// PH1: SQMMA is the matrix unit and not lowered yet, so FMA, saying so;
-// MUSA_ENABLE_SQMMA=0 says that instead.
+// On mp_31 SQMMA is the matrix unit and not lowered yet, so the dot stays on
+// FMA, saying so; with MUSA_ENABLE_SQMMA=0 it says that instead.
 // PH1-LABEL: @ph1_f16
 // PH1: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA lowering not implemented yet"}
 // PH1-NOT: musagpu.wmma

@@ -13,9 +13,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // MUSA-LABEL: llvm.func @wmma_f16(
   // Fragments: A and B two i32 of two f16 each, C eight f32 as i32; sat = 1,
   // fmt = 1, layout = 1 (A row-major, B column-major).
-  // MUSA: %[[D0:.*]] = llvm.call @llvm.musa.ffmma.m32n32k16.mma(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE:.*]], %[[ONE]], %[[ONE]]) {{.*}}: (vector<2xi32>, vector<2xi32>, vector<8xi32>, i32, i32, i32) -> vector<8xi32>
+  // MUSA: %[[D0:.*]] = llvm.call @llvm.musa.ffmma.m32n32k16.mma(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {{.*}}: (vector<2xi32>, vector<2xi32>, vector<8xi32>, i32, i32, i32) -> vector<8xi32>
   // MUSA-NOT: llvm.call @llvm.musa.ffmma
-  // MUSA: llvm.call @llvm.musa.ffmma.m32n32k16.mma(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %[[ONE]], %[[ONE]])
+  // MUSA: llvm.extractelement %[[D0]]
+  // MUSA-NOT: llvm.call @llvm.musa.ffmma
+  // MUSA: llvm.call @llvm.musa.ffmma.m32n32k16.mma(
   // MUSA-NOT: llvm.call @llvm.musa.ffmma
   // MUSA: llvm.return
   // EMU-LABEL: llvm.func @wmma_f16(
