@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "emulator/Runtime.h"
+#include "emulator/MatrixUnits.h"
 #include "target/EmulatorABI.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -473,6 +474,48 @@ static void emuAssertFail(const char *message, const char *file, int32_t line,
                  .str());
 }
 
+// One WMMA atom of the calling warp (EmulatorABI.h): every lane publishes
+// where its fragments are, computes its own accumulators from the warp's A
+// and B, and leaves only when every lane is done reading.
+static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
+                    const uint16_t *a, const uint16_t *b, float *acc) {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  uint32_t warpSize = w.config->warpSize;
+  const WMMAAtomLayout *atom =
+      lookupWMMAAtom(warpSize, uint32_t(m), uint32_t(n), uint32_t(k));
+  if (!atom)
+    failThread(llvm::formatv("no WMMA atom m{0}n{1}k{2} on {3}-thread warps",
+                             m, n, k, warpSize)
+                   .str());
+  if (kind != int32_t(abi::MmaKind::F16) && kind != int32_t(abi::MmaKind::BF16))
+    failThread(llvm::formatv("WMMA operand kind {0} is not emulated", kind).str());
+  bool bf16 = kind == int32_t(abi::MmaKind::BF16);
+  struct Fragments {
+    const uint16_t *a, *b;
+  } mine{a, b};
+  const uint64_t *published = exchange(reinterpret_cast<uint64_t>(&mine));
+  std::vector<const Fragments *> lanes(warpSize);
+  for (uint32_t l = 0; l < warpSize; ++l)
+    lanes[l] = reinterpret_cast<const Fragments *>(published[l]);
+  for (uint32_t r = 0; r < atom->cRegs; ++r) {
+    uint32_t row = atom->cRow[f.lane * atom->cRegs + r];
+    uint32_t col = atom->cCol[f.lane * atom->cRegs + r];
+    float sum = acc[r];
+    for (uint32_t kk = 0; kk < uint32_t(k); ++kk) {
+      FragmentSlot sa = atom->aOwner[row * k + kk];
+      FragmentSlot sb = atom->bOwner[kk * n + col];
+      float x = decode16BitFloat(lanes[sa.lane]->a[sa.reg], bf16);
+      float y = decode16BitFloat(lanes[sb.lane]->b[sb.reg], bf16);
+      // Products of 16-bit floats are exact in f32; one rounding per add.
+      sum = sum + x * y;
+    }
+    acc[r] = sum;
+  }
+  // Fragments live on the lanes' stacks: keep them until all have read.
+  warpBarrier();
+}
+
 } // extern "C"
 
 std::vector<std::pair<const char *, void *>>
@@ -492,6 +535,7 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {abi::kCount.data(), reinterpret_cast<void *>(&emuCount)},
       {abi::kPrintf.data(), reinterpret_cast<void *>(&emuPrintf)},
       {abi::kAssertFail.data(), reinterpret_cast<void *>(&emuAssertFail)},
+      {abi::kWMMA.data(), reinterpret_cast<void *>(&emuWmma)},
   };
 }
 

@@ -415,8 +415,10 @@ FailureOr<Tile> linearTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
 //===----------------------------------------------------------------------===//
 // MUSA matrix layouts
 //
-// MUSA-FACTS gives the atom sizes (mp_22: 32x32 over 128 threads, 8 f32 per
-// thread) but no fragment arrangement. We follow the one public MUSA Triton
+// The QY2 (mp_22) m32n32k16 atom follows MUSA-FACTS.md's last section
+// (kQY2AccumulatorAtom / kQY2OperandAtom below; only the register order
+// within a thread is inferred) and is what the WMMA path uses. For the other
+// atoms we follow the one public MUSA Triton
 // backend's PH1 (mp_31) WMMA accumulator tile: lanes 0..2 walk N 1, 2, 4,
 // lanes 3..4 walk M 1, 2; registers walk N from 8, then M from 4. Extending
 // it to other tiles is (inferred):
@@ -511,6 +513,49 @@ LogicalResult appendFragment(const ErrorReporter &err, StringRef what,
   return success();
 }
 
+/// The QY2 (mp_22) m32n32k16 atom, from MUSA-FACTS.md's last section (the
+/// open MUSA backend's QY2 fragment formulas), for thread t of 128:
+///   C [32 x 32]: row = 4(t/64) + (t/8)%4 + {0,8,16,24},
+///                col = 8((t/32)%2) + t%8 + {0,16};
+///   A [32 x 16]: row = (t/4)%16 + {0,16}, col (K) = 2(4(t/64) + t%4) + {0,1};
+///   B [16 x 32]: mirrors A with N in the role of M.
+/// The formulas give each thread's set of elements; which of its registers
+/// holds which is not stated. Inferred: the two K-adjacent 16-bit operand
+/// values share one 32-bit register (register bit 0 -> K 1, as the
+/// instruction packs 2 x 16 bits), then M+16 (N+16); for C, col+16 first,
+/// then row+8, row+16 (columns fastest, as PH1's C is stated to be).
+/// Unit bases as (row?, step): true = the row dimension.
+struct AtomBits {
+  std::initializer_list<std::pair<bool, int32_t>> regs, lanes;
+};
+constexpr bool kRow = true, kCol = false;
+const AtomBits kQY2AccumulatorAtom = {
+    {{kCol, 16}, {kRow, 8}, {kRow, 16}},
+    {{kCol, 1}, {kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kCol, 8},
+     {kRow, 4}}};
+// For A (rows M, cols K) and B (rows N, cols K).
+const AtomBits kQY2OperandAtom = {
+    {{kCol, 1}, {kRow, 16}},
+    {{kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kRow, 4}, {kRow, 8},
+     {kCol, 8}}};
+
+/// Appends `atom` (rows x cols, dims rowDim/colDim) to `tile`.
+void appendAtom(Tile &tile, const AtomBits &atom, int64_t rows, int64_t cols,
+                unsigned rowDim, unsigned colDim) {
+  auto add = [&](std::vector<Basis> &bases,
+                 std::initializer_list<std::pair<bool, int32_t>> units) {
+    for (auto [isRow, step] : units) {
+      Basis basis(tile.rank(), 0);
+      basis[isRow ? rowDim : colDim] = step;
+      bases.push_back(std::move(basis));
+    }
+  };
+  add(tile.in(kRegister), atom.regs);
+  add(tile.in(kLane), atom.lanes);
+  tile.sizes[rowDim] *= rows;
+  tile.sizes[colDim] *= cols;
+}
+
 /// Checks the common parameters of the MUSA accumulator layouts.
 LogicalResult checkMma(const ErrorReporter &err, StringRef what,
                        ArrayRef<unsigned> warpsPerCTA,
@@ -550,7 +595,19 @@ FailureOr<Tile> wmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
   LogicalResult built = success();
   std::optional<unsigned> broadcastDim;
   SmallVector<unsigned> repOrder = defaultOrder(rank);
-  if (!opIdx) {
+  bool qy2Atom = lanes == 128 && m == 32 && n == 32 && k == 16;
+  if (qy2Atom) {
+    if (!opIdx)
+      appendAtom(cta, kQY2AccumulatorAtom, m, n, mDim, nDim);
+    else if (*opIdx == 0)
+      appendAtom(cta, kQY2OperandAtom, m, k, mDim, nDim);
+    else
+      appendAtom(cta, kQY2OperandAtom, n, k, nDim, mDim);
+    if (opIdx)
+      broadcastDim = *opIdx == 0 ? nDim : mDim;
+    if (opIdx && *opIdx == 1)
+      std::swap(repOrder[0], repOrder[1]);
+  } else if (!opIdx) {
     built = appendFragment(err, what, cta, m, n, lanes, mDim, nDim,
                            kAccumulatorPattern);
   } else if (*opIdx == 0) {

@@ -120,4 +120,89 @@ def MUSAInsertBarriers : Pass<"musa-insert-barriers", "mlir::ModuleOp"> {
   let options = [MUSAArchOption];
 }
 
+def MUSAAccelerateMatmul
+    : Pass<"musa-accelerate-matmul", "mlir::ModuleOp"> {
+  let summary = "Choose, per tt.dot, the matrix unit (SQMMA, WMMA) or FMA";
+  let description = [{
+    Runs first in the MUSA stages, on the TTGIR Triton's generic passes
+    leave (every `tt.dot` with a `#ttg.blocked` accumulator and
+    `#ttg.dot_op<{parent = #blocked}>` operands, the FMA form). The
+    architecture's matrix unit comes from the arch table (`matrixUnit` in
+    target/MUSAArch.h) for the module's `ttg.target` (`arch=` overrides).
+
+    Design (issue 9):
+     - The FMA form is the fallback and needs nothing: a dot that no matrix
+       path takes is left as it is, with a `musa.dot_path_reason` string
+       attribute saying why (read by --musa-dot-path-report).
+     - WMMA (register operands; mp_22 QY2 m32n32k16 f16/bf16 over 128-thread
+       warps): the dot becomes `musagpu.wmma` on operands converted to
+       `#musagpu.wmma_operand<{opIdx, parent = #wmma}>` and an accumulator
+       converted to `#musagpu.wmma<{versionMajor, versionMinor, warpsPerCTA,
+       instrShape}>`; the result is converted back to the dot's layout.
+       Every one of those layouts converts to a linear layout
+       (layouts/LayoutConversion.cpp), which is the contract between this
+       pass, `ttg.convert_layout`'s lowering and the WMMA lowering, whose
+       fragment order (the instruction's registers) is the atom's register
+       bits. warpsPerCTA splits num_warps over M first (as many warps as M
+       has 32-row atoms), the rest over N; a shape the warps cannot tile
+       with whole atoms stays on FMA.
+     - SQMMA (mp_31, shared-memory operands with the SQMMA swizzle,
+       `#musagpu.sqmma` accumulator) is selected here but not lowered yet:
+       such a dot stays on FMA with the reason "SQMMA lowering not
+       implemented yet"; so do tf32 and s8 on QY2, whose 32x32x8 and
+       32x32x32 atoms no public source confirms.
+     - Ordering with Triton's pipeliner: Triton's pipeliner runs in Triton's
+       process on the generic form (it cannot parse `#musagpu` encodings);
+       this pass runs after it, on our side, and rewrites only the dot and
+       its operands' register layouts, so multi-buffered shared memory
+       produced by the pipeliner is untouched.
+
+    Options mirror the environment switches: `enable-mma=false`
+    (`ENABLE_MUSA_MMA=0`) and `enable-sqmma=false` (`MUSA_ENABLE_SQMMA=0`)
+    force the fallback.
+
+    Before (`musa:mp_22`, 4 warps):
+    ```mlir
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    ```
+    After:
+    ```mlir
+    #wmma = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [2, 2], instrShape = [32, 32, 16]}>
+    %a1 = ttg.convert_layout %a : ... -> tensor<64x32xf16, #musagpu.wmma_operand<{opIdx = 0, parent = #wmma}>>
+    %b1 = ttg.convert_layout %b : ... -> tensor<32x64xf16, #musagpu.wmma_operand<{opIdx = 1, parent = #wmma}>>
+    %c1 = ttg.convert_layout %c : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #wmma>
+    %d1 = musagpu.wmma %a1, %b1, %c1 : ... -> tensor<64x64xf32, #wmma>
+    %d = ttg.convert_layout %d1 : tensor<64x64xf32, #wmma> -> tensor<64x64xf32, #blocked>
+    ```
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::musagpu::MUSAGPUDialect"];
+  let options = [
+    MUSAArchOption,
+    Option<"enableMMA", "enable-mma", "bool", "true",
+           "Use the matrix units at all (false: every dot on FMA; the "
+           "ENABLE_MUSA_MMA=0 switch)">,
+    Option<"enableSQMMA", "enable-sqmma", "bool", "true",
+           "Use SQMMA where the arch has it (false: the MUSA_ENABLE_SQMMA=0 "
+           "switch)">
+  ];
+}
+
+def MUSADotPathReport : Pass<"musa-dot-path-report", "mlir::ModuleOp"> {
+  let summary = "Remark, per dot, which matrix path it takes and why not another";
+  let description = [{
+    Run after --musa-accelerate-matmul: emits one MLIR remark per dot,
+    naming its path and, for a dot left on FMA, the reason recorded by the
+    selection (dtype, shape, warps, a switch, or a path not built yet).
+    Changes nothing.
+
+    ```mlir
+    %d = musagpu.wmma %a, %b, %c : ...
+    // remark: dot 64x64x32 f16 -> f32: wmma m32n32k16, warpsPerCTA [2, 2]
+    %e = tt.dot %x, %y, %z {musa.dot_path_reason = "..."} : ...
+    // remark: dot 64x64x32 f32 -> f32: fma (f32 operands with input_precision = ieee ...)
+    ```
+  }];
+}
+
 #endif // TRITON_MUSA_PASSES_PASSES_TD

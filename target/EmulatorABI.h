@@ -13,6 +13,11 @@
 //   i64    ballot(i1 pred, i32 word)     bits 64*word.. of the warp's vote
 //   i32    printf(ptr format, ...)       C varargs, promoted arguments
 //   void   assert_fail(ptr message, ptr file, i32 line, ptr function)
+//   void   wmma(i32 MmaKind, i32 m, i32 n, i32 k, ptr a, ptr b, ptr acc)
+//          one warp-level MMA atom of the calling warp: a, b hold the
+//          thread's operand fragment (raw element bits, dense), acc its
+//          accumulators (f32), updated in place; the fragment layouts are
+//          the emulated arch's (Runtime.cpp)
 //   void   check_global(ptr<1>, i64 bytes, i64 align, i32 AccessKind)
 //   void   check_shared(ptr<3>, i64 bytes, i64 align, i32 AccessKind)
 //   void   count(i64 instructions)
@@ -41,6 +46,7 @@ constexpr llvm::StringLiteral kShuffle = "__musa_emu_shuffle";
 constexpr llvm::StringLiteral kBallot = "__musa_emu_ballot";
 constexpr llvm::StringLiteral kPrintf = "__musa_emu_printf";
 constexpr llvm::StringLiteral kAssertFail = "__musa_emu_assert_fail";
+constexpr llvm::StringLiteral kWMMA = "__musa_emu_wmma";
 // Functions the emulator itself inserts (instrumentation) or defines.
 constexpr llvm::StringLiteral kCheckGlobal = "__musa_emu_check_global";
 constexpr llvm::StringLiteral kCheckShared = "__musa_emu_check_shared";
@@ -49,6 +55,9 @@ constexpr llvm::StringLiteral kEntry = "__musa_emu_entry";
 
 /// The `kind` operand of shuffle: which lane each lane reads.
 enum class ShuffleKind : int32_t { Xor = 0, Up = 1, Down = 2, Idx = 3 };
+
+/// The `kind` operand of wmma: the operands' element type.
+enum class MmaKind : int32_t { F16 = 0, BF16 = 1 };
 
 /// The `kind` operand of the access checks.
 enum class AccessKind : int32_t { Load = 0, Store = 1, Atomic = 2 };

@@ -117,6 +117,50 @@ public:
     return result;
   }
 
+  /// The thread's fragments go through entry-block slots to the runtime,
+  /// which gathers the warp's fragments and computes the instruction.
+  FailureOr<SmallVector<Value>> wmma(OpBuilder &b, Location loc,
+                                     const WMMAInstr &instr, ArrayRef<Value> a,
+                                     ArrayRef<Value> bOperand,
+                                     ArrayRef<Value> c) const override {
+    std::optional<abi::MmaKind> kind;
+    if (instr.operandType.isF16())
+      kind = abi::MmaKind::F16;
+    else if (instr.operandType.isBF16())
+      kind = abi::MmaKind::BF16;
+    if (!kind || !instr.accType.isF32())
+      return emitError(loc) << "no WMMA lowering for " << instr.operandType
+                            << " -> " << instr.accType << " on "
+                            << getArchName();
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    auto slot = [&](ArrayRef<Value> values) {
+      Type elem = values.front().getType();
+      Value array = getEntryAlloca(
+          b, loc, LLVM::LLVMArrayType::get(elem, values.size()),
+          kHostAddressSpace);
+      for (auto [i, v] : llvm::enumerate(values)) {
+        Value ptr = LLVM::GEPOp::create(b, loc, ptrType, elem, array,
+                                        ArrayRef<LLVM::GEPArg>{int32_t(i)});
+        LLVM::StoreOp::create(b, loc, v, ptr);
+      }
+      return array;
+    };
+    Value aSlot = slot(a), bSlot = slot(bOperand), cSlot = slot(c);
+    callFunction(b, loc, abi::kWMMA, {},
+                 {i32Const(b, loc, int32_t(*kind)), i32Const(b, loc, instr.m),
+                  i32Const(b, loc, instr.n), i32Const(b, loc, instr.k), aSlot,
+                  bSlot, cSlot},
+                 CalleeKind::Convergent);
+    SmallVector<Value> d;
+    Type accType = c.front().getType();
+    for (unsigned i = 0; i < c.size(); ++i) {
+      Value ptr = LLVM::GEPOp::create(b, loc, ptrType, accType, cSlot,
+                                      ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      d.push_back(LLVM::LoadOp::create(b, loc, accType, ptr));
+    }
+    return d;
+  }
+
   /// A C varargs call of the runtime's printf.
   LogicalResult printf(OpBuilder &b, Location loc, StringRef format,
                        ValueRange args) const override {

@@ -68,6 +68,11 @@ public:
   void barrier(OpBuilder &b, Location loc) const override {
     callFunction(b, loc, "llvm.musa.barrier0", {}, {}, CalleeKind::Convergent);
   }
+
+  FailureOr<SmallVector<Value>> wmma(OpBuilder &b, Location loc,
+                                     const WMMAInstr &instr, ArrayRef<Value> a,
+                                     ArrayRef<Value> bOperand,
+                                     ArrayRef<Value> c) const override;
   void sharedMemoryBarrier(OpBuilder &b, Location loc) const override {
     callFunction(b, loc, "llvm.musa.syncthreads.lm", {}, {},
                  CalleeKind::Convergent);
@@ -241,4 +246,70 @@ Value MUSATargetInfo::getSharedMemoryBase(OpBuilder &b, Location loc) const {
 std::unique_ptr<TargetInfo>
 mlir::triton_musa::createMUSATargetInfo(const MUSAArchInfo &arch) {
   return std::make_unique<MUSATargetInfo>(arch);
+}
+
+/// Packs 16-bit values two per i32 (the first in the low half) into a
+/// vector of i32, or bitcasts 32-bit values one per i32.
+static Value packI32Vector(OpBuilder &b, Location loc, ArrayRef<Value> values) {
+  Type i32 = b.getI32Type();
+  unsigned bits = values.front().getType().getIntOrFloatBitWidth();
+  unsigned perWord = 32 / bits;
+  unsigned words = values.size() / perWord;
+  auto vecType = VectorType::get({int64_t(words)}, i32);
+  Value vec = LLVM::UndefOp::create(b, loc, vecType);
+  for (unsigned w = 0; w < words; ++w) {
+    Value word;
+    if (perWord == 1) {
+      word = LLVM::BitcastOp::create(b, loc, i32, values[w]);
+    } else {
+      auto pairType = VectorType::get({int64_t(perWord)}, values[0].getType());
+      Value pair = LLVM::UndefOp::create(b, loc, pairType);
+      for (unsigned i = 0; i < perWord; ++i)
+        pair = LLVM::InsertElementOp::create(b, loc, pair,
+                                             values[w * perWord + i],
+                                             i32Const(b, loc, i));
+      word = LLVM::BitcastOp::create(b, loc, i32, pair);
+    }
+    vec = LLVM::InsertElementOp::create(b, loc, vec, word, i32Const(b, loc, w));
+  }
+  return vec;
+}
+
+/// `llvm.musa.{ffmma,bfmma}.m<M>n<N>k<K>.mma(<i32 x n> a, <i32 x n> b,
+/// <i32 x n> c, i32 sat = 1, i32 fmt = 1, i32 layout)` (MUSA-FACTS.md, last
+/// section; sat and fmt as the open MUSA backend passes them). The fragments
+/// hold K-adjacent operand pairs in one register for both A and B, i.e. A
+/// row-major and B column-major: layout = 1 (inferred from the stated
+/// encoding `(A col-major ? 2 : 0) | (B col-major ? 1 : 0)`).
+FailureOr<SmallVector<Value>>
+MUSATargetInfo::wmma(OpBuilder &b, Location loc, const WMMAInstr &instr,
+                     ArrayRef<Value> a, ArrayRef<Value> bOperand,
+                     ArrayRef<Value> c) const {
+  StringRef op;
+  if (instr.operandType.isF16())
+    op = "ffmma";
+  else if (instr.operandType.isBF16())
+    op = "bfmma";
+  if (op.empty() || !instr.accType.isF32())
+    return emitError(loc) << "no WMMA lowering for " << instr.operandType
+                          << " x " << instr.operandType << " -> "
+                          << instr.accType << " on " << getArchName();
+  std::string name = ("llvm.musa." + op + ".m" + Twine(instr.m) + "n" +
+                      Twine(instr.n) + "k" + Twine(instr.k) + ".mma")
+                         .str();
+  Value packedC = packI32Vector(b, loc, c);
+  Value result = callFunction(
+      b, loc, name, packedC.getType(),
+      {packI32Vector(b, loc, a), packI32Vector(b, loc, bOperand), packedC,
+       i32Const(b, loc, 1), i32Const(b, loc, 1), i32Const(b, loc, 1)},
+      CalleeKind::Convergent);
+  if (!result)
+    return failure();
+  SmallVector<Value> d;
+  for (unsigned i = 0; i < c.size(); ++i) {
+    Value word =
+        LLVM::ExtractElementOp::create(b, loc, result, i32Const(b, loc, i));
+    d.push_back(LLVM::BitcastOp::create(b, loc, c[i].getType(), word));
+  }
+  return d;
 }

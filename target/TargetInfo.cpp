@@ -44,6 +44,14 @@ LogicalResult TargetInfo::assertFail(OpBuilder &b, Location loc,
                         << " has no device-side assertions";
 }
 
+FailureOr<SmallVector<Value>>
+TargetInfo::wmma(OpBuilder &b, Location loc, const WMMAInstr &instr,
+                 ArrayRef<Value> a, ArrayRef<Value> bOperand,
+                 ArrayRef<Value> c) const {
+  return emitError(loc) << "target " << getArchName()
+                        << " has no WMMA instruction";
+}
+
 std::optional<TargetKind> mlir::triton_musa::parseTargetKind(StringRef name) {
   if (name == "musa")
     return TargetKind::Device;

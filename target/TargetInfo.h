@@ -46,6 +46,15 @@ enum class MemoryScope {
   System,
 };
 
+/// One warp-level matrix instruction (the atom of musagpu.wmma): d = a * b
+/// + c on an m x k by k x n tile, operands of `operandType` (f16, bf16)
+/// and accumulators of `accType` (f32).
+struct WMMAInstr {
+  Type operandType;
+  Type accType;
+  unsigned m, n, k;
+};
+
 class TargetInfo {
 public:
   explicit TargetInfo(const MUSAArchInfo &arch) : arch(arch) {}
@@ -126,6 +135,18 @@ public:
   virtual LogicalResult assertFail(OpBuilder &b, Location loc,
                                    StringRef message, StringRef file,
                                    unsigned line, StringRef function) const;
+
+  /// One WMMA instruction of the calling warp: `a`, `b`, `c` are the
+  /// calling thread's fragment values in the atom's register order (the
+  /// low register bits of #musagpu.wmma_operand / #musagpu.wmma, see
+  /// layouts/LayoutConversion.cpp), as LLVM values of the element types;
+  /// returns the thread's d values in c's order. Fails (reporting at `loc`)
+  /// where the target has no such instruction (the base class: none).
+  virtual FailureOr<SmallVector<Value>> wmma(OpBuilder &b, Location loc,
+                                             const WMMAInstr &instr,
+                                             ArrayRef<Value> a,
+                                             ArrayRef<Value> bOperand,
+                                             ArrayRef<Value> c) const;
 
 protected:
   const MUSAArchInfo &arch;

@@ -93,13 +93,18 @@ public:
     throw MLIRDiagnosticError(message);
   }
 
+  /// The remarks collected so far ("<location>: remark: <text>").
+  std::vector<std::string> remarks() const { return remarkLines; }
+
 private:
   void record(Diagnostic &diag) {
     lines.push_back(formatLocation(diag.getLocation()) + ": " +
                     severityName(diag.getSeverity()) + ": " + diag.str());
+    if (diag.getSeverity() == DiagnosticSeverity::Remark)
+      remarkLines.push_back(lines.back());
   }
 
-  std::vector<std::string> lines;
+  std::vector<std::string> lines, remarkLines;
   ScopedDiagnosticHandler handler;
 };
 
@@ -132,7 +137,7 @@ public:
   }
 
   /// Runs a textual pipeline, `builtin.module(...)` or a bare pass list.
-  void runPipeline(const std::string &pipeline) {
+  std::vector<std::string> runPipeline(const std::string &pipeline) {
     DiagnosticCollector diagnostics(context.get());
     llvm::StringRef inner(pipeline);
     inner = inner.trim();
@@ -146,6 +151,7 @@ public:
                                 "': " + parseError);
     if (failed(pm.run(*module)))
       diagnostics.raise("pass pipeline '" + pipeline + "' failed");
+    return diagnostics.remarks();
   }
 
   /// The `llir` stage: LLVM IR text for MUSA (conversion/LLVMIRExport).
@@ -256,7 +262,8 @@ NB_MODULE(_musa_mlir, m) {
       .def("verify", &PyModule::verify,
            "Verifies the module; raises MLIRError with the diagnostics.")
       .def("run_pipeline", &PyModule::runPipeline, nb::arg("pipeline"),
-           "Runs a textual pass pipeline in place.")
+           "Runs a textual pass pipeline in place; returns the remarks it "
+           "emitted (e.g. --musa-dot-path-report's).")
       .def("to_llvm_ir", &PyModule::toLLVMIR, nb::arg("arch") = "",
            nb::arg("opt_level") = 3, nb::arg("libdevice") = nb::none(),
            nb::arg("llvm14_compatible") = true,

@@ -153,6 +153,7 @@ struct ConvertTritonGPUToMUSA
     populateScanOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateGatherOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateDotOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateWMMAOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateAtomicOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateHistogramOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateDebugOpToLLVMPatterns(typeConverter, patterns, *targetInfo);

@@ -118,6 +118,10 @@ void populateDotOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 
+/// musagpu.wmma (the WMMA path chosen by --musa-accelerate-matmul).
+void populateWMMAOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
 /// tt.atomic_rmw, tt.atomic_cas.
 void populateAtomicOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,

@@ -472,13 +472,14 @@ def bit(value: int, i: int) -> int:
 
 
 @pytest.mark.parametrize("wpc,shape", [([2, 2], [64, 64]), ([4, 1], [128, 32]),
-                                       ([1, 1], [32, 128]), ([2, 2], [32, 32]),
-                                       ([2, 1], [16, 8])])
+                                       ([1, 1], [32, 128]), ([2, 2], [32, 32])])
 def test_wmma_mp22_accumulator(wpc: List[int], shape: List[int]) -> None:
-    # mp_22 32x32 atom, 128 lanes, 8 f32 per thread (inferred arrangement): lanes N 1, 2, 4
-    # then M 1..8, registers N 8, 16 then M 16.
+    # mp_22 32x32 atom, 128 lanes, 8 f32 per thread: MUSA-FACTS.md's QY2 formulas for thread t,
+    # row = 4(t/64) + (t/8)%4 + {0,8,16,24}, col = 8((t/32)%2) + t%8 + {0,16}; the register order
+    # (col+16 first, then row+8, row+16) is inferred.
     def atom(r: int, l: int) -> Tuple[int, int]:
-        return (l >> 3) + 16 * bit(r, 2), (l & 7) + 8 * (r & 3)
+        return (4 * (l // 64) + (l // 8) % 4 + 8 * (r >> 1),
+                8 * ((l // 32) % 2) + l % 8 + 16 * (r & 1))
     warp_tile = lambda w: (32 * (w // wpc[1]), 32 * (w % wpc[1]))
     model = mma_model(atom, 8, (32, 32), warp_tile, (32 * wpc[0], 32 * wpc[1]), shape, [1, 0])
     layout = layout_to_linear(wmma_text(2, wpc, [32, 32, 16]), shape)
@@ -510,10 +511,12 @@ def test_wmma_mp31_accumulator(instr: List[int], shape: List[int]) -> None:
 @pytest.mark.parametrize("op_idx", [0, 1])
 @pytest.mark.parametrize("wpc", [[2, 2], [4, 1]])
 def test_wmma_mp22_operands(op_idx: int, wpc: List[int]) -> None:
-    # 32x32x16: A is 32x16, B 16x32, 4 per thread; K 1 in a register, K 2, 4 in lanes.
+    # 32x32x16: A is 32x16, B 16x32, 4 per thread. MUSA-FACTS.md's QY2 formulas for thread t:
+    # M (N) = (t/4)%16 + {0,16}, K = 2(4(t/64) + t%4) + {0,1}; the K pair shares a register
+    # (inferred), then M+16 (N+16).
     def atom(r: int, l: int) -> Tuple[int, int]:
-        k = bit(r, 0) + 2 * (l & 3) + 8 * bit(l, 5)
-        mn = (l >> 2 & 7) + 8 * bit(l, 6) + 16 * bit(r, 1)
+        k = bit(r, 0) + 2 * (4 * (l // 64) + l % 4)
+        mn = (l // 4) % 16 + 16 * bit(r, 1)
         return (mn, k) if op_idx == 0 else (k, mn)
     shape = [64, 32] if op_idx == 0 else [32, 64]
     if op_idx == 0:  # replicated along N warps
@@ -570,7 +573,8 @@ def test_slice_of_mma() -> None:
     # Each thread keeps the rows it held; registers that only walked N are gone.
     for (reg, lane, warp, _), coord in evaluate(row).items():
         assert coord == (evaluate(acc)[(reg, lane, warp, 0)][0],)
-    assert row.in_dims["register"] == 2 and row.is_surjective()
+    # QY2 rows {0, 8, 16, 24} of a thread are registers (MUSA-FACTS.md): 2 row bits.
+    assert row.in_dims["register"] == 4 and row.is_surjective()
 
 
 def test_dot_operand_fma_cga_never_splits_k() -> None:

@@ -37,13 +37,47 @@ class LoweredKernel(LoweredModule):
     llir: str  # LLVM IR text for mtgpu-mt-musa, readable by the SDK's llc
 
 
-def lowering_pipeline(target: str = "musa") -> str:
-    """The pass pipeline from TTGIR to the LLVM dialect for ``target`` ("musa" or "emulator")."""
+@dataclass(frozen=True)
+class MatmulOptions:
+    """Matrix-path switches of --musa-accelerate-matmul (ENABLE_MUSA_MMA, MUSA_ENABLE_SQMMA)."""
+    enable_mma: bool = True
+    enable_sqmma: bool = True
+
+    @classmethod
+    def from_env(cls) -> "MatmulOptions":
+        """``ENABLE_MUSA_MMA=0`` puts every dot on FMA; ``MUSA_ENABLE_SQMMA=0`` keeps SQMMA off."""
+        return cls(enable_mma=os.environ.get("ENABLE_MUSA_MMA", "1") != "0",
+                   enable_sqmma=os.environ.get("MUSA_ENABLE_SQMMA", "1") != "0")
+
+    def pass_spec(self) -> str:
+        options = []
+        if not self.enable_mma:
+            options.append("enable-mma=false")
+        if not self.enable_sqmma:
+            options.append("enable-sqmma=false")
+        return "musa-accelerate-matmul" + (f"{{{' '.join(options)}}}" if options else "")
+
+
+def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = None) -> str:
+    """The pass pipeline from TTGIR to the LLVM dialect for ``target`` ("musa" or "emulator");
+    the matrix-path switches default to the environment's."""
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
+    matmul = matmul or MatmulOptions.from_env()
     conversion = "convert-tritongpu-to-musa" + ("" if target == "musa" else f"{{target={target}}}")
-    return ("builtin.module(musa-relayout-gather-offsets,musa-allocate-shared-memory,"
+    return (f"builtin.module({matmul.pass_spec()},musa-relayout-gather-offsets,musa-allocate-shared-memory,"
             f"musa-insert-barriers,{conversion},canonicalize,cse)")
+
+
+def dot_path_report(ttgir: str, matmul: Optional[MatmulOptions] = None, *,
+                    source_name: str = "kernel.ttgir") -> list[str]:
+    """Per dot of ``ttgir``, the remark of --musa-dot-path-report: the matrix path it takes, or
+    ``fma (<why>)``. Lines read ``<loc>: remark: dot MxNxK <a> -> <acc>: <path>``."""
+    from .. import _musa_mlir
+
+    matmul = matmul or MatmulOptions.from_env()
+    module = _musa_mlir.parse(ttgir, source_name=source_name)
+    return list(module.run_pipeline(f"builtin.module({matmul.pass_spec()},musa-dot-path-report)"))
 
 
 def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str) -> tuple[Any, LoweredModule]:

@@ -1,0 +1,133 @@
+//===- WMMAOpToLLVM.cpp - musagpu.wmma -> LLVM ----------------------------===//
+//
+// musagpu.wmma's operands and accumulator carry #musagpu.wmma_operand and
+// #musagpu.wmma encodings, whose linear layouts put one instruction's
+// fragment in the lowest register bits (layouts/LayoutConversion.cpp): a
+// thread's registers are whole fragments, one per atom it takes part in.
+// The atom a fragment belongs to is L(register = first register of the
+// fragment, lane = 0, warp = 0) divided by the atom's extent. For each
+// accumulator fragment (atom row mt, column nt) the lowering chains the
+// instructions over K:
+//
+//   acc(mt, nt) = wmma(A(mt, kt), B(kt, nt), acc(mt, nt))  for kt = 0, 1, ...
+//
+// The instruction itself is the target's (TargetInfo::wmma): an
+// `llvm.musa.*mma` call on the GPU, a runtime call on the emulator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/TritonGPUToMUSA/LayoutIndices.h"
+#include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/Utility.h"
+
+#include "dialects/MUSAGPU/IR/Dialect.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+
+namespace {
+
+namespace mgpu = mlir::musagpu;
+
+/// The fragments of a tensor, by atom position (row tile, column tile):
+/// the index of each fragment's first register.
+using FragmentIndex = std::map<std::pair<int32_t, int32_t>, unsigned>;
+
+FailureOr<FragmentIndex> indexFragments(const LinearLayout &layout,
+                                        unsigned fragmentRegs, int32_t rowSize,
+                                        int32_t colSize) {
+  FragmentIndex index;
+  unsigned regs = layout.getInDimSize(kRegister);
+  if (regs % fragmentRegs)
+    return failure();
+  for (unsigned r = 0; r < regs; r += fragmentRegs) {
+    SmallVector<int32_t> c = applyLayout(layout, {{kRegister, int32_t(r)}});
+    int32_t row = c[0], col = c[1];
+    if (row % rowSize || col % colSize)
+      return failure();
+    index.try_emplace({row / rowSize, col / colSize}, r);
+  }
+  return index;
+}
+
+/// Lowers musagpu.wmma to one TargetInfo::wmma per (atom, K step).
+struct WMMAOpConversion : public MUSAPattern<mgpu::WMMAOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::WMMAOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    auto dType = cast<RankedTensorType>(op.getD().getType());
+    if (dType.getRank() != 2)
+      return op.emitError() << "'musagpu.wmma' on rank-" << dType.getRank()
+                            << " tensors is not supported by "
+                               "--convert-tritongpu-to-musa yet";
+    auto enc = cast<mgpu::WMMAEncodingAttr>(dType.getEncoding());
+    int32_t m = enc.getInstrM(), n = enc.getInstrN(), k = enc.getInstrK();
+    unsigned warpSize = targetInfo.getWarpSize();
+    if (enc.getThreadsPerWarp() != warpSize)
+      return op.emitError() << "#musagpu.wmma for " << enc.getThreadsPerWarp()
+                            << "-thread warps on " << targetInfo.getArchName()
+                            << " (" << warpSize << "-thread warps)";
+    unsigned aRegs = m * k / warpSize, bRegs = k * n / warpSize,
+             cRegs = m * n / warpSize;
+
+    auto emitError = [&] { return op.emitError(); };
+    auto la = getLinearLayout(aType, emitError);
+    auto lb = getLinearLayout(bType, emitError);
+    auto lc = getLinearLayout(dType, emitError);
+    if (failed(la) || failed(lb) || failed(lc))
+      return failure();
+    FailureOr<FragmentIndex> aIndex = indexFragments(*la, aRegs, m, k);
+    FailureOr<FragmentIndex> bIndex = indexFragments(*lb, bRegs, k, n);
+    FailureOr<FragmentIndex> cIndex = indexFragments(*lc, cRegs, m, n);
+    if (failed(aIndex) || failed(bIndex) || failed(cIndex))
+      return op.emitError() << "'musagpu.wmma' operand layouts do not split "
+                               "into whole m"
+                            << m << "n" << n << "k" << k << " fragments";
+
+    SmallVector<Value> a = unpackLLElements(rewriter, loc, adaptor.getA());
+    SmallVector<Value> b = unpackLLElements(rewriter, loc, adaptor.getB());
+    SmallVector<Value> acc = unpackLLElements(rewriter, loc, adaptor.getC());
+    WMMAInstr instr{aType.getElementType(), dType.getElementType(),
+                    unsigned(m), unsigned(n), unsigned(k)};
+    int32_t kSteps = aType.getShape()[1] / k;
+    for (auto [pos, cBase] : *cIndex) {
+      auto [mt, nt] = pos;
+      ArrayRef<Value> c(acc.begin() + cBase, cRegs);
+      SmallVector<Value> d(c.begin(), c.end());
+      for (int32_t kt = 0; kt < kSteps; ++kt) {
+        auto ai = aIndex->find({mt, kt}), bi = bIndex->find({kt, nt});
+        if (ai == aIndex->end() || bi == bIndex->end())
+          return op.emitError()
+                 << "'musagpu.wmma': a thread lacks the operand fragments "
+                    "of its accumulator tile ("
+                 << mt << ", " << nt << ") at K step " << kt;
+        FailureOr<SmallVector<Value>> next = targetInfo.wmma(
+            rewriter, loc, instr, ArrayRef<Value>(a).slice(ai->second, aRegs),
+            ArrayRef<Value>(b).slice(bi->second, bRegs), d);
+        if (failed(next))
+          return failure();
+        d = std::move(*next);
+      }
+      llvm::copy(d, acc.begin() + cBase);
+    }
+    Type structType = getTypeConverter()->convertType(dType);
+    if (!structType)
+      return failure();
+    rewriter.replaceOp(op, packLLElements(rewriter, loc, acc, structType));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::triton_musa::populateWMMAOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
+  patterns.add<WMMAOpConversion>(typeConverter, targetInfo);
+}

@@ -1,0 +1,76 @@
+//===- DotPathReport.cpp - --musa-dot-path-report ------------------------===//
+//
+// One remark per dot after --musa-accelerate-matmul: the path (wmma, sqmma
+// or fma) and, for fma, the selection's reason (`musa.dot_path_reason`).
+// Python reads these remarks (lowering.dot_path_report).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialects/MUSAGPU/IR/Dialect.h"
+#include "dialects/Triton/IR/Dialect.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::triton_musa {
+#define GEN_PASS_DEF_MUSADOTPATHREPORT
+#include "passes/Passes.h.inc"
+} // namespace mlir::triton_musa
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+namespace mgpu = mlir::musagpu;
+
+namespace {
+
+/// "MxNxK a -> acc" of a dot with operands `a`, `b` and result `d`.
+std::string describeDot(Value a, Value d) {
+  auto aType = cast<RankedTensorType>(a.getType());
+  auto dType = cast<RankedTensorType>(d.getType());
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  ArrayRef<int64_t> shape = dType.getShape();
+  for (int64_t dim : shape.drop_back(2))
+    os << dim << "x";
+  os << shape[shape.size() - 2] << "x" << shape.back() << "x"
+     << aType.getShape().back() << " " << aType.getElementType() << " -> "
+     << dType.getElementType();
+  return s;
+}
+
+std::string list(ArrayRef<unsigned> values) {
+  std::string s = "[";
+  for (auto [i, v] : llvm::enumerate(values))
+    s += (i ? ", " : "") + std::to_string(v);
+  return s + "]";
+}
+
+struct MUSADotPathReport
+    : public mlir::triton_musa::impl::MUSADotPathReportBase<
+          MUSADotPathReport> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    getOperation().walk([](Operation *op) {
+      if (auto wmma = dyn_cast<mgpu::WMMAOp>(op)) {
+        auto enc = cast<mgpu::WMMAEncodingAttr>(
+            cast<RankedTensorType>(wmma.getD().getType()).getEncoding());
+        ArrayRef<unsigned> instr = enc.getInstrShape();
+        op->emitRemark() << "dot " << describeDot(wmma.getA(), wmma.getD())
+                         << ": wmma m" << instr[0] << "n" << instr[1] << "k"
+                         << instr[2] << ", warpsPerCTA "
+                         << list(enc.getWarpsPerCTA());
+      } else if (auto dot = dyn_cast<triton::DotOp>(op)) {
+        auto reason = dot->getAttrOfType<StringAttr>("musa.dot_path_reason");
+        op->emitRemark() << "dot " << describeDot(dot.getA(), dot.getD())
+                         << ": fma ("
+                         << (reason ? reason.getValue()
+                                    : "--musa-accelerate-matmul did not run")
+                         << ")";
+      }
+    });
+  }
+};
+
+} // namespace
