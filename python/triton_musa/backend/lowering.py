@@ -1,7 +1,8 @@
 """TTGIR -> LLVM for a MUSA target, through our MLIR library.
 
-One pipeline serves every target: the MUSA TTGIR passes (gather-offset
-relayout, shared-memory allocation, barriers), then
+One pipeline serves every target: the MUSA TTGIR passes (descriptor tiles
+through TME where the arch has it, gather-offset relayout, shared-memory
+allocation, barriers), then
 ``--convert-tritongpu-to-musa`` for the MUSA GPU or, with
 ``target=emulator``, for the CPU emulator. The architecture is the module's
 ``ttg.target``. Every step is a pass pipeline string that ``musa-opt`` replays
@@ -41,9 +42,11 @@ def lowering_pipeline(target: str = "musa") -> str:
     """The pass pipeline from TTGIR to the LLVM dialect for ``target`` ("musa" or "emulator")."""
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
-    conversion = "convert-tritongpu-to-musa" + ("" if target == "musa" else f"{{target={target}}}")
-    return ("builtin.module(musa-relayout-gather-offsets,musa-allocate-shared-memory,"
-            f"musa-insert-barriers,{conversion},canonicalize,cse)")
+    option = "" if target == "musa" else f"{{target={target}}}"
+    # TME first: it turns descriptor tiles into shared buffers that the allocation then places.
+    return (f"builtin.module(musa-lower-descriptors-to-tme{option},musa-relayout-gather-offsets,"
+            f"musa-allocate-shared-memory,musa-insert-barriers,convert-tritongpu-to-musa{option},"
+            "canonicalize,cse)")
 
 
 def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str) -> tuple[Any, LoweredModule]:
