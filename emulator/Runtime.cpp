@@ -12,6 +12,7 @@
 #include "emulator/Runtime.h"
 #include "target/EmulatorABI.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -596,11 +597,11 @@ static uint64_t swizzleSharedOffset(uint64_t a, int32_t sg, int32_t ss,
 
 /// Calls `element(globalAddress or 0 when out of bounds, sharedOffset)` for
 /// every element of the box.
-template <typename Fn>
-static void forEachBoxElement(const char *what, const int64_t *desc,
-                              char *smem, int32_t rank, const int32_t *box,
-                              const int32_t *coords, int32_t sg, int32_t ss,
-                              int32_t sl, Fn element) {
+static void forEachBoxElement(
+    const char *what, const int64_t *desc, char *smem, int32_t rank,
+    const int32_t *box, const int32_t *coords, int32_t sg, int32_t ss,
+    int32_t sl,
+    llvm::function_ref<void(uint64_t, uint64_t, int64_t)> element) {
   Worker &w = *tlsWorker;
   if (rank < 1 || rank > abi::kTMEMaxRank || rank != desc[abi::kTMEDescRank])
     failThread(llvm::formatv("{0}: a rank-{1} box on a rank-{2} descriptor",

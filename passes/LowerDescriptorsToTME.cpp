@@ -201,7 +201,8 @@ private:
       if (auto load = dyn_cast<triton::DescriptorLoadOp>(op)) {
         std::string why = whyNotDescriptor(load.getDesc());
         if (why.empty())
-          why = whyNotBox(load.getDesc().getType(), load.getType());
+          why = whyNotBox(load.getDesc().getType(),
+                          cast<RankedTensorType>(load.getType()));
         if (why.empty())
           for (Operation *p : getAncestors(op, func))
             if (!isa<scf::ForOp>(p)) {
@@ -219,7 +220,8 @@ private:
       } else if (auto store = dyn_cast<triton::DescriptorStoreOp>(op)) {
         std::string why = whyNotDescriptor(store.getDesc());
         if (why.empty())
-          why = whyNotBox(store.getDesc().getType(), store.getSrc().getType());
+          why = whyNotBox(store.getDesc().getType(),
+                          cast<RankedTensorType>(store.getSrc().getType()));
         if (why.empty())
           stores.push_back(store);
         else
@@ -300,7 +302,7 @@ private:
 
     for (auto [load, bar] : llvm::zip(loads, barriers)) {
       Location loc = load.getLoc();
-      RankedTensorType tile = load.getType();
+      auto tile = cast<RankedTensorType>(load.getType());
       Value buffer = allocateBuffer(load, tile, [] {});
       int64_t bytes = tile.getNumElements() *
                       (tile.getElementType().getIntOrFloatBitWidth() / 8);
