@@ -4,8 +4,10 @@
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme=target=emulator 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme="arch=mp_22 target=emulator" 2>&1 | FileCheck %s --check-prefix=MP22 --implicit-check-not=musagpu.
-// RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme 2>&1 | FileCheck %s --check-prefix=DEVICE --implicit-check-not=musagpu.tme
+// RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme 2>%t.device-remarks | FileCheck %s --check-prefix=DEVICE --implicit-check-not=musagpu.tme
+// RUN: FileCheck %s --check-prefix=DEVICE-REMARK --input-file=%t.device-remarks
 
+// CHECK: #shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
   // One load of a kernel-argument descriptor: barrier 1 set up at entry,
@@ -15,13 +17,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
   // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
   // CHECK: musagpu.async_barrier_record 1
-  // CHECK-NEXT: musagpu.async_barrier_init %[[C1]], arrive_count %[[C1]], phase %[[C0]]
-  // CHECK: %[[BUF:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<64x64xf16, #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>, #ttg.shared_memory, mutable>
+  // CHECK-NEXT: %[[BAR:.*]] = arith.constant 1 : i32
+  // CHECK-NEXT: musagpu.async_barrier_init %[[BAR]], arrive_count %[[C1]], phase %[[C0]]
+  // CHECK: %[[BUF:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
   // CHECK: %[[BYTES:.*]] = arith.constant 8192 : i32
-  // CHECK-NEXT: musagpu.async_barrier_expect_bytes %[[C1]], %[[BYTES]]
-  // CHECK-NEXT: musagpu.tme_load %[[D]][%[[J]], %[[I]]] to %[[BUF]], barrier %[[C1]] box [64, 64]
-  // CHECK-NEXT: musagpu.async_barrier_arrive %[[C1]]
-  // CHECK-NEXT: musagpu.async_barrier_wait %[[C1]], phase %[[C0]]
+  // CHECK-NEXT: musagpu.async_barrier_expect_bytes %[[BAR]], %[[BYTES]]
+  // CHECK-NEXT: musagpu.tme_load %[[D]][%[[J]], %[[I]]] to %[[BUF]], barrier %[[BAR]] box [64, 64]
+  // CHECK-NEXT: musagpu.async_barrier_arrive %[[BAR]]
+  // CHECK-NEXT: musagpu.async_barrier_wait %[[BAR]], phase %[[C0]]
   // CHECK-NEXT: %[[T:.*]] = ttg.local_load %[[BUF]] : {{.*}} -> tensor<64x64xf16, #blocked>
   // CHECK: ttg.local_dealloc %[[BUF]]
   // CHECK-NOT: tt.descriptor_load
@@ -29,7 +32,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // MP22-LABEL: tt.func public @load_arg(
   // MP22: tt.descriptor_load
   // DEVICE-LABEL: tt.func public @load_arg(
-  // DEVICE: descriptor load stays without TME: TME on the MUSA GPU needs a host-encoded MUtensorDescriptor
+  // DEVICE-REMARK: remark: descriptor load stays without TME: TME on the MUSA GPU needs a host-encoded MUtensorDescriptor
   // DEVICE: tt.descriptor_load
   tt.func public @load_arg(%d: !tt.tensordesc<tensor<64x64xf16>>, %m: i32, %n: i32, %sm: i64, %sn: i64, %i: i32, %j: i32) -> tensor<64x64xf16, #blocked> {
     %t = tt.descriptor_load %d[%i, %j] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
@@ -41,15 +44,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK: #shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 32
   // A load in a K loop: one buffer before the loop, the phase carried
   // through the loop and flipped after each wait.
   // CHECK-LABEL: tt.func public @load_in_loop(
   // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
   // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
-  // CHECK: %[[BUF:.*]] = ttg.local_alloc {alignment = 2048 : i32} : () -> !ttg.memdesc<32x32xf32, #musagpu.tme_shared<{swizzleGranularity = b32,
+  // CHECK: %[[BAR:.*]] = arith.constant 1 : i32
+  // CHECK: %[[BUF:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
   // CHECK: %[[R:.*]]:2 = scf.for %[[K:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[PHASE:.*]] = %[[C0]]) -> (tensor<32x32xf32, #blocked>, i32)
-  // CHECK: musagpu.tme_load %{{.*}}[%[[K]], %{{.*}}] to %[[BUF]], barrier %[[C1]] box [32, 32]
-  // CHECK: musagpu.async_barrier_wait %[[C1]], phase %[[PHASE]]
+  // CHECK: musagpu.tme_load %{{.*}}[%[[K]], %{{.*}}] to %[[BUF]], barrier %[[BAR]] box [32, 32]
+  // CHECK: musagpu.async_barrier_wait %[[BAR]], phase %[[PHASE]]
   // CHECK: %[[NEXT:.*]] = arith.xori %[[PHASE]], %[[C1]] : i32
   // CHECK: scf.yield %{{.*}}, %[[NEXT]] : tensor<32x32xf32, #blocked>, i32
   // CHECK: ttg.local_dealloc %[[BUF]]
@@ -73,11 +78,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK: #shared = #musagpu.tme_shared<{swizzleGranularity = b64,
   // Stores in a loop: wait for the previous store to read the buffer,
   // fill it, store, commit; one wait after the loop before the free.
   // CHECK-LABEL: tt.func public @store_in_loop(
   // CHECK-NOT: musagpu.async_barrier
-  // CHECK: %[[BUF:.*]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<16x32xf16, #musagpu.tme_shared<{swizzleGranularity = none,
+  // A 1 KiB buffer: the 64-byte granularity is the one whose period fits.
+  // CHECK: %[[BUF:.*]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<16x32xf16, #shared, #smem, mutable>
   // CHECK: scf.for %[[I:[^ ]*]] =
   // CHECK-NEXT: musagpu.tme_store_wait
   // CHECK-NEXT: ttg.local_store %{{.*}}, %[[BUF]]

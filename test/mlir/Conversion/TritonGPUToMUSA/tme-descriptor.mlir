@@ -17,7 +17,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // EMU: llvm.call @__musa_emu_tme_store_read_wait()
   // EMU: llvm.call @__musa_emu_barrier()
   // EMU: %[[B:.*]] = llvm.ptrtoint %[[BASEPTR]] : !llvm.ptr<1> to i64
-  // EMU: llvm.store %[[B]], %[[SLOTS]]
+  // EMU: llvm.store %[[B]], %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr
   // EMU: %[[N64:.*]] = llvm.sext %[[N]] : i32 to i64
   // EMU: %[[NB:.*]] = llvm.mul %[[SN]], %{{.*}} : i64
   // EMU: %[[M64:.*]] = llvm.sext %[[M]] : i32 to i64

@@ -5,7 +5,6 @@
 // mp_22 has no TME: the ops are an error there.
 // RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
 // RUN: FileCheck %s --check-prefix=MP31 --input-file=%t.mp_31.mlir
-// RUN: musa-translate --musa-to-llvmir --musa-arch=mp_31 %t.mp_31.mlir -split-input-file -o %t.mp_31.ll
 // RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa="arch=mp_31 target=emulator" | FileCheck %s --check-prefix=EMU --implicit-check-not=llvm.musa.
 // RUN: not musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_22 2>&1 | FileCheck %s --check-prefix=MP22
 
@@ -26,7 +25,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // MP31: llvm.call @llvm.musa.tme.ld.tile.2d(%{{.*}}, %{{.*}}, %[[DESC]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr<3>, i64, vector<2xi32>, vector<2xi32>, i32, i32, i32, i32, i32, i32, i32) -> ()
   // MP31-NOT: llvm.musa.tme.ld.tile
   // MP31: llvm.call @llvm.musa.async.arrive.none.phaseid(%{{.*}}) : (i32) -> ()
-  // MP31: llvm.call @llvm.musa.async.wait(%{{.*}}, %{{.*}}) : (i32, i32) -> ()
+  // MP31: llvm.call @llvm.musa.async.wait(%{{.*}}, %{{.*}}) {convergent, no_unwind} : (i32, i32) -> ()
   // MP22: error: 'musagpu.async_barrier_record' needs the tensor memory engine and async barriers, which mp_22 does not have
   tt.func public @load_i64(%desc: i64, %x: i32, %y: i32) {
     %c0 = arith.constant 0 : i32
