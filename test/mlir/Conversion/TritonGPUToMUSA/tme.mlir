@@ -54,15 +54,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // MP31-NOT: llvm.musa.tme.ld.tile
   // EMU-LABEL: llvm.func @wide_box(
   // EMU-SAME: %[[DESC:[^:]*]]: i64, %[[X:[^:]*]]: i32, %[[Y:[^:]*]]: i32
-  // EMU-DAG: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
-  // EMU-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
-  // EMU-DAG: %[[SG:.*]] = llvm.mlir.constant(1 : i32) : i32
-  // EMU-DAG: %[[SS:.*]] = llvm.mlir.constant(3 : i32) : i32
   // EMU: %[[BASE:.*]] = llvm.call @__musa_emu_shared_base()
-  // EMU: %[[X2:.*]] = llvm.add %[[X]], %[[C128]] : i32
-  // EMU: %[[SECOND:.*]] = llvm.getelementptr %{{.*}}[4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-  // EMU: llvm.call @__musa_emu_tme_load(%{{.*}}, %{{.*}}, %[[DESC]], %{{.*}}, %[[C128]], %[[C16]], %{{.*}}, %{{.*}}, %{{.*}}, %[[X]], %[[Y]], %{{.*}}, %{{.*}}, %{{.*}}, %[[SG]], %[[SS]], %[[SG]])
-  // EMU: llvm.call @__musa_emu_tme_load(%{{.*}}, %[[SECOND]], %[[DESC]], %{{.*}}, %[[C128]], %[[C16]], %{{.*}}, %{{.*}}, %{{.*}}, %[[X2]], %[[Y]],
+  // EMU: %[[SECOND:.*]] = llvm.getelementptr %[[BASE]][4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // EMU: %[[X2:.*]] = llvm.add %[[X]], %{{.*}} : i32
+  // EMU: llvm.call @__musa_emu_tme_load(%{{.*}}, %[[BASE]], %[[DESC]], {{.*}}, %[[X]], %[[Y]],
+  // EMU: llvm.call @__musa_emu_tme_load(%{{.*}}, %[[SECOND]], %[[DESC]], {{.*}}, %[[X2]], %[[Y]],
   tt.func public @wide_box(%desc: i64, %x: i32, %y: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
