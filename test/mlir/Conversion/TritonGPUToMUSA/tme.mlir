@@ -26,7 +26,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // MP31-NOT: llvm.musa.tme.ld.tile
   // MP31: llvm.call @llvm.musa.async.arrive.none.phaseid(%{{.*}}) : (i32) -> ()
   // MP31: llvm.call @llvm.musa.async.wait(%{{.*}}, %{{.*}}) {convergent, no_unwind} : (i32, i32) -> ()
-  // MP22: error: 'musagpu.async_barrier_record' needs the tensor memory engine and async barriers, which mp_22 does not have
+  // MP22: error: "ttg.threads-per-warp" = 32 does not match arch mp_22
   tt.func public @load_i64(%desc: i64, %x: i32, %y: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
