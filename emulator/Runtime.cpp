@@ -13,9 +13,11 @@
 #include "emulator/MatrixUnits.h"
 #include "target/EmulatorABI.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdarg>
 #include <cstdio>
@@ -44,8 +46,11 @@ struct Fiber {
   bool done = false;
   /// What the fiber waits for: the block's or its warp's barrier generation
   /// to move past `waitGen`.
-  enum class Wait { None, Block, Warp } wait = Wait::None;
+  /// Or for async barrier `waitBarrier`'s phase of parity `waitGen` to
+  /// complete.
+  enum class Wait { None, Block, Warp, Async } wait = Wait::None;
   uint64_t waitGen = 0;
+  int32_t waitBarrier = 0;
   /// Number of warp collectives this thread has entered (its parity picks
   /// the exchange buffer, see Warp).
   uint64_t collectives = 0;
@@ -78,6 +83,18 @@ struct ShadowByte {
   ShadowAccess store, load;
 };
 
+/// One async barrier of a block (MUSA's are integer ids 1..63, not memory).
+/// A phase completes when all `count` arrivals have come and every
+/// expected byte has been transferred; `phase` is the parity of the phase
+/// in progress.
+struct AsyncBarrier {
+  bool initialized = false;
+  uint32_t count = 0, pending = 0;
+  int64_t bytes = 0; // expected bytes not yet transferred
+  uint32_t phase = 0;
+  uint64_t completed = 0; // phases completed, for messages
+};
+
 struct Worker {
   const LaunchConfig *config = nullptr;
   EntryFn entry = nullptr;
@@ -94,6 +111,9 @@ struct Worker {
   std::array<uint32_t, 3> blockId = {0, 0, 0};
   uint32_t live = 0, arrived = 0;
   uint64_t blockGen = 0;
+  std::array<AsyncBarrier, abi::kAsyncBarrierMaxId + 1> asyncBarriers;
+  int32_t recordedBarriers = 0; // async_bar_record's count, 0: none
+  uint64_t tmeStores = 0, tmeCommits = 0;
 
   /// Set by a failing fiber; the block stops and the launch reports it.
   bool failed = false;
@@ -453,6 +473,248 @@ static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
 
 static void emuCount(uint64_t n) { tlsWorker->instructions += n; }
 
+//===----------------------------------------------------------------------===//
+// Async barriers and the tensor memory engine
+//===----------------------------------------------------------------------===//
+
+static std::string describeAsyncBarrier(int32_t id, const AsyncBarrier &bar) {
+  return llvm::formatv("async barrier {0} (phase parity {1} in progress, "
+                       "{2} of {3} arrivals pending, {4} expected bytes not "
+                       "transferred, {5} phases completed)",
+                       id, bar.phase, bar.pending, bar.count, bar.bytes,
+                       bar.completed)
+      .str();
+}
+
+/// The barrier `id`, which must be in range and, unless `forInit`,
+/// initialized.
+static AsyncBarrier &getAsyncBarrier(int32_t id, const char *what,
+                                     bool forInit = false) {
+  Worker &w = *tlsWorker;
+  if (id < 1 || id > abi::kAsyncBarrierMaxId)
+    failThread(llvm::formatv("{0}: async barrier id {1} is outside 1..{2}",
+                             what, id, abi::kAsyncBarrierMaxId));
+  if (w.recordedBarriers && id > w.recordedBarriers)
+    failThread(llvm::formatv("{0}: async barrier {1} is above the {2} ids "
+                             "the kernel recorded (async.bar.record)",
+                             what, id, w.recordedBarriers));
+  AsyncBarrier &bar = w.asyncBarriers[id];
+  if (!forInit && !bar.initialized)
+    failThread(llvm::formatv("{0}: async barrier {1} is not initialized "
+                             "(async.init.arrival)",
+                             what, id));
+  return bar;
+}
+
+/// Completes the barrier's phase once nothing is pending.
+static void advanceAsyncBarrier(AsyncBarrier &bar) {
+  if (bar.pending != 0 || bar.bytes != 0)
+    return;
+  bar.phase ^= 1;
+  bar.pending = bar.count;
+  ++bar.completed;
+}
+
+static void emuAsyncBarRecord(int32_t count) {
+  if (count < 1 || count > abi::kAsyncBarrierMaxId)
+    failThread(llvm::formatv("async.bar.record: count {0} is outside 1..{1}",
+                             count, abi::kAsyncBarrierMaxId));
+  tlsWorker->recordedBarriers = count;
+}
+
+static void emuAsyncBarInit(int32_t id, int32_t count, int32_t phase) {
+  AsyncBarrier &bar = getAsyncBarrier(id, "async.init.arrival", true);
+  if (count <= 0)
+    failThread(llvm::formatv("async.init.arrival: arrival count {0} of async "
+                             "barrier {1} is not positive",
+                             count, id));
+  if (phase != 0 && phase != 1)
+    failThread(llvm::formatv("async.init.arrival: phase {0} of async barrier "
+                             "{1} is not 0 or 1",
+                             phase, id));
+  bar = AsyncBarrier();
+  bar.initialized = true;
+  bar.count = bar.pending = uint32_t(count);
+  bar.phase = uint32_t(phase);
+}
+
+static void emuAsyncBarAddTrans(int32_t id, int32_t bytes) {
+  AsyncBarrier &bar = getAsyncBarrier(id, "async.add.trans");
+  if (bytes <= 0)
+    failThread(llvm::formatv("async.add.trans: {0} bytes on async barrier {1}",
+                             bytes, id));
+  bar.bytes += bytes;
+}
+
+static void emuAsyncBarArrive(int32_t id) {
+  AsyncBarrier &bar = getAsyncBarrier(id, "async.arrive");
+  if (bar.pending == 0)
+    failThread("async.arrive: more arrivals than the count on " +
+               describeAsyncBarrier(id, bar));
+  --bar.pending;
+  advanceAsyncBarrier(bar);
+}
+
+static void emuAsyncBarWait(int32_t id, int32_t phase) {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  AsyncBarrier &bar = getAsyncBarrier(id, "async.wait");
+  if (phase != 0 && phase != 1)
+    failThread(llvm::formatv("async.wait: phase {0} on async barrier {1} is "
+                             "not 0 or 1",
+                             phase, id));
+  // The phase of parity `phase` has completed once the one in progress has
+  // the other parity.
+  if (bar.phase != uint32_t(phase))
+    return;
+  f.wait = Fiber::Wait::Async;
+  f.waitBarrier = id;
+  f.waitGen = uint64_t(phase);
+  switchToScheduler(w, f);
+}
+
+/// The emulator's TME descriptor at `address` (see EmulatorABI.h).
+static const int64_t *getTMEDescriptor(uint64_t address, const char *what) {
+  auto *desc = reinterpret_cast<const int64_t *>(address);
+  if (!desc || address % 8 != 0 || desc[abi::kTMEDescMagic] !=
+                                       abi::kTMEDescriptorMagic)
+    failThread(llvm::formatv("{0}: {1:x} is not the address of a TME "
+                             "descriptor",
+                             what, address));
+  return desc;
+}
+
+/// Byte offset `a` from the start of shared memory after the TME swizzle
+/// with the hardware codes `sg`, `ss`, `sl` (MUSA-FACTS.md: the G-byte
+/// granule index within each S-byte span XOR the L-byte line index mod S/G).
+static uint64_t swizzleSharedOffset(uint64_t a, int32_t sg, int32_t ss,
+                                    int32_t sl) {
+  if (sg == 0)
+    return a;
+  uint64_t granule = uint64_t(8) << sg, stride = uint64_t(32) << ss,
+           line = uint64_t(128) << sl;
+  return a ^ (((a / line) % (stride / granule)) * granule);
+}
+
+/// Calls `element(globalAddress or 0 when out of bounds, sharedOffset)` for
+/// every element of the box.
+static void forEachBoxElement(
+    const char *what, const int64_t *desc, char *smem, int32_t rank,
+    const int32_t *box, const int32_t *coords, int32_t sg, int32_t ss,
+    int32_t sl,
+    llvm::function_ref<void(uint64_t, uint64_t, int64_t)> element) {
+  Worker &w = *tlsWorker;
+  if (rank < 1 || rank > abi::kTMEMaxRank || rank != desc[abi::kTMEDescRank])
+    failThread(llvm::formatv("{0}: a rank-{1} box on a rank-{2} descriptor",
+                             what, rank, desc[abi::kTMEDescRank]));
+  if (sg < 0 || sg > 4 || ss < 0 || ss > 3 || sl < 0 || sl > 1)
+    failThread(llvm::formatv("{0}: invalid swizzle codes ({1}, {2}, {3})",
+                             what, sg, ss, sl));
+  int64_t elemBytes = desc[abi::kTMEDescElementBytes];
+  int64_t total = 1;
+  for (int32_t d = 0; d < rank; ++d) {
+    if (box[d] <= 0)
+      failThread(llvm::formatv("{0}: box dimension {1} is {2}", what, d,
+                               box[d]));
+    total *= box[d];
+  }
+  uint64_t start = uint64_t(smem - w.shared);
+  if (smem < w.shared || start + uint64_t(total * elemBytes) >
+                             uint64_t(w.config->sharedBytes))
+    failThread(llvm::formatv("{0}: the box of {1} bytes at shared offset {2} "
+                             "overruns the kernel's {3} bytes of shared "
+                             "memory",
+                             what, total * elemBytes, int64_t(start),
+                             w.config->sharedBytes));
+  int32_t index[abi::kTMEMaxRank] = {0, 0, 0, 0, 0};
+  for (int64_t linear = 0; linear < total; ++linear) {
+    bool inBounds = true;
+    int64_t offset = 0;
+    for (int32_t d = 0; d < rank; ++d) {
+      int64_t g = int64_t(coords[d]) + index[d];
+      inBounds &= g >= 0 && g < desc[abi::kTMEDescDims + d];
+      offset += g * desc[abi::kTMEDescStrides + d];
+    }
+    uint64_t global =
+        inBounds ? uint64_t(desc[abi::kTMEDescBase] + offset) : 0;
+    element(global, swizzleSharedOffset(start + linear * elemBytes, sg, ss, sl),
+            elemBytes);
+    for (int32_t d = 0; d < rank && ++index[d] == box[d]; ++d)
+      index[d] = 0;
+  }
+}
+
+/// A TME tile load, done at once; its bytes count on the barrier.
+static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
+                       int32_t rank, int32_t b0, int32_t b1, int32_t b2,
+                       int32_t b3, int32_t b4, int32_t c0, int32_t c1,
+                       int32_t c2, int32_t c3, int32_t c4, int32_t sg,
+                       int32_t ss, int32_t sl) {
+  Worker &w = *tlsWorker;
+  const char *what = "tme.ld.tile";
+  AsyncBarrier &bar = getAsyncBarrier(barId, what);
+  const int64_t *desc = getTMEDescriptor(descAddress, what);
+  int32_t box[] = {b0, b1, b2, b3, b4}, coords[] = {c0, c1, c2, c3, c4};
+  bool padNaN = desc[abi::kTMEDescPadNaN] != 0;
+  int64_t bytes = 0;
+  forEachBoxElement(
+      what, desc, smem, rank, box, coords, sg, ss, sl,
+      [&](uint64_t global, uint64_t shared, int64_t elemBytes) {
+        char *dst = w.shared + shared;
+        bytes += elemBytes;
+        if (global) {
+          emuCheckGlobal(reinterpret_cast<void *>(global), elemBytes,
+                         elemBytes, int32_t(abi::AccessKind::Load));
+          std::memcpy(dst, reinterpret_cast<const void *>(global), elemBytes);
+        } else if (padNaN && elemBytes == 2) {
+          uint16_t nan = 0x7E00; // fp16 quiet NaN (bf16 has none here)
+          std::memcpy(dst, &nan, 2);
+        } else if (padNaN && elemBytes == 4) {
+          uint32_t nan = 0x7FC00000;
+          std::memcpy(dst, &nan, 4);
+        } else if (padNaN && elemBytes == 8) {
+          uint64_t nan = 0x7FF8000000000000ull;
+          std::memcpy(dst, &nan, 8);
+        } else {
+          std::memset(dst, 0, elemBytes);
+        }
+      });
+  if (bytes > bar.bytes)
+    failThread(llvm::formatv("{0}: the load moves {1} bytes but only {2} are "
+                             "expected on {3}",
+                             what, bytes, bar.bytes,
+                             describeAsyncBarrier(barId, bar)));
+  bar.bytes -= bytes;
+  advanceAsyncBarrier(bar);
+}
+
+/// A TME tile store, done at once: in-bounds elements only.
+static void emuTMEStore(char *smem, uint64_t descAddress, int32_t rank,
+                        int32_t b0, int32_t b1, int32_t b2, int32_t b3,
+                        int32_t b4, int32_t c0, int32_t c1, int32_t c2,
+                        int32_t c3, int32_t c4, int32_t sg, int32_t ss,
+                        int32_t sl) {
+  Worker &w = *tlsWorker;
+  const char *what = "tme.st";
+  const int64_t *desc = getTMEDescriptor(descAddress, what);
+  int32_t box[] = {b0, b1, b2, b3, b4}, coords[] = {c0, c1, c2, c3, c4};
+  forEachBoxElement(
+      what, desc, smem, rank, box, coords, sg, ss, sl,
+      [&](uint64_t global, uint64_t shared, int64_t elemBytes) {
+        if (!global)
+          return;
+        emuCheckGlobal(reinterpret_cast<void *>(global), elemBytes, elemBytes,
+                       int32_t(abi::AccessKind::Store));
+        std::memcpy(reinterpret_cast<void *>(global), w.shared + shared,
+                    elemBytes);
+      });
+  ++w.tmeStores;
+}
+
+/// Stores are done when issued; commit and read wait only keep count.
+static void emuTMEStoreCommit() { tlsWorker->tmeCommits = tlsWorker->tmeStores; }
+static void emuTMEStoreReadWait() {}
+
 /// Device printf: one whole line per call, under a lock so that lines of
 /// threads of blocks running in parallel do not interleave.
 static int32_t emuPrintf(const char *format, ...) {
@@ -536,6 +798,20 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {abi::kPrintf.data(), reinterpret_cast<void *>(&emuPrintf)},
       {abi::kAssertFail.data(), reinterpret_cast<void *>(&emuAssertFail)},
       {abi::kWMMA.data(), reinterpret_cast<void *>(&emuWmma)},
+      {abi::kTMELoad.data(), reinterpret_cast<void *>(&emuTMELoad)},
+      {abi::kTMEStore.data(), reinterpret_cast<void *>(&emuTMEStore)},
+      {abi::kTMEStoreCommit.data(),
+       reinterpret_cast<void *>(&emuTMEStoreCommit)},
+      {abi::kTMEStoreReadWait.data(),
+       reinterpret_cast<void *>(&emuTMEStoreReadWait)},
+      {abi::kAsyncBarRecord.data(),
+       reinterpret_cast<void *>(&emuAsyncBarRecord)},
+      {abi::kAsyncBarInit.data(), reinterpret_cast<void *>(&emuAsyncBarInit)},
+      {abi::kAsyncBarAddTrans.data(),
+       reinterpret_cast<void *>(&emuAsyncBarAddTrans)},
+      {abi::kAsyncBarArrive.data(),
+       reinterpret_cast<void *>(&emuAsyncBarArrive)},
+      {abi::kAsyncBarWait.data(), reinterpret_cast<void *>(&emuAsyncBarWait)},
   };
 }
 
@@ -616,6 +892,9 @@ static bool runBlock(Worker &w) {
   w.live = config.numThreads;
   w.arrived = 0;
   w.blockGen = 0;
+  w.asyncBarriers.fill(AsyncBarrier());
+  w.recordedBarriers = 0;
+  w.tmeStores = w.tmeCommits = 0;
   for (Warp &warp : w.warps)
     warp.gen = 0;
   if (config.raceCheck)
@@ -629,6 +908,9 @@ static bool runBlock(Worker &w) {
       if (f.wait == Fiber::Wait::Block && w.blockGen == f.waitGen)
         continue;
       if (f.wait == Fiber::Wait::Warp && w.warps[f.warp].gen == f.waitGen)
+        continue;
+      if (f.wait == Fiber::Wait::Async &&
+          w.asyncBarriers[f.waitBarrier].phase == f.waitGen)
         continue;
       f.wait = Fiber::Wait::None;
       tlsFiber = &f;
@@ -653,18 +935,36 @@ static bool runBlock(Worker &w) {
       }
     }
     if (!progress) {
-      std::string waiting;
-      for (const Fiber &f : w.fibers)
-        if (!f.done && waiting.size() < 200)
-          waiting += llvm::formatv(" {0}({1})", f.tid,
-                                   f.wait == Fiber::Wait::Block ? "block"
-                                                                : "warp");
+      std::string waiting, asyncBarriers;
+      std::array<bool, abi::kAsyncBarrierMaxId + 1> named{};
+      for (const Fiber &f : w.fibers) {
+        if (f.done)
+          continue;
+        if (f.wait == Fiber::Wait::Async && !named[f.waitBarrier]) {
+          named[f.waitBarrier] = true;
+          asyncBarriers +=
+              llvm::formatv("; thread {0} waits for phase parity {1} of {2}",
+                            f.tid, f.waitGen,
+                            describeAsyncBarrier(
+                                f.waitBarrier,
+                                w.asyncBarriers[f.waitBarrier]))
+                  .str();
+        }
+        if (waiting.size() < 200)
+          waiting += llvm::formatv(
+              " {0}({1})", f.tid,
+              f.wait == Fiber::Wait::Block  ? "block"
+              : f.wait == Fiber::Wait::Warp ? "warp"
+                                            : "async barrier " +
+                                                  std::to_string(
+                                                      f.waitBarrier));
+      }
       w.failed = true;
       w.error = llvm::formatv("kernel '{0}', program id ({1}, {2}, {3}): "
                               "deadlock: threads wait at barriers that can "
-                              "never complete (thread(barrier):{4})",
+                              "never complete (thread(barrier):{4}){5}",
                               config.kernelName, w.blockId[0], w.blockId[1],
-                              w.blockId[2], waiting)
+                              w.blockId[2], waiting, asyncBarriers)
                     .str();
       return false;
     }

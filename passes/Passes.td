@@ -205,4 +205,77 @@ def MUSADotPathReport : Pass<"musa-dot-path-report", "mlir::ModuleOp"> {
   }];
 }
 
+def MUSALowerDescriptorsToTME
+    : Pass<"musa-lower-descriptors-to-tme", "mlir::ModuleOp"> {
+  let summary = "Move descriptor tiles with the tensor memory engine (TME) and async barriers";
+  let description = [{
+    On an architecture with TME (`hasTME` in the table, mp_31), rewrites
+    `tt.descriptor_load` and `tt.descriptor_store` into TME tile transfers
+    through a shared-memory buffer (`#musagpu.tme_shared`: the box stored
+    densely, innermost dimension fastest, cut into 256-byte-wide pieces
+    when wider, swizzled with granularity 16/32/64 B and stride = line =
+    256 B where the buffer holds a whole swizzle period).
+
+    A load gets its own async barrier id (1..63, from 2 where the function
+    has async copies): `musagpu.async_barrier_record` and one
+    `musagpu.async_barrier_init` (arrive count 1, phase 0) per id at the
+    function's entry; at the load, expect the box's bytes, `musagpu.tme_load`,
+    arrive, wait for the current phase, `ttg.local_load`. Inside `scf.for`
+    loops the phase is loop-carried (an extra i32 iter_arg per enclosing
+    loop) and flips after each wait. The buffer is allocated before the
+    outermost loop around the op and freed after it.
+
+    A store: (in a loop, `musagpu.tme_store_wait` so that the previous
+    store has read the buffer) `ttg.local_store`, `musagpu.tme_store`,
+    `musagpu.tme_store_commit`; after the outermost enclosing op (or the
+    store), `musagpu.tme_store_wait` before the buffer is freed.
+
+    Left on the path without TME (the lowering's bounds-checked global
+    accesses), each with a remark saying why: gathers, scatters and
+    reduces; tiles that drop descriptor dimensions; boxes that are not
+    legal TME boxes (fewer than 32 bytes innermost, or wider than 256 bytes
+    and not a multiple of 256 bytes); loads inside anything but `scf.for`;
+    descriptors neither made by `tt.make_tensor_descriptor` nor kernel
+    arguments; and, with `target=musa`, every descriptor: the GPU's TME
+    descriptor is the host-encoded MUtensorDescriptor, which the lowering
+    does not receive yet. Architectures without TME are left alone.
+
+    Before (`target=emulator`, mp_31):
+    ```mlir
+    scf.for %k = %c0 to %n step %c32 : i32 {
+      %t = tt.descriptor_load %d[%m, %k] : !tt.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16, #blocked>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    musagpu.async_barrier_record 1
+    musagpu.async_barrier_init %c1_i32, arrive_count %c1_i32, phase %c0_i32
+    %buf = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<64x32xf16, #musagpu.tme_shared<...>, #smem, mutable>
+    %r = scf.for %k = %c0 to %n step %c32 iter_args(%phase = %c0_i32) -> (i32) : i32 {
+      musagpu.async_barrier_expect_bytes %c1_i32, %c4096_i32
+      musagpu.tme_load %d[%k, %m] to %buf, barrier %c1_i32 box [32, 64] : ...
+      musagpu.async_barrier_arrive %c1_i32
+      musagpu.async_barrier_wait %c1_i32, phase %phase
+      %t = ttg.local_load %buf : ... -> tensor<64x32xf16, #blocked>
+      %next = arith.xori %phase, %c1_i32 : i32
+      scf.yield %next : i32
+    }
+    ttg.local_dealloc %buf : ...
+    ```
+  }];
+  let dependentDialects = ["mlir::musagpu::MUSAGPUDialect",
+                           "mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+  let options = [
+    MUSAArchOption,
+    Option<"target", "target", "std::string", "\"musa\"",
+           "What the kernel runs on: 'musa' (the GPU; descriptors stay "
+           "without TME until the host-encoded descriptor reaches the "
+           "lowering) or 'emulator' (the CPU emulator, which builds TME "
+           "descriptors from base, shape and strides)">
+  ];
+}
+
 #endif // TRITON_MUSA_PASSES_PASSES_TD

@@ -21,6 +21,19 @@
 //   void   check_global(ptr<1>, i64 bytes, i64 align, i32 AccessKind)
 //   void   check_shared(ptr<3>, i64 bytes, i64 align, i32 AccessKind)
 //   void   count(i64 instructions)
+//   void   tme_load(i32 bar, ptr<3> smem, i64 desc, i32 rank, i32 box x5,
+//                   i32 coord x5, i32 sg, i32 ss, i32 sl)
+//   void   tme_store(ptr<3> smem, i64 desc, i32 rank, i32 box x5,
+//                    i32 coord x5, i32 sg, i32 ss, i32 sl)
+//   void   tme_store_commit(), tme_store_read_wait()
+//   void   async_bar_record(i32 count)
+//   void   async_bar_init(i32 bar, i32 count, i32 phase)
+//   void   async_bar_add_trans(i32 bar, i32 bytes)
+//   void   async_bar_arrive(i32 bar), async_bar_wait(i32 bar, i32 phase)
+//
+// TME boxes and coordinates are innermost first, unused dimensions 1 and
+// 0; `desc` is the address of an emulator TME descriptor (TMEDescriptorSlot
+// below), which the kernel fills from the tensor's base, shape and strides.
 //   void   entry(const i64 *slots)       the trampoline the launcher calls
 //
 //===----------------------------------------------------------------------===//
@@ -47,6 +60,17 @@ constexpr llvm::StringLiteral kBallot = "__musa_emu_ballot";
 constexpr llvm::StringLiteral kPrintf = "__musa_emu_printf";
 constexpr llvm::StringLiteral kAssertFail = "__musa_emu_assert_fail";
 constexpr llvm::StringLiteral kWMMA = "__musa_emu_wmma";
+constexpr llvm::StringLiteral kTMELoad = "__musa_emu_tme_load";
+constexpr llvm::StringLiteral kTMEStore = "__musa_emu_tme_store";
+constexpr llvm::StringLiteral kTMEStoreCommit = "__musa_emu_tme_store_commit";
+constexpr llvm::StringLiteral kTMEStoreReadWait =
+    "__musa_emu_tme_store_read_wait";
+constexpr llvm::StringLiteral kAsyncBarRecord = "__musa_emu_async_bar_record";
+constexpr llvm::StringLiteral kAsyncBarInit = "__musa_emu_async_bar_init";
+constexpr llvm::StringLiteral kAsyncBarAddTrans =
+    "__musa_emu_async_bar_add_trans";
+constexpr llvm::StringLiteral kAsyncBarArrive = "__musa_emu_async_bar_arrive";
+constexpr llvm::StringLiteral kAsyncBarWait = "__musa_emu_async_bar_wait";
 // Functions the emulator itself inserts (instrumentation) or defines.
 constexpr llvm::StringLiteral kCheckGlobal = "__musa_emu_check_global";
 constexpr llvm::StringLiteral kCheckShared = "__musa_emu_check_shared";
@@ -61,6 +85,24 @@ enum class MmaKind : int32_t { F16 = 0, BF16 = 1 };
 
 /// The `kind` operand of the access checks.
 enum class AccessKind : int32_t { Load = 0, Store = 1, Atomic = 2 };
+
+/// The emulator's TME descriptor (the device's is the 64-byte
+/// MUtensorDescriptor the host encodes): kTMEDescriptorSlots i64 slots,
+/// indexed by TMEDescriptorSlot; dims and byte strides innermost first.
+enum TMEDescriptorSlot : int32_t {
+  kTMEDescBase = 0,
+  kTMEDescRank = 1,
+  kTMEDescElementBytes = 2,
+  kTMEDescPadNaN = 3,
+  kTMEDescDims = 4,     // 5 slots
+  kTMEDescStrides = 9,  // 5 slots, in bytes
+  kTMEDescMagic = 14,   // kTMEDescriptorMagic: catches a stray address
+};
+constexpr int32_t kTMEDescriptorSlots = 16;
+constexpr int64_t kTMEDescriptorMagic = 0x54'4D45'4445'5343; // "TMEDESC"
+constexpr int32_t kTMEMaxRank = 5;
+/// Async barrier ids are 1..kAsyncBarrierMaxId.
+constexpr int32_t kAsyncBarrierMaxId = 63;
 
 /// Address spaces of the emulated kernel's pointers (those of the device).
 constexpr unsigned kGlobalAddressSpace = 1;

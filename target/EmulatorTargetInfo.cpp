@@ -197,7 +197,106 @@ public:
     return success();
   }
 
+  /// A descriptor in an entry-block slot of the calling thread, filled
+  /// here (see TMEDescriptorSlot).
+  FailureOr<Value>
+  getTMEDescriptorAddress(OpBuilder &b, Location loc,
+                          const TMEDescriptorFields &fields) const override {
+    unsigned rank = fields.shape.size();
+    if (rank == 0 || rank > unsigned(abi::kTMEMaxRank) ||
+        fields.strides.size() != rank)
+      return emitError(loc) << "a TME descriptor has rank 1 to "
+                            << abi::kTMEMaxRank << ", got " << rank;
+    Type i64 = b.getI64Type();
+    auto slotsType = LLVM::LLVMArrayType::get(i64, abi::kTMEDescriptorSlots);
+    Value slots = getEntryAlloca(b, loc, slotsType, kHostAddressSpace);
+    auto i64c = [&](int64_t v) {
+      return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+    };
+    auto store = [&](int32_t slot, Value value) {
+      Value ptr = LLVM::GEPOp::create(
+          b, loc, slots.getType(), i64, slots,
+          ArrayRef<LLVM::GEPArg>{LLVM::GEPArg(slot)});
+      LLVM::StoreOp::create(b, loc, value, ptr, /*alignment=*/8);
+    };
+    store(abi::kTMEDescBase,
+          LLVM::PtrToIntOp::create(b, loc, i64, fields.base));
+    store(abi::kTMEDescRank, i64c(rank));
+    store(abi::kTMEDescElementBytes, i64c(fields.elementBytes));
+    store(abi::kTMEDescPadNaN, i64c(fields.padNaN));
+    store(abi::kTMEDescMagic, i64c(abi::kTMEDescriptorMagic));
+    Value elementBytes = i64c(fields.elementBytes);
+    for (unsigned i = 0; i < rank; ++i) {
+      unsigned d = rank - 1 - i; // innermost first
+      store(abi::kTMEDescDims + i,
+            LLVM::SExtOp::create(b, loc, i64, fields.shape[d]));
+      store(abi::kTMEDescStrides + i,
+            LLVM::MulOp::create(b, loc, fields.strides[d], elementBytes));
+    }
+    return LLVM::PtrToIntOp::create(b, loc, i64, slots).getResult();
+  }
+
+  void tmeLoad(OpBuilder &b, Location loc, Value barrier,
+               const TMETransfer &t) const override {
+    SmallVector<Value> args{barrier, t.shared, t.descriptor};
+    appendTransfer(b, loc, t, args);
+    callFunction(b, loc, abi::kTMELoad, {}, args, CalleeKind::Convergent);
+  }
+  void tmeStore(OpBuilder &b, Location loc,
+                const TMETransfer &t) const override {
+    SmallVector<Value> args{t.shared, t.descriptor};
+    appendTransfer(b, loc, t, args);
+    callFunction(b, loc, abi::kTMEStore, {}, args, CalleeKind::Convergent);
+  }
+  void tmeStoreCommit(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, abi::kTMEStoreCommit, {}, {}, CalleeKind::Convergent);
+  }
+  void tmeStoreReadWait(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, abi::kTMEStoreReadWait, {}, {},
+                 CalleeKind::Convergent);
+  }
+  void asyncBarrierRecord(OpBuilder &b, Location loc,
+                          unsigned count) const override {
+    callFunction(b, loc, abi::kAsyncBarRecord, {}, {i32Const(b, loc, count)},
+                 CalleeKind::Convergent);
+  }
+  void asyncBarrierInit(OpBuilder &b, Location loc, Value barrier,
+                        Value arriveCount, Value phase) const override {
+    callFunction(b, loc, abi::kAsyncBarInit, {}, {barrier, arriveCount, phase},
+                 CalleeKind::Convergent);
+  }
+  void asyncBarrierExpectBytes(OpBuilder &b, Location loc, Value barrier,
+                               Value bytes) const override {
+    callFunction(b, loc, abi::kAsyncBarAddTrans, {}, {barrier, bytes},
+                 CalleeKind::Convergent);
+  }
+  void asyncBarrierArrive(OpBuilder &b, Location loc,
+                          Value barrier) const override {
+    callFunction(b, loc, abi::kAsyncBarArrive, {}, {barrier},
+                 CalleeKind::Convergent);
+  }
+  void asyncBarrierWait(OpBuilder &b, Location loc, Value barrier,
+                        Value phase) const override {
+    callFunction(b, loc, abi::kAsyncBarWait, {}, {barrier, phase},
+                 CalleeKind::Convergent);
+  }
+
 private:
+  /// rank, box x5, coords x5 (innermost first; 1 and 0 past the rank), then
+  /// the swizzle codes.
+  static void appendTransfer(OpBuilder &b, Location loc, const TMETransfer &t,
+                             SmallVectorImpl<Value> &args) {
+    args.push_back(i32Const(b, loc, t.box.size()));
+    for (int i = 0; i < abi::kTMEMaxRank; ++i)
+      args.push_back(i32Const(b, loc, i < int(t.box.size()) ? t.box[i] : 1));
+    for (int i = 0; i < abi::kTMEMaxRank; ++i)
+      args.push_back(i < int(t.coords.size()) ? t.coords[i]
+                                              : i32Const(b, loc, 0));
+    args.push_back(i32Const(b, loc, t.swizzleGranularity));
+    args.push_back(i32Const(b, loc, t.swizzleStride));
+    args.push_back(i32Const(b, loc, t.swizzleLine));
+  }
+
   static Value readId(OpBuilder &b, Location loc, StringRef fn, unsigned dim) {
     return callFunction(b, loc, fn, b.getI32Type(), {i32Const(b, loc, dim)},
                         CalleeKind::ReadNone);

@@ -113,7 +113,100 @@ public:
                            StringRef file, unsigned line,
                            StringRef function) const override;
 
+  /// The device's descriptor is the 64-byte MUtensorDescriptor the host
+  /// encodes with muTensorDescriptorEncode and passes by value; its layout
+  /// is not public, so a kernel cannot build one from base, shape and
+  /// strides.
+  FailureOr<Value>
+  getTMEDescriptorAddress(OpBuilder &b, Location loc,
+                          const TMEDescriptorFields &fields) const override {
+    return emitError(loc)
+           << "TME on the MUSA GPU needs a host-encoded MUtensorDescriptor "
+              "kernel parameter (the launcher's tensordesc_meta), which the "
+              "lowering does not receive yet; descriptors on the device take "
+              "the path without TME (--musa-lower-descriptors-to-tme "
+              "target=musa keeps them there)";
+  }
+
+  void tmeLoad(OpBuilder &b, Location loc, Value barrier,
+               const TMETransfer &t) const override {
+    SmallVector<Value> args{barrier, t.shared, t.descriptor};
+    appendTransfer(b, loc, t, args, /*withPrefetch=*/true);
+    callFunction(b, loc,
+                 ("llvm.musa.tme.ld.tile." + Twine(t.box.size()) + "d").str(),
+                 {}, args, CalleeKind::SideEffects);
+  }
+  void tmeStore(OpBuilder &b, Location loc,
+                const TMETransfer &t) const override {
+    SmallVector<Value> args{t.shared, t.descriptor};
+    appendTransfer(b, loc, t, args, /*withPrefetch=*/false);
+    callFunction(b, loc,
+                 ("llvm.musa.tme.st." + Twine(t.box.size()) + "d").str(), {},
+                 args, CalleeKind::SideEffects);
+  }
+  void tmeStoreCommit(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, "llvm.musa.tme.store.commit", {}, {},
+                 CalleeKind::SideEffects);
+  }
+  void tmeStoreReadWait(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, "llvm.musa.tme.store.read.wait", {}, {},
+                 CalleeKind::SideEffects);
+  }
+  void asyncBarrierRecord(OpBuilder &b, Location loc,
+                          unsigned count) const override {
+    callFunction(b, loc, "llvm.musa.async.bar.record", {},
+                 {i32Const(b, loc, count)}, CalleeKind::SideEffects);
+  }
+  void asyncBarrierInit(OpBuilder &b, Location loc, Value barrier,
+                        Value arriveCount, Value phase) const override {
+    callFunction(b, loc, "llvm.musa.async.init.arrival", {},
+                 {barrier, arriveCount, phase}, CalleeKind::SideEffects);
+  }
+  void asyncBarrierExpectBytes(OpBuilder &b, Location loc, Value barrier,
+                               Value bytes) const override {
+    callFunction(b, loc, "llvm.musa.async.add.trans", {}, {barrier, bytes},
+                 CalleeKind::SideEffects);
+  }
+  void asyncBarrierArrive(OpBuilder &b, Location loc,
+                          Value barrier) const override {
+    callFunction(b, loc, "llvm.musa.async.arrive.none.phaseid", {}, {barrier},
+                 CalleeKind::SideEffects);
+  }
+  void asyncBarrierWait(OpBuilder &b, Location loc, Value barrier,
+                        Value phase) const override {
+    callFunction(b, loc, "llvm.musa.async.wait", {}, {barrier, phase},
+                 CalleeKind::Convergent);
+  }
+
 private:
+  /// An i32 for rank 1, else a <rank x i32> of `values`.
+  static Value packDims(OpBuilder &b, Location loc, ArrayRef<Value> values) {
+    if (values.size() == 1)
+      return values.front();
+    auto type = VectorType::get({int64_t(values.size())}, b.getI32Type());
+    Value vector = LLVM::UndefOp::create(b, loc, type);
+    for (auto [i, v] : llvm::enumerate(values))
+      vector = LLVM::InsertElementOp::create(b, loc, vector, v,
+                                             i32Const(b, loc, i));
+    return vector;
+  }
+  /// blockDim, blockPos, the swizzle codes, [prefetch,] the persistence
+  /// hints and the L2 policy.
+  static void appendTransfer(OpBuilder &b, Location loc, const TMETransfer &t,
+                             SmallVectorImpl<Value> &args, bool withPrefetch) {
+    SmallVector<Value> box;
+    for (int32_t d : t.box)
+      box.push_back(i32Const(b, loc, d));
+    args.push_back(packDims(b, loc, box));
+    args.push_back(packDims(b, loc, t.coords));
+    for (int32_t v : {t.swizzleGranularity, t.swizzleStride, t.swizzleLine})
+      args.push_back(i32Const(b, loc, v));
+    if (withPrefetch)
+      args.push_back(i32Const(b, loc, t.prefetch));
+    for (int32_t v : {t.innerPersist, t.outerPersist, t.l2Policy})
+      args.push_back(i32Const(b, loc, v));
+  }
+
   static Value readSpecial(OpBuilder &b, Location loc, StringRef reg,
                            unsigned dim) {
     static const char *const kDims[] = {"x", "y", "z"};

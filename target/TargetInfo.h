@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <memory>
 #include <optional>
@@ -53,6 +54,35 @@ struct WMMAInstr {
   Type operandType;
   Type accType;
   unsigned m, n, k;
+};
+
+/// What a TME descriptor describes: a tensor in global memory. Shape and
+/// strides are outermost first, as in `tt.make_tensor_descriptor`.
+struct TMEDescriptorFields {
+  /// `!llvm.ptr<1>` base address of the tensor.
+  Value base;
+  /// i32 per dimension.
+  SmallVector<Value> shape;
+  /// i64 per dimension, in elements.
+  SmallVector<Value> strides;
+  unsigned elementBytes = 0;
+  /// Out-of-bounds elements read as NaN instead of zero.
+  bool padNaN = false;
+};
+
+/// One hardware TME tile transfer between global and shared memory (the
+/// operands of `llvm.musa.tme.{ld.tile,st}.<rank>d`, MUSA-FACTS.md).
+struct TMETransfer {
+  /// i64 descriptor address (getTMEDescriptorAddress).
+  Value descriptor;
+  /// `!llvm.ptr<3>`: the first byte of the box in shared memory.
+  Value shared;
+  /// Box size and i32 position, innermost dimension first.
+  SmallVector<int32_t> box;
+  SmallVector<Value> coords;
+  /// Hardware codes of the swizzle (musagpu enums) and cache hints.
+  int32_t swizzleGranularity = 0, swizzleStride = 0, swizzleLine = 0;
+  int32_t prefetch = 0, innerPersist = 0, outerPersist = 0, l2Policy = 0;
 };
 
 class TargetInfo {
@@ -147,6 +177,45 @@ public:
                                              ArrayRef<Value> a,
                                              ArrayRef<Value> bOperand,
                                              ArrayRef<Value> c) const;
+
+  //===--------------------------------------------------------------------===//
+  // TME and async barriers (architectures with `hasTME`). Each hook is what
+  // one thread issues; callers pick the thread and place block barriers.
+  //===--------------------------------------------------------------------===//
+
+  /// The i64 address of a TME descriptor of `fields`, built at the builder's
+  /// insertion point. Fails (reporting at `loc`) where the target cannot
+  /// make one.
+  virtual FailureOr<Value>
+  getTMEDescriptorAddress(OpBuilder &b, Location loc,
+                          const TMEDescriptorFields &fields) const = 0;
+  /// Starts a tile load whose bytes complete on async barrier `barrier`
+  /// (i32).
+  virtual void tmeLoad(OpBuilder &b, Location loc, Value barrier,
+                       const TMETransfer &transfer) const = 0;
+  /// Starts a tile store.
+  virtual void tmeStore(OpBuilder &b, Location loc,
+                        const TMETransfer &transfer) const = 0;
+  /// Closes the group of started stores.
+  virtual void tmeStoreCommit(OpBuilder &b, Location loc) const = 0;
+  /// Waits until committed stores have read their shared-memory sources.
+  virtual void tmeStoreReadWait(OpBuilder &b, Location loc) const = 0;
+  /// Reserves async barrier ids 1..count for the function.
+  virtual void asyncBarrierRecord(OpBuilder &b, Location loc,
+                                  unsigned count) const = 0;
+  /// Async barrier `barrier` completes a phase after `arriveCount` arrivals
+  /// (and its expected bytes), starting in phase `phase` (i32 operands).
+  virtual void asyncBarrierInit(OpBuilder &b, Location loc, Value barrier,
+                                Value arriveCount, Value phase) const = 0;
+  /// The current phase of `barrier` also waits for `bytes` (i32).
+  virtual void asyncBarrierExpectBytes(OpBuilder &b, Location loc,
+                                       Value barrier, Value bytes) const = 0;
+  /// One arrival on `barrier`.
+  virtual void asyncBarrierArrive(OpBuilder &b, Location loc,
+                                  Value barrier) const = 0;
+  /// Waits until the phase of parity `phase` of `barrier` has completed.
+  virtual void asyncBarrierWait(OpBuilder &b, Location loc, Value barrier,
+                                Value phase) const = 0;
 
 protected:
   const MUSAArchInfo &arch;

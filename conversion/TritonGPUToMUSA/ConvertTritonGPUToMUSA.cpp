@@ -158,6 +158,7 @@ struct ConvertTritonGPUToMUSA
     populateHistogramOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateDebugOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateDescriptorOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateTMEOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     // Structured control flow becomes branches, then LLVM branches, in the
     // same conversion (block arguments carry the converted tensor structs).
     populateSCFToControlFlowConversionPatterns(patterns);

@@ -3,7 +3,9 @@
 // Tensor descriptors lowered to plain global loads and stores, with the
 // bounds checks TMA/TME semantics demand: out-of-bounds elements read as 0
 // (NaN for `padding = nan`) and out-of-bounds writes are dropped. The TME
-// path is separate (musagpu ops).
+// path is separate: --musa-lower-descriptors-to-tme rewrites eligible
+// loads and stores into musagpu TME ops (TMEOpToLLVM.cpp) on architectures
+// with TME; what it leaves here takes this path.
 //
 // Representation: a `!tt.tensordesc` becomes the `!llvm.ptr<1>` global
 // address of its tensor (TypeConverter.cpp). Its shape (i32) and strides
@@ -24,6 +26,7 @@
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/TensorDescriptor.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
 #include "dialects/Triton/IR/Dialect.h"
@@ -43,21 +46,16 @@ namespace {
 constexpr StringLiteral kUnsupported =
     " is not supported by --convert-tritongpu-to-musa yet";
 
-/// What a descriptor op needs to address its tensor.
-struct Descriptor {
-  Value base;                 // !llvm.ptr<1>
-  SmallVector<Value> shape;   // i32 per dimension
-  SmallVector<Value> strides; // i64 per dimension, in elements
-  bool padNaN = false;
-};
+} // namespace
 
-/// Finds the shape and strides of `desc` (see the file comment); `lowered`
-/// is its converted value.
-FailureOr<Descriptor> getDescriptor(Operation *op, Value desc, Value lowered,
-                                    ConversionPatternRewriter &rewriter) {
+/// See the file comment for where shape and strides come from.
+FailureOr<LoweredTensorDesc>
+mlir::triton_musa::getLoweredTensorDesc(Operation *op, Value desc,
+                                        Value lowered,
+                                        ConversionPatternRewriter &rewriter) {
   auto type = cast<triton::TensorDescType>(desc.getType());
   unsigned rank = type.getBlockType().getRank();
-  Descriptor result;
+  LoweredTensorDesc result;
   result.base = lowered;
   if (auto make = desc.getDefiningOp<triton::MakeTensorDescOp>()) {
     for (Value v : make.getShape())
@@ -96,6 +94,11 @@ FailureOr<Descriptor> getDescriptor(Operation *op, Value desc, Value lowered,
                      "followed by its shape and strides";
   return failure();
 }
+
+namespace {
+
+/// What a descriptor op needs to address its tensor.
+using Descriptor = LoweredTensorDesc;
 
 /// `if (pred) then()` as blocks; the merged value (else `elseValue`) is
 /// returned, the insertion point left in the continuation.
@@ -361,7 +364,7 @@ getDescriptorAccess(OpTy op, typename OpTy::Adaptor adaptor,
                     ConversionPatternRewriter &rewriter,
                     const TargetInfo &target, RankedTensorType type) {
   FailureOr<Descriptor> desc =
-      getDescriptor(op, op.getDesc(), adaptor.getDesc(), rewriter);
+      getLoweredTensorDesc(op, op.getDesc(), adaptor.getDesc(), rewriter);
   if (failed(desc))
     return failure();
   FailureOr<SmallVector<SmallVector<Value>>> coords;

@@ -142,6 +142,11 @@ void populateDescriptorOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 
+/// musagpu TME tile loads/stores and async barriers (architectures with TME).
+void populateTMEOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
 } // namespace mlir::triton_musa
 
 #endif // TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PATTERNTRITONGPUOPTOLLVM_H

@@ -21,9 +21,14 @@ def MUSAGPU_SharedBuffer : Type<
     "shared-memory buffer (!ttg.memdesc or memref in address space 3)",
     "::mlir::ShapedType">;
 
-// A TME descriptor: the address of a 64-byte MUtensorDescriptor.
-def MUSAGPU_TMEDescriptor : AnyTypeOf<[I64, LLVM_AnyPointer],
-    "TME descriptor address (i64 or !llvm.ptr)">;
+// A TME descriptor: the address of a 64-byte MUtensorDescriptor, or (in
+// TTGIR, before the lowering picks its representation) the `!tt.tensordesc`
+// it describes.
+def MUSAGPU_TensorDesc : Type<
+    CPred<"::llvm::isa<::mlir::triton::TensorDescType>($_self)">,
+    "tensor descriptor", "::mlir::triton::TensorDescType">;
+def MUSAGPU_TMEDescriptor : AnyTypeOf<[I64, LLVM_AnyPointer, MUSAGPU_TensorDesc],
+    "TME descriptor (i64 or !llvm.ptr address, or !tt.tensordesc)">;
 
 def MUSAGPU_MmaTensor : RankedTensorOf<[AnyType]>;
 
@@ -43,6 +48,11 @@ def MUSAGPU_TMELoadOp : MUSAGPU_Op<"tme_load"> {
     barrier. The swizzle comes from `dst`'s `#musagpu.tme_shared` encoding
     (none otherwise); `prefetch`, `innerPersist`, `outerPersist` and
     `l2Policy` are the remaining intrinsic operands.
+
+    `desc` is a descriptor address (i64 or pointer) or, in TTGIR, the
+    `!tt.tensordesc` itself; the lowering then asks the target for its
+    descriptor address (TargetInfo::getTMEDescriptorAddress: on the CPU
+    emulator a descriptor built from the tensor's base, shape and strides).
 
     Legality (MUSA-FACTS.md): rank 1..5, one coordinate per dimension, the
     box at least 32 bytes along its innermost dimension. A box wider than
@@ -134,14 +144,30 @@ def MUSAGPU_TMEStoreWaitOp : MUSAGPU_Op<"tme_store_wait"> {
 // Async barriers
 //===----------------------------------------------------------------------===//
 
+def MUSAGPU_AsyncBarrierRecordOp : MUSAGPU_Op<"async_barrier_record"> {
+  let summary = "reserve async barrier ids 1..count for the kernel (mp_31)";
+  let description = [{
+    Tells the hardware how many async barrier ids the function uses; placed
+    once at the function's entry, `count` the highest id used (1..63).
+    Lowers to `llvm.musa.async.bar.record`.
+
+    ```mlir
+    musagpu.async_barrier_record 2
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<1>, IntMaxValue<63>]>:$count);
+  let assemblyFormat = "$count attr-dict";
+}
+
 def MUSAGPU_AsyncBarrierInitOp : MUSAGPU_Op<"async_barrier_init"> {
   let summary = "initialize an async barrier (mp_31)";
   let description = [{
     Sets up async barrier `barrier` to complete a phase after `arriveCount`
     arrivals, starting in phase `phase`. MUSA async barriers are small
     integer ids, not shared-memory objects. Lowers to
-    `llvm.musa.async.init.arrival`. A constant `arriveCount` must be
-    positive and a constant `phase` 0 or 1.
+    `llvm.musa.async.init.arrival` issued by one thread, followed by a
+    block barrier. A constant `arriveCount` must be positive and a constant
+    `phase` 0 or 1.
 
     ```mlir
     musagpu.async_barrier_init %bar, arrive_count %one, phase %zero
@@ -159,8 +185,8 @@ def MUSAGPU_AsyncBarrierExpectBytesOp
   let summary = "add an expected transaction byte count to an async barrier (mp_31)";
   let description = [{
     The current phase of `barrier` also waits for `bytes` bytes of TME
-    transfers. Lowers to `llvm.musa.async.add.trans`. A constant `bytes`
-    must be positive.
+    transfers. Lowers to `llvm.musa.async.add.trans` issued by one thread.
+    A constant `bytes` must be positive.
 
     ```mlir
     musagpu.async_barrier_expect_bytes %bar, %bytes
@@ -174,7 +200,9 @@ def MUSAGPU_AsyncBarrierExpectBytesOp
 def MUSAGPU_AsyncBarrierArriveOp : MUSAGPU_Op<"async_barrier_arrive"> {
   let summary = "arrive on an async barrier (mp_31)";
   let description = [{
-    Counts one arrival on `barrier`. Lowers to `llvm.musa.async.arrive`.
+    Counts one arrival of the block on `barrier` (one thread arrives, so an
+    `arrive_count` of 1 waits for one such op per phase). Lowers to
+    `llvm.musa.async.arrive.none.phaseid` issued by one thread.
 
     ```mlir
     musagpu.async_barrier_arrive %bar
@@ -187,8 +215,9 @@ def MUSAGPU_AsyncBarrierArriveOp : MUSAGPU_Op<"async_barrier_arrive"> {
 def MUSAGPU_AsyncBarrierWaitOp : MUSAGPU_Op<"async_barrier_wait"> {
   let summary = "wait for an async barrier phase to complete (mp_31)";
   let description = [{
-    Blocks until phase `phase` (0 or 1) of `barrier` has completed. Lowers
-    to `llvm.musa.async.wait`.
+    Blocks every thread until the phase of parity `phase` (0 or 1) of
+    `barrier` has completed: all its arrivals counted and all its expected
+    bytes transferred. Lowers to `llvm.musa.async.wait`.
 
     ```mlir
     musagpu.async_barrier_wait %bar, phase %phase

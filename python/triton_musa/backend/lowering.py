@@ -1,7 +1,8 @@
 """TTGIR -> LLVM for a MUSA target, through our MLIR library.
 
-One pipeline serves every target: the MUSA TTGIR passes (gather-offset
-relayout, shared-memory allocation, barriers), then
+One pipeline serves every target: the MUSA TTGIR passes (descriptor tiles
+through TME where the arch has it, gather-offset relayout, shared-memory
+allocation, barriers), then
 ``--convert-tritongpu-to-musa`` for the MUSA GPU or, with
 ``target=emulator``, for the CPU emulator. The architecture is the module's
 ``ttg.target``. Every step is a pass pipeline string that ``musa-opt`` replays
@@ -64,9 +65,12 @@ def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = No
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
     matmul = matmul or MatmulOptions.from_env()
-    conversion = "convert-tritongpu-to-musa" + ("" if target == "musa" else f"{{target={target}}}")
-    return (f"builtin.module({matmul.pass_spec()},musa-relayout-gather-offsets,musa-allocate-shared-memory,"
-            f"musa-insert-barriers,{conversion},canonicalize,cse)")
+    option = "" if target == "musa" else f"{{target={target}}}"
+    # The matrix paths first, on Triton's TTGIR; then TME, which turns descriptor tiles into shared
+    # buffers that the allocation places.
+    return (f"builtin.module({matmul.pass_spec()},musa-lower-descriptors-to-tme{option},"
+            "musa-relayout-gather-offsets,musa-allocate-shared-memory,musa-insert-barriers,"
+            f"convert-tritongpu-to-musa{option},canonicalize,cse)")
 
 
 def dot_path_report(ttgir: str, matmul: Optional[MatmulOptions] = None, *,

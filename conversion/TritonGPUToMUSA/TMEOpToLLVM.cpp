@@ -1,0 +1,342 @@
+//===- TMEOpToLLVM.cpp - musagpu TME and async-barrier ops -> LLVM --------===//
+//
+// The tensor memory engine (TME) tile transfers and the integer async
+// barriers that track them, lowered through the target's TME hooks (the
+// `llvm.musa.tme.*` / `llvm.musa.async.*` calls on the GPU, the emulator
+// runtime's `__musa_emu_tme_*` / `__musa_emu_async_bar_*` on the CPU).
+//
+// Who issues what (MUSA-FACTS.md, last section): thread 0 of the block
+// issues TME loads and stores after a block barrier (so every thread's
+// earlier shared-memory accesses of the buffer are done), commits stores,
+// initializes barriers (then a block barrier, so nobody waits on a barrier
+// not yet set up), adds expected bytes and arrives; every thread waits.
+// A `tme_store_wait` is thread 0's read wait followed by a block barrier,
+// so that no thread overwrites a buffer a store still reads.
+//
+// A box wider than 256 bytes along its innermost dimension is moved by
+// several instructions (musagpu::getTMEBoxSplits), each a dense sub-box
+// stored after the previous one in the shared buffer, as the
+// #musagpu.tme_shared layout places them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
+#include "conversion/TritonGPUToMUSA/TensorDescriptor.h"
+#include "target/LLVMCalls.h"
+
+#include "dialects/MUSAGPU/IR/Dialect.h"
+#include "dialects/Triton/IR/Dialect.h"
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+namespace mgpu = mlir::musagpu;
+
+namespace {
+
+/// Fails (reporting on `op`) on an architecture without TME.
+LogicalResult requireTME(Operation *op, const TargetInfo &target) {
+  if (target.getArch().hasTME)
+    return success();
+  return op->emitError() << "'" << op->getName()
+                         << "' needs the tensor memory engine and async "
+                            "barriers, which "
+                         << target.getArchName() << " does not have";
+}
+
+/// Runs `body` on thread 0 of the block only.
+void onThreadZero(ConversionPatternRewriter &rewriter, Location loc,
+                  const TargetInfo &target, function_ref<void()> body) {
+  Value tid = target.threadId(rewriter, loc, 0);
+  Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                     tid, i32Const(rewriter, loc, 0));
+  emitIfThen(
+      rewriter, loc, first,
+      [&]() -> Value {
+        body();
+        return {};
+      },
+      Value());
+}
+
+/// The i64 descriptor address of a TME op's `desc` operand (`lowered` its
+/// converted value): an address as is, or, for a `!tt.tensordesc`, the one
+/// the target builds for it.
+FailureOr<Value> getDescriptorAddress(Operation *op, Value desc, Value lowered,
+                                      ConversionPatternRewriter &rewriter,
+                                      const TargetInfo &target) {
+  Location loc = op->getLoc();
+  Type i64 = rewriter.getI64Type();
+  auto descType = dyn_cast<triton::TensorDescType>(desc.getType());
+  if (!descType) {
+    if (isa<LLVM::LLVMPointerType>(lowered.getType()))
+      return LLVM::PtrToIntOp::create(rewriter, loc, i64, lowered).getResult();
+    return lowered;
+  }
+  FailureOr<LoweredTensorDesc> values =
+      getLoweredTensorDesc(op, desc, lowered, rewriter);
+  if (failed(values))
+    return failure();
+  TMEDescriptorFields fields;
+  fields.base = values->base;
+  fields.shape = values->shape;
+  fields.strides = values->strides;
+  fields.padNaN = values->padNaN;
+  Type element = descType.getBlockType().getElementType();
+  fields.elementBytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
+  return target.getTMEDescriptorAddress(rewriter, loc, fields);
+}
+
+/// The hardware transfers (one per split of the box) of a TME op on the
+/// shared buffer `buffer` (converted: `shared`), without the descriptor.
+FailureOr<SmallVector<TMETransfer>>
+getTransfers(Operation *op, ArrayRef<int32_t> box, ValueRange coords,
+             Value buffer, Value shared, ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  auto bufferType = cast<ShapedType>(buffer.getType());
+  unsigned bits = bufferType.getElementType().getIntOrFloatBitWidth();
+  TMETransfer common;
+  if (auto memdesc = dyn_cast<triton::gpu::MemDescType>(bufferType)) {
+    Attribute encoding = memdesc.getEncoding();
+    if (auto tme = dyn_cast<mgpu::TMESharedEncodingAttr>(encoding)) {
+      common.swizzleGranularity = int32_t(tme.getSwizzleGranularity());
+      common.swizzleStride = int32_t(tme.getSwizzleStride());
+      common.swizzleLine = int32_t(tme.getSwizzleLine());
+    } else if (encoding) {
+      return op->emitError()
+             << "'" << op->getName() << "' on a shared buffer with encoding "
+             << encoding
+             << ": TME writes boxes densely (or with a #musagpu.tme_shared "
+                "swizzle), so the buffer needs a #musagpu.tme_shared encoding";
+    }
+  }
+  SmallVector<int64_t> box64(box.begin(), box.end());
+  auto splits = mgpu::getTMEBoxSplits(box64, bits,
+                                      [&] { return op->emitError(); });
+  if (failed(splits))
+    return failure();
+  Type i8 = rewriter.getI8Type();
+  SmallVector<TMETransfer> transfers;
+  for (const mgpu::TMEBoxSplit &split : *splits) {
+    TMETransfer t = common;
+    for (int64_t d : split.box)
+      t.box.push_back(int32_t(d));
+    t.coords.assign(coords.begin(), coords.end());
+    if (split.innerOffset)
+      t.coords[0] = LLVM::AddOp::create(
+          rewriter, loc, t.coords[0],
+          i32Const(rewriter, loc, split.innerOffset));
+    t.shared = split.sharedOffset == 0
+                   ? shared
+                   : LLVM::GEPOp::create(
+                         rewriter, loc, shared.getType(), i8, shared,
+                         ArrayRef<LLVM::GEPArg>{LLVM::GEPArg(int32_t(
+                             split.sharedOffset * bits / 8))})
+                         .getResult();
+    transfers.push_back(std::move(t));
+  }
+  return transfers;
+}
+
+/// musagpu.tme_load -> a block barrier, then thread 0 starts one tile load
+/// per split of the box, completing on the op's barrier.
+struct TMELoadOpConversion : public MUSAPattern<mgpu::TMELoadOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::TMELoadOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireTME(op, targetInfo)))
+      return failure();
+    Location loc = op.getLoc();
+    auto transfers = getTransfers(op, op.getBox(), adaptor.getCoords(),
+                                  op.getDst(), adaptor.getDst(), rewriter);
+    if (failed(transfers))
+      return failure();
+    targetInfo.barrier(rewriter, loc);
+    FailureOr<Value> desc = getDescriptorAddress(
+        op, op.getDesc(), adaptor.getDesc(), rewriter, targetInfo);
+    if (failed(desc))
+      return failure();
+    onThreadZero(rewriter, loc, targetInfo, [&] {
+      for (TMETransfer &t : *transfers) {
+        t.descriptor = *desc;
+        t.prefetch = int32_t(op.getPrefetch());
+        t.innerPersist = int32_t(op.getInnerPersist());
+        t.outerPersist = int32_t(op.getOuterPersist());
+        t.l2Policy = int32_t(op.getL2Policy());
+        targetInfo.tmeLoad(rewriter, loc, adaptor.getBarrier(), t);
+      }
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// musagpu.tme_store -> a block barrier, then thread 0 starts one tile
+/// store per split of the box.
+struct TMEStoreOpConversion : public MUSAPattern<mgpu::TMEStoreOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::TMEStoreOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireTME(op, targetInfo)))
+      return failure();
+    Location loc = op.getLoc();
+    auto transfers = getTransfers(op, op.getBox(), adaptor.getCoords(),
+                                  op.getSrc(), adaptor.getSrc(), rewriter);
+    if (failed(transfers))
+      return failure();
+    targetInfo.barrier(rewriter, loc);
+    FailureOr<Value> desc = getDescriptorAddress(
+        op, op.getDesc(), adaptor.getDesc(), rewriter, targetInfo);
+    if (failed(desc))
+      return failure();
+    onThreadZero(rewriter, loc, targetInfo, [&] {
+      for (TMETransfer &t : *transfers) {
+        t.descriptor = *desc;
+        t.innerPersist = int32_t(op.getInnerPersist());
+        t.outerPersist = int32_t(op.getOuterPersist());
+        t.l2Policy = int32_t(op.getL2Policy());
+        targetInfo.tmeStore(rewriter, loc, t);
+      }
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// musagpu.tme_store_commit -> thread 0 commits.
+struct TMEStoreCommitOpConversion
+    : public MUSAPattern<mgpu::TMEStoreCommitOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::TMEStoreCommitOp op, OpAdaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireTME(op, targetInfo)))
+      return failure();
+    onThreadZero(rewriter, op.getLoc(), targetInfo, [&] {
+      targetInfo.tmeStoreCommit(rewriter, op.getLoc());
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// musagpu.tme_store_wait -> thread 0's read wait, then a block barrier.
+struct TMEStoreWaitOpConversion : public MUSAPattern<mgpu::TMEStoreWaitOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::TMEStoreWaitOp op, OpAdaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireTME(op, targetInfo)))
+      return failure();
+    onThreadZero(rewriter, op.getLoc(), targetInfo, [&] {
+      targetInfo.tmeStoreReadWait(rewriter, op.getLoc());
+    });
+    targetInfo.barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// musagpu.async_barrier_record -> the record call, from every thread.
+struct AsyncBarrierRecordOpConversion
+    : public MUSAPattern<mgpu::AsyncBarrierRecordOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::AsyncBarrierRecordOp op, OpAdaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireTME(op, targetInfo)))
+      return failure();
+    targetInfo.asyncBarrierRecord(rewriter, op.getLoc(), op.getCount());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// musagpu.async_barrier_init -> thread 0 initializes, then a block barrier.
+struct AsyncBarrierInitOpConversion
+    : public MUSAPattern<mgpu::AsyncBarrierInitOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::AsyncBarrierInitOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireTME(op, targetInfo)))
+      return failure();
+    Location loc = op.getLoc();
+    onThreadZero(rewriter, loc, targetInfo, [&] {
+      targetInfo.asyncBarrierInit(rewriter, loc, adaptor.getBarrier(),
+                                  adaptor.getArriveCount(),
+                                  adaptor.getPhase());
+    });
+    targetInfo.barrier(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// musagpu.async_barrier_expect_bytes -> thread 0 adds the bytes.
+struct AsyncBarrierExpectBytesOpConversion
+    : public MUSAPattern<mgpu::AsyncBarrierExpectBytesOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::AsyncBarrierExpectBytesOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireTME(op, targetInfo)))
+      return failure();
+    onThreadZero(rewriter, op.getLoc(), targetInfo, [&] {
+      targetInfo.asyncBarrierExpectBytes(rewriter, op.getLoc(),
+                                         adaptor.getBarrier(),
+                                         adaptor.getBytes());
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// musagpu.async_barrier_arrive -> thread 0 arrives once.
+struct AsyncBarrierArriveOpConversion
+    : public MUSAPattern<mgpu::AsyncBarrierArriveOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::AsyncBarrierArriveOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireTME(op, targetInfo)))
+      return failure();
+    onThreadZero(rewriter, op.getLoc(), targetInfo, [&] {
+      targetInfo.asyncBarrierArrive(rewriter, op.getLoc(),
+                                    adaptor.getBarrier());
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// musagpu.async_barrier_wait -> every thread waits.
+struct AsyncBarrierWaitOpConversion
+    : public MUSAPattern<mgpu::AsyncBarrierWaitOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::AsyncBarrierWaitOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireTME(op, targetInfo)))
+      return failure();
+    targetInfo.asyncBarrierWait(rewriter, op.getLoc(), adaptor.getBarrier(),
+                                adaptor.getPhase());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::triton_musa::populateTMEOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
+  patterns.add<TMELoadOpConversion, TMEStoreOpConversion,
+               TMEStoreCommitOpConversion, TMEStoreWaitOpConversion,
+               AsyncBarrierRecordOpConversion, AsyncBarrierInitOpConversion,
+               AsyncBarrierExpectBytesOpConversion,
+               AsyncBarrierArriveOpConversion, AsyncBarrierWaitOpConversion>(
+      typeConverter, targetInfo);
+}

@@ -1,0 +1,251 @@
+"""Tensor descriptors through the tensor memory engine (TME) and integer async barriers on the CPU
+emulator (--musa-lower-descriptors-to-tme on mp_31; mp_22 has no TME and keeps bounds-checked
+global accesses). Every kernel runs on both archs against PyTorch; on mp_31 the emulated kernel
+must really call the TME runtime (checked on its `emuir`), on mp_22 it must not. The runtime's
+async barriers are also driven directly: expected bytes, arrival counts, phases, and a wait that
+can never complete reported as a deadlock naming the barrier."""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, Callable, Iterator
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
+
+from triton_musa import _musa_mlir  # noqa: E402
+from triton_musa.backend.emulator import ARCH_ENV, emulator_active  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
+                                "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
+
+
+@pytest.fixture(params=("mp_31", "mp_22"))
+def arch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setenv(ARCH_ENV, request.param)
+    yield request.param
+
+
+def fresh(fn: Callable[..., Any]) -> Any:
+    """A new JITFunction (it fixes its target on first launch; see test_emulator_args.py)."""
+    return triton.jit(fn)
+
+
+def check_path(compiled: Any, arch: str, load: bool = True, store: bool = True) -> None:
+    """TME calls exactly where the arch has TME."""
+    emuir = compiled.asm["emuir"]
+    emuir = emuir.decode() if isinstance(emuir, bytes) else str(emuir)
+    for used, name in ((load, "__musa_emu_tme_load"), (store, "__musa_emu_tme_store")):
+        if used:
+            assert (name in emuir) == (arch == "mp_31"), name
+
+
+def _desc_copy_scale(in_desc, out_desc, scale, BM: tl.constexpr, BN: tl.constexpr):
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    out_desc.store([m, n], in_desc.load([m, n]) * scale)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+@pytest.mark.parametrize("shape,block", [((64, 64), (32, 32)),    # in bounds
+                                         ((40, 72), (16, 32)),    # ragged: out-of-bounds tiles
+                                         ((33, 312), (8, 256))])  # box wider than 256 B: split
+def test_host_descriptor_load_store(arch: str, dtype: torch.dtype, shape: tuple, block: tuple) -> None:
+    """TensorDescriptor.from_tensor + desc.load/store: out-of-bounds reads are zero (the scale keeps
+    them zero), out-of-bounds writes dropped; the destination's columns beyond its shape stay."""
+    if dtype == torch.float32 and block[1] == 256:
+        block = (8, 128)  # 512 B, still split
+    kernel = fresh(_desc_copy_scale)
+    M, N = shape
+    BM, BN = block
+    x = torch.randn(M, N, dtype=dtype)
+    storage = torch.full((M, N + 8), -1.0, dtype=dtype)
+    out = storage[:, :N]
+    compiled = kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](TensorDescriptor.from_tensor(x, [BM, BN]),
+                                                                TensorDescriptor.from_tensor(out, [BM, BN]), 3.0,
+                                                                BM=BM, BN=BN)
+    torch.testing.assert_close(out, x * 3)
+    assert bool((storage[:, N:] == -1).all())
+    check_path(compiled, arch)
+
+
+def _tile_sum_oob(in_desc, out_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    # One tile at (-BM/2, N - BN/2): three quarters of it lie outside the tensor.
+    m = -BM // 2
+    n = in_desc.shape[1] - BN // 2
+    t = in_desc.load([m, n])
+    rm = tl.arange(0, BM)[:, None]
+    rn = tl.arange(0, BN)[None, :]
+    tl.store(out_ptr + rm * BN + rn, t)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+def test_out_of_bounds_box_reads_zero(arch: str, dtype: torch.dtype) -> None:
+    """A box starting at a negative row and past the last column: only the in-bounds quarter holds
+    data, the rest reads zero."""
+    kernel = fresh(_tile_sum_oob)
+    M, N, BM, BN = 24, 48, 16, 32
+    x = torch.randn(M, N, dtype=dtype) + 5  # no zeros in bounds
+    out = torch.full((BM, BN), 7.0, dtype=dtype)
+    compiled = kernel[(1, )](TensorDescriptor.from_tensor(x, [BM, BN]), out, BM=BM, BN=BN)
+    expected = torch.zeros(BM, BN, dtype=dtype)
+    expected[BM // 2:, :BN // 2] = x[:BM // 2, N - BN // 2:]
+    torch.testing.assert_close(out, expected)
+    check_path(compiled, arch, store=False)
+
+
+def _made_desc(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, PAD: tl.constexpr):
+    x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN], padding_option=PAD)
+    out_desc = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    out_desc.store([m, n], x_desc.load([m, n]) + 1)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+def test_device_made_descriptor(arch: str, dtype: torch.dtype) -> None:
+    """tl.make_tensor_descriptor inside the kernel, ragged shape, zero padding."""
+    kernel = fresh(_made_desc)
+    M, N, BM, BN = 48, 40, 16, 32
+    x = torch.randn(M, N, dtype=dtype)
+    out = torch.zeros(M, N, dtype=dtype)
+    compiled = kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](x, out, M, N, BM=BM, BN=BN, PAD="zero")
+    torch.testing.assert_close(out, x + 1)
+    check_path(compiled, arch)
+
+
+def _nan_pad_probe(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN], padding_option="nan")
+    t = x_desc.load([0, 0])
+    rm = tl.arange(0, BM)[:, None]
+    rn = tl.arange(0, BN)[None, :]
+    tl.store(out_ptr + rm * BN + rn, t)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+def test_nan_padding(arch: str, dtype: torch.dtype) -> None:
+    """padding_option='nan': the out-of-bounds part of the box reads NaN."""
+    kernel = fresh(_nan_pad_probe)
+    M, N, BM, BN = 10, 20, 16, 32
+    x = torch.randn(M, N, dtype=dtype)
+    out = torch.zeros(BM, BN, dtype=dtype)
+    compiled = kernel[(1, )](x, out, M, N, BM=BM, BN=BN)
+    torch.testing.assert_close(out[:M, :N], x)
+    assert bool(out[M:, :].isnan().all()) and bool(out[:, N:].isnan().all())
+    check_path(compiled, arch, store=False)
+
+
+def _k_loop_matmul(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = a_desc.load([m, k])
+        b = b_desc.load([k, n])
+        acc = tl.dot(a, b, acc)
+    c_desc.store([m, n], acc)
+
+
+def test_descriptor_loads_in_k_loop(arch: str) -> None:
+    """Two descriptor loads per iteration of a K loop (two barriers, phases flipping every
+    iteration), a ragged K whose last tiles are partly out of bounds, against torch.matmul."""
+    kernel = fresh(_k_loop_matmul)
+    M, N, K, BM, BN, BK = 64, 32, 80, 32, 32, 32
+    a = torch.randn(M, K, dtype=torch.float16)
+    b = torch.randn(K, N, dtype=torch.float16)
+    c = torch.zeros(M, N, dtype=torch.float32)
+    compiled = kernel[(M // BM, N // BN)](TensorDescriptor.from_tensor(a, [BM, BK]),
+                                          TensorDescriptor.from_tensor(b, [BK, BN]),
+                                          TensorDescriptor.from_tensor(c, [BM, BN]), K, BM=BM, BN=BN, BK=BK)
+    torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-3, atol=1e-3)
+    check_path(compiled, arch)
+    if arch == "mp_31":
+        assert b"__musa_emu_async_bar_wait" in compiled.asm["emuir"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The runtime's async barriers, driven directly
+
+BARRIER_DECLS = """
+  llvm.func @__musa_emu_thread_id(i32) -> i32
+  llvm.func @__musa_emu_barrier()
+  llvm.func @__musa_emu_async_bar_record(i32)
+  llvm.func @__musa_emu_async_bar_init(i32, i32, i32)
+  llvm.func @__musa_emu_async_bar_add_trans(i32, i32)
+  llvm.func @__musa_emu_async_bar_arrive(i32)
+  llvm.func @__musa_emu_async_bar_wait(i32, i32)
+"""
+
+
+def barrier_module(arrivals: int, expect_bytes: int, arriving_threads: int) -> str:
+    """Barrier 3 with `arrivals` arrivals expected, `expect_bytes` expected bytes (none arrive),
+    threads below `arriving_threads` arrive; then every thread waits for phase 0, and thread t
+    stores t + 1 to out[t]."""
+    add_trans = (f"%eb = llvm.mlir.constant({expect_bytes} : i32) : i32\n"
+                 "    llvm.call @__musa_emu_async_bar_add_trans(%bar, %eb) : (i32, i32) -> ()") if expect_bytes else ""
+    return f"""
+module attributes {{"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32}} {{
+{BARRIER_DECLS}
+  llvm.func @bars(%out: !llvm.ptr<1>) attributes {{musa.kernel}} {{
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    %c1 = llvm.mlir.constant(1 : i32) : i32
+    %bar = llvm.mlir.constant(3 : i32) : i32
+    %n = llvm.mlir.constant({arrivals} : i32) : i32
+    %arriving = llvm.mlir.constant({arriving_threads} : i32) : i32
+    llvm.call @__musa_emu_async_bar_record(%bar) : (i32) -> ()
+    %tid = llvm.call @__musa_emu_thread_id(%c0) : (i32) -> i32
+    %first = llvm.icmp "eq" %tid, %c0 : i32
+    llvm.cond_br %first, ^init, ^ready
+  ^init:
+    llvm.call @__musa_emu_async_bar_init(%bar, %n, %c0) : (i32, i32, i32) -> ()
+    {add_trans}
+    llvm.br ^ready
+  ^ready:
+    llvm.call @__musa_emu_barrier() : () -> ()
+    %arrives = llvm.icmp "slt" %tid, %arriving : i32
+    llvm.cond_br %arrives, ^arrive, ^wait
+  ^arrive:
+    llvm.call @__musa_emu_async_bar_arrive(%bar) : (i32) -> ()
+    llvm.br ^wait
+  ^wait:
+    llvm.call @__musa_emu_async_bar_wait(%bar, %c0) : (i32, i32) -> ()
+    %v = llvm.add %tid, %c1 : i32
+    %p = llvm.getelementptr %out[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+    llvm.store %v, %p : i32, !llvm.ptr<1>
+    llvm.return
+  }}
+}}
+"""
+
+
+def run_barrier_kernel(module: str) -> list:
+    import ctypes
+    kernel = _musa_mlir.emulator_load(module)
+    buf = bytearray(4 * 64)
+    addr = ctypes.addressof((ctypes.c_char * len(buf)).from_buffer(buf))
+    kernel.launch((1, 1, 1), struct.pack("<Q", addr), [(addr, len(buf), "argument 'out'")])
+    return list(struct.unpack("<64i", bytes(buf)))
+
+
+def test_async_barrier_completes_after_all_arrivals() -> None:
+    """The phase completes on the 40th of 40 arrivals (threads 0..39 of 64); then everyone runs on."""
+    assert run_barrier_kernel(barrier_module(40, 0, 40)) == list(range(1, 65))
+
+
+def test_async_barrier_missing_arrival_is_a_deadlock() -> None:
+    """39 of 40 arrivals: the wait never completes; the error names the barrier and its state."""
+    with pytest.raises(_musa_mlir.EmulatorError,
+                       match=r"deadlock.*async barrier 3 \(phase parity 0 in progress, 1 of 40 arrivals pending"):
+        run_barrier_kernel(barrier_module(40, 0, 39))
+
+
+def test_async_barrier_missing_bytes_is_a_deadlock() -> None:
+    """All arrivals, but 256 expected bytes never transferred."""
+    with pytest.raises(_musa_mlir.EmulatorError, match=r"deadlock.*async barrier 3 .*256 expected bytes not "
+                       r"transferred"):
+        run_barrier_kernel(barrier_module(1, 256, 1))
+
