@@ -26,7 +26,8 @@ _undocumented_skips: list[str] = []
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.skipped:
+    # An expected failure (xfail) is reported as skipped too; it is not a skip.
+    if report.skipped and not hasattr(report, "wasxfail"):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         if not any(allowed in reason for allowed in DOCUMENTED_SKIPS):
             _undocumented_skips.append(f"{report.nodeid}: {reason}")
