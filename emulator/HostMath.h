@@ -1,7 +1,7 @@
 //===- HostMath.h - MUSA libdevice functions for the CPU emulator -*- C++ -*-===//
 //
-// Host implementations of the MUSA libdevice `__mt_*` functions, bound by
-// name in the emulator's JIT (see HostMath.cpp).
+// Host implementations of the MUSA libdevice functions (`__mt_*`, `__nv_*`,
+// `llvm.musa.rsq`), bound by name in the emulator's JIT (see HostMath.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +13,7 @@
 
 namespace mlir::triton_musa::emulator {
 
-/// Each `__mt_*` symbol of python/triton_musa/language/libdevice.py with the
+/// Each symbol python/triton_musa/language/libdevice.py can emit with the
 /// address of its host implementation.
 std::vector<std::pair<const char *, void *>> hostMathSymbols();
 

@@ -3,6 +3,7 @@
 #include "bindings/python/EmulatorBindings.h"
 
 #include "emulator/Emulator.h"
+#include "emulator/HostMath.h"
 
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -92,4 +93,14 @@ void bindEmulator(nb::module_ &m) {
       nb::arg("opt_level") = 2,
       "JIT-compiles the kernel of an LLVM-dialect module lowered for the "
       "emulator target; raises EmulatorError.");
+
+  m.def(
+      "emulator_host_math_symbols",
+      [] {
+        std::vector<std::string> names;
+        for (auto [name, address] : hostMathSymbols())
+          names.emplace_back(name);
+        return names;
+      },
+      "The libdevice symbols the emulator binds to host implementations.");
 }

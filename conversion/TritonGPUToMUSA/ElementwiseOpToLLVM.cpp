@@ -386,7 +386,9 @@ struct ErfOpConversion : public MUSAPattern<math::ErfOp> {
 
 /// Lowers tt.extern_elementwise to one call per element of the named
 /// function, declared in the module. The bitcode at `libpath` is linked
-/// into the LLVM IR later; here only the MUSA libraries are accepted.
+/// into the LLVM IR later; here only the MUSA libraries are accepted. MUSA's
+/// libdevice (the SDK's mtgpu/bitcode/) exports some functions under CUDA's
+/// `__nv_*` names, so those are refused only from another library.
 struct ExternElementwiseOpConversion
     : public MUSAPattern<triton::ExternElementwiseOp> {
   using MUSAPattern::MUSAPattern;
@@ -395,13 +397,15 @@ struct ExternElementwiseOpConversion
   lower(triton::ExternElementwiseOp op, OpAdaptor adaptor,
         ConversionPatternRewriter &rewriter) const override {
     StringRef symbol = op.getSymbol();
+    bool musaLibrary = op.getLibpath().contains("mtgpu/bitcode/");
     for (StringRef foreign : {"__nv_", "__ocml_", "__ockl_"})
-      if (symbol.starts_with(foreign))
+      if (symbol.starts_with(foreign) && !(musaLibrary && foreign == "__nv_"))
         return op.emitError()
                << "'tt.extern_elementwise' calls '" << symbol
                << "' from another vendor's device library (" << op.getLibpath()
                << "), which cannot run on MUSA: use "
-                  "triton_musa.language.libdevice (__mt_* functions)";
+                  "triton_musa.language.libdevice (the SDK's "
+                  "mtgpu/bitcode/libdevice)";
     return lowerToCalls(op, adaptor.getOperands(), symbol, *getTypeConverter(),
                         rewriter);
   }

@@ -64,6 +64,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %p, %n : tensor<256xf32, #blocked>, tensor<256xi32, #blocked>
   }
 
+  // MUSA's libdevice exports some functions under CUDA's names, and the fp32
+  // rsqrt is the device intrinsic llvm.musa.rsq, called like a library function.
+  // CHECK-LABEL: llvm.func @extern_musa_names(
+  // CHECK-COUNT-2: llvm.call @__nv_sinf(%{{.*}}) : (f32) -> f32
+  // CHECK-COUNT-2: llvm.call @llvm.musa.rsq(%{{.*}}) : (f32) -> f32
+  tt.func public @extern_musa_names(%x: tensor<256xf32, #blocked>) -> (tensor<256xf32, #blocked>, tensor<256xf32, #blocked>) {
+    %s = tt.extern_elementwise %x {libname = "libdevice", libpath = "/usr/local/musa/mtgpu/bitcode/libdevice.31.bc", pure = true, symbol = "__nv_sinf"} : (tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked>
+    %r = tt.extern_elementwise %x {libname = "libdevice", libpath = "/usr/local/musa/mtgpu/bitcode/libdevice.31.bc", pure = true, symbol = "llvm.musa.rsq"} : (tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked>
+    tt.return %s, %r : tensor<256xf32, #blocked>, tensor<256xf32, #blocked>
+  }
+
   // The region (three blocks, as Triton emits for an if inside the mapped
   // function) is inlined once per register; each copy's return branches to
   // the next copy, the last to the rest of the function.
