@@ -33,10 +33,10 @@ mlir::triton_musa::getNVLibdeviceName(llvm::StringRef mtName) {
                                 .Case("saturate_f32", "saturatef")
                                 .Default("");
   if (!special.empty())
-    return ("__nv_" + special).str();
+    return "__nv_" + special.str();
   if (name.consume_back("_f32"))
-    return ("__nv_" + name + "f").str();
+    return "__nv_" + name.str() + "f";
   if (name.consume_back("_f64"))
-    return ("__nv_" + name).str();
-  return ("__nv_" + name).str();
+    return "__nv_" + name.str();
+  return "__nv_" + name.str();
 }

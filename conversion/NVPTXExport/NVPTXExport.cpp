@@ -17,6 +17,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -112,19 +113,73 @@ llvm::Error markKernels(ModuleOp module, llvm::Module &llvmModule) {
   return llvm::Error::success();
 }
 
+/// The libdevice.10.bc function (f32 name; f64 drops the `f`) that computes
+/// an LLVM math intrinsic NVPTX cannot select (it has no libcalls).
+std::optional<llvm::StringRef> getLibdeviceForIntrinsic(llvm::Intrinsic::ID id) {
+  switch (id) {
+  case llvm::Intrinsic::exp:
+    return "exp";
+  case llvm::Intrinsic::exp10:
+    return "exp10";
+  case llvm::Intrinsic::log:
+    return "log";
+  case llvm::Intrinsic::log10:
+    return "log10";
+  case llvm::Intrinsic::sin:
+    return "sin";
+  case llvm::Intrinsic::cos:
+    return "cos";
+  case llvm::Intrinsic::tan:
+    return "tan";
+  case llvm::Intrinsic::pow:
+    return "pow";
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Calls of scalar f32/f64 math intrinsics without an NVPTX instruction
+/// become calls of their `__nv_*` libdevice functions.
+void replaceMathIntrinsics(llvm::Module &module) {
+  SmallVector<llvm::Function *> intrinsics;
+  for (llvm::Function &func : module)
+    if (func.isIntrinsic() && getLibdeviceForIntrinsic(func.getIntrinsicID()))
+      intrinsics.push_back(&func);
+  for (llvm::Function *func : intrinsics) {
+    llvm::Type *type = func->getReturnType();
+    if (!type->isFloatTy() && !type->isDoubleTy())
+      continue;
+    std::string name = ("__nv_" + *getLibdeviceForIntrinsic(
+                                       func->getIntrinsicID()))
+                           .str() +
+                       (type->isFloatTy() ? "f" : "");
+    llvm::FunctionCallee callee =
+        module.getOrInsertFunction(name, func->getFunctionType());
+    func->replaceAllUsesWith(callee.getCallee());
+    func->eraseFromParent();
+  }
+}
+
 /// Renames the `__mt_*` declarations to libdevice.10.bc's names and links
 /// those functions from `path`, internalized.
 llvm::Error linkLibdevice(llvm::Module &module,
                           const std::optional<std::string> &path,
                           Location loc) {
   SmallVector<llvm::Function *> calls;
-  for (llvm::Function &func : module)
-    if (func.isDeclaration() && func.getName().starts_with("__mt_"))
+  std::string firstCall;
+  for (llvm::Function &func : module) {
+    if (!func.isDeclaration())
+      continue;
+    if (func.getName().starts_with("__mt_"))
       calls.push_back(&func);
-  if (calls.empty())
+    if (firstCall.empty() && (func.getName().starts_with("__mt_") ||
+                              func.getName().starts_with("__nv_")))
+      firstCall = func.getName().str();
+  }
+  if (firstCall.empty())
     return llvm::Error::success();
   if (!path || path->empty())
-    return emitFailure(loc, "the module calls " + calls.front()->getName() +
+    return emitFailure(loc, "the module calls " + firstCall +
                                 ", and no libdevice.10.bc was given");
   if (!llvm::sys::fs::exists(*path))
     return emitFailure(loc, "libdevice '" + *path + "' does not exist");
@@ -222,10 +277,12 @@ mlir::triton_musa::translateToNVPTXLLVMIR(ModuleOp module,
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
   llvmModule->setDataLayout((*machine)->createDataLayout());
   // libdevice asks __nvvm_reflect("__CUDA_FTZ"); keep denormals (IEEE).
-  llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", 0);
+  llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                            uint32_t(0));
 
   if (llvm::Error error = markKernels(module, *llvmModule))
     return std::move(error);
+  replaceMathIntrinsics(*llvmModule);
   if (llvm::Error error =
           linkLibdevice(*llvmModule, options.libdevicePath, loc))
     return std::move(error);

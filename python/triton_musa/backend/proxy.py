@@ -78,10 +78,19 @@ def _ptxas_release(path: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
+# The newest PTX ISA (x10) each CUDA release's ptxas reads (NVIDIA's PTX ISA release history).
+_PTX_OF_CUDA = {(12, 0): 80, (12, 1): 81, (12, 2): 82, (12, 3): 83, (12, 4): 84, (12, 5): 85, (12, 6): 85,
+                (12, 8): 87, (12, 9): 88, (13, 0): 90}
+
+
 def ptx_version() -> int:
-    """The PTX ISA (x10) that the wheel's ptxas reads: CUDA 12.x -> 8.x, 13.x -> 9.x (12.8 -> 87)."""
-    major, minor = _ptxas_release(str(ptxas_path()))
-    return (major - 4) * 10 + minor
+    """The PTX ISA (x10) that the wheel's ptxas reads (12.8 -> 87); a newer release than the table
+    knows gets the newest PTX the table has."""
+    release = _ptxas_release(str(ptxas_path()))
+    known = [cuda for cuda in _PTX_OF_CUDA if cuda <= release]
+    if not known:
+        raise ProxyToolError(f"ptxas of CUDA {release[0]}.{release[1]} is older than the proxy supports (12.0)")
+    return _PTX_OF_CUDA[max(known)]
 
 
 def make_llir(ttgir: Any, metadata: Dict[str, Any], proxy: ProxyTarget, opt: Any) -> str:
