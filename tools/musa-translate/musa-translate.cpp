@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  llvm::Expected<std::string> text = std::string();
+  std::string text;
   if (proxyToNVPTX) {
     triton_musa::NVPTXExportOptions proxyOptions;
     proxyOptions.sm = sm;
@@ -107,27 +107,39 @@ int main(int argc, char **argv) {
     proxyOptions.optLevel = optLevel;
     if (!libdevice.empty())
       proxyOptions.libdevicePath = libdevice;
-    text = triton_musa::translateToNVPTXLLVMIR(*module, proxyOptions);
-    if (text && emitPTX)
-      text = triton_musa::compileNVPTXLLVMIRToPTX(*text, proxyOptions);
-    if (!text) {
-      llvm::errs() << "musa-translate: " << llvm::toString(text.takeError())
-                   << "\n";
+    llvm::Expected<std::string> llvmIR =
+        triton_musa::translateToNVPTXLLVMIR(*module, proxyOptions);
+    if (!llvmIR) {
+      // Already reported as a diagnostic with its location.
+      llvm::consumeError(llvmIR.takeError());
       return 1;
+    }
+    text = std::move(*llvmIR);
+    if (emitPTX) {
+      llvm::Expected<std::string> ptx =
+          triton_musa::compileNVPTXLLVMIRToPTX(text, proxyOptions);
+      if (!ptx) {
+        llvm::errs() << "musa-translate: " << llvm::toString(ptx.takeError())
+                     << "\n";
+        return 1;
+      }
+      text = std::move(*ptx);
     }
   } else {
     triton_musa::ExportOptions options;
     options.arch = arch;
-  options.optLevel = optLevel;
-  if (!libdevice.empty())
-    options.libdevicePath = libdevice;
-  options.llvm14Compatible = !noLLVM14Compat;
-    text = triton_musa::translateToMUSALLVMIR(*module, options);
-    if (!text) {
+    options.optLevel = optLevel;
+    if (!libdevice.empty())
+      options.libdevicePath = libdevice;
+    options.llvm14Compatible = !noLLVM14Compat;
+    llvm::Expected<std::string> llvmIR =
+        triton_musa::translateToMUSALLVMIR(*module, options);
+    if (!llvmIR) {
       // Already reported as a diagnostic with its location.
-      llvm::consumeError(text.takeError());
+      llvm::consumeError(llvmIR.takeError());
       return 1;
     }
+    text = std::move(*llvmIR);
   }
 
   auto output = openOutputFile(outputFilename, &error);
@@ -135,7 +147,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "musa-translate: " << error << "\n";
     return 1;
   }
-  output->os() << *text;
+  output->os() << text;
   output->keep();
   return 0;
 }
