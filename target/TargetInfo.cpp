@@ -57,6 +57,8 @@ std::optional<TargetKind> mlir::triton_musa::parseTargetKind(StringRef name) {
     return TargetKind::Device;
   if (name == "emulator")
     return TargetKind::Emulator;
+  if (name == "proxy")
+    return TargetKind::Proxy;
   return std::nullopt;
 }
 
@@ -65,5 +67,7 @@ mlir::triton_musa::createTargetInfo(const MUSAArchInfo &arch,
                                     TargetKind kind) {
   if (kind == TargetKind::Emulator)
     return createEmulatorTargetInfo(arch);
+  if (kind == TargetKind::Proxy)
+    return createProxyTargetInfo(arch);
   return createMUSATargetInfo(arch);
 }

@@ -221,11 +221,14 @@ protected:
   const MUSAArchInfo &arch;
 };
 
-/// What the lowering runs on: the MUSA GPU itself, or the CPU emulator
-/// (emulator/) emulating that GPU's warps.
-enum class TargetKind { Device, Emulator };
+/// What the lowering runs on: the MUSA GPU itself, the CPU emulator
+/// (emulator/) emulating that GPU's warps, or the GPU proxy: an NVIDIA GPU
+/// (NVVM) running the code compiled for that MUSA architecture, to measure
+/// it and run it under real concurrency (32-lane warps only).
+enum class TargetKind { Device, Emulator, Proxy };
 
-/// "musa" -> Device, "emulator" -> Emulator (the `target=` pass option).
+/// "musa" -> Device, "emulator" -> Emulator, "proxy" -> Proxy (the `target=`
+/// pass option).
 std::optional<TargetKind> parseTargetKind(StringRef name);
 
 /// The target interface of `arch` on `kind`.
@@ -236,6 +239,8 @@ createTargetInfo(const MUSAArchInfo &arch,
 std::unique_ptr<TargetInfo> createMUSATargetInfo(const MUSAArchInfo &arch);
 /// The CPU emulator's implementation (EmulatorTargetInfo.cpp).
 std::unique_ptr<TargetInfo> createEmulatorTargetInfo(const MUSAArchInfo &arch);
+/// The GPU proxy's implementation (ProxyTargetInfo.cpp, NVVM).
+std::unique_ptr<TargetInfo> createProxyTargetInfo(const MUSAArchInfo &arch);
 
 } // namespace mlir::triton_musa
 

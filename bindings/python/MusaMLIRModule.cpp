@@ -10,6 +10,7 @@
 #include "bindings/python/LayoutConversionBindings.h"
 #include "bindings/python/LinearLayoutBindings.h"
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
+#include "conversion/NVPTXExport/NVPTXExport.h"
 #include "registration/InitAll.h"
 #include "target/MUSAArch.h"
 
@@ -178,6 +179,29 @@ public:
     return std::move(*text);
   }
 
+  /// The GPU proxy's `llir` stage: LLVM IR text for nvptx64-nvidia-cuda
+  /// (conversion/NVPTXExport) of a module lowered with target=proxy.
+  std::string toNVPTXLLVMIR(const std::string &sm, unsigned ptxVersion,
+                            int optLevel,
+                            const std::optional<std::string> &libdevice) {
+    if (optLevel < 0 || optLevel > 3)
+      throw std::invalid_argument("opt_level must be in 0..3, got " +
+                                  std::to_string(optLevel));
+    DiagnosticCollector diagnostics(context.get());
+    mlir::triton_musa::NVPTXExportOptions options;
+    options.sm = sm;
+    options.ptxVersion = ptxVersion;
+    options.optLevel = static_cast<unsigned>(optLevel);
+    options.libdevicePath = libdevice;
+    llvm::Expected<std::string> text =
+        mlir::triton_musa::translateToNVPTXLLVMIR(*module, options);
+    if (!text) {
+      llvm::consumeError(text.takeError());
+      diagnostics.raise("cannot export the module to NVPTX LLVM IR for " + sm);
+    }
+    return std::move(*text);
+  }
+
   /// The module's attribute `name` as a Python value (integers and strings),
   /// None where the module has no such attribute.
   std::optional<std::variant<int64_t, std::string>>
@@ -272,6 +296,13 @@ NB_MODULE(_musa_mlir, m) {
            "dialect (kernels marked `musa.kernel`), optimized at O<opt_level>, "
            "with `libdevice` linked if given, rewritten for the MUSA SDK's "
            "LLVM 14 llc unless llvm14_compatible is False; raises MLIRError.")
+      .def("to_nvptx_llvm_ir", &PyModule::toNVPTXLLVMIR, nb::arg("sm") = "sm_90",
+           nb::arg("ptx_version") = 87, nb::arg("opt_level") = 3,
+           nb::arg("libdevice") = nb::none(),
+           "GPU proxy: LLVM IR text for nvptx64-nvidia-cuda from a module "
+           "lowered with convert-tritongpu-to-musa{target=proxy} (kernels "
+           "ptx_kernel with nvvm.maxntid, __mt_* calls mapped onto "
+           "libdevice.10.bc's __nv_* and linked); raises MLIRError.")
       .def("attribute", &PyModule::attribute, nb::arg("name"),
            "The module's integer or string attribute `name` (e.g. "
            "\"ttg.shared\", \"ttg.target\"), or None.")
@@ -289,6 +320,24 @@ NB_MODULE(_musa_mlir, m) {
       nb::arg("text"), nb::arg("source_name") = "<string>",
       nb::arg("verify") = true,
       "Parses (and by default verifies) a module; raises MLIRError.");
+  m.def(
+      "nvptx_to_ptx",
+      [](const std::string &llvmIR, const std::string &sm,
+         unsigned ptxVersion, bool fpFusion) {
+        mlir::triton_musa::NVPTXExportOptions options;
+        options.sm = sm;
+        options.ptxVersion = ptxVersion;
+        options.fpFusion = fpFusion;
+        llvm::Expected<std::string> ptx =
+            mlir::triton_musa::compileNVPTXLLVMIRToPTX(llvmIR, options);
+        if (!ptx)
+          throw MLIRDiagnosticError(llvm::toString(ptx.takeError()));
+        return std::move(*ptx);
+      },
+      nb::arg("llvm_ir"), nb::arg("sm") = "sm_90", nb::arg("ptx_version") = 87,
+      nb::arg("fp_fusion") = true,
+      "GPU proxy: PTX from LLVM IR text for nvptx64-nvidia-cuda through "
+      "LLVM's NVPTX backend; raises MLIRError.");
   m.def("architectures", &architectures,
         "The MUSA architecture table: one dict per supported architecture "
         "(name, codename, major, minor, warp_size, max_shared_memory_bytes, "

@@ -107,13 +107,19 @@ struct ConvertTritonGPUToMUSA
     std::optional<TargetKind> kind = parseTargetKind(target);
     if (!kind) {
       module.emitError() << kPassFlag << ": unknown target '" << target
-                         << "'; expected 'musa' or 'emulator'";
+                         << "'; expected 'musa', 'emulator' or 'proxy'";
       return signalPassFailure();
     }
     FailureOr<const MUSAArchInfo *> musaArch =
         resolveMUSAArch(module, arch, kPassFlag);
     if (failed(musaArch))
       return signalPassFailure();
+    if (*kind == TargetKind::Proxy && (*musaArch)->warpSize != 32) {
+      module.emitError() << kPassFlag << ": target=proxy runs on 32-lane "
+                         << "NVIDIA warps; " << (*musaArch)->name << " has "
+                         << (*musaArch)->warpSize << "-thread warps";
+      return signalPassFailure();
+    }
     std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**musaArch, *kind);
 
     auto launch = triton::gpu::getModuleLaunchInfo(module);

@@ -57,7 +57,9 @@ def ConvertTritonGPUToMUSA
            "What the kernel runs on: 'musa' (the GPU of `arch`, `llvm.musa.*` "
            "calls) or 'emulator' (the CPU emulator emulating `arch`: ids, "
            "barriers, shuffles, ballots and the shared-memory base become "
-           "`__musa_emu_*` runtime calls, see EmulatorTargetInfo.cpp)">
+           "`__musa_emu_*` runtime calls, see EmulatorTargetInfo.cpp) or "
+           "'proxy' (an NVIDIA GPU running `arch`'s code: NVVM ids, "
+           "barriers, shuffles and votes, see ProxyTargetInfo.cpp)">
   ];
 }
 

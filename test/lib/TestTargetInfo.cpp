@@ -98,18 +98,19 @@ struct TestMUSATargetInfo
   using Base::Base;
 
   void runOnOperation() override {
-    // The module attribute test.musa.target = "emulator" selects the CPU
-    // emulator's implementation instead of the device's.
+    // The module attribute test.musa.target = "emulator" (or "proxy")
+    // selects the CPU emulator's (or the GPU proxy's) implementation instead
+    // of the device's.
     auto targetAttr =
         getOperation()->getAttrOfType<StringAttr>("test.musa.target");
     FailureOr<const MUSAArchInfo *> musaArch =
         resolveMUSAArch(getOperation(), arch, "--test-musa-target-info");
     if (failed(musaArch))
       return signalPassFailure();
-    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(
-        **musaArch, targetAttr && targetAttr.getValue() == "emulator"
-                        ? TargetKind::Emulator
-                        : TargetKind::Device);
+    std::optional<TargetKind> kind =
+        targetAttr ? parseTargetKind(targetAttr.getValue()) : TargetKind::Device;
+    std::unique_ptr<TargetInfo> targetInfo =
+        createTargetInfo(**musaArch, kind.value_or(TargetKind::Device));
     SmallVector<Operation *> placeholders;
     getOperation().walk([&](Operation *op) {
       if (op->getName().getStringRef().starts_with("test.musa."))

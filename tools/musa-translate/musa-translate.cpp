@@ -5,11 +5,18 @@
 //   musa-translate --musa-to-llvmir --musa-arch=mp_31 [--opt-level=N]
 //                  [--libdevice=PATH] [--no-llvm14-compat] in.mlir [-o out.ll]
 //
+// and the GPU proxy's `llir` and `ptx` stages (conversion/NVPTXExport) on a
+// module lowered with convert-tritongpu-to-musa{target=proxy}:
+//
+//   musa-translate --proxy-to-nvptx-llvmir [--sm=sm_90] [--ptx-version=87]
+//                  [--libdevice=libdevice.10.bc] in.mlir [--emit-ptx]
+//
 // Errors are printed as file:line:col diagnostics; the exit status is 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
+#include "conversion/NVPTXExport/NVPTXExport.h"
 #include "registration/InitAll.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -36,6 +43,18 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
 static cl::opt<bool>
     musaToLLVMIR("musa-to-llvmir",
                  cl::desc("Translate an LLVM-dialect module to MUSA LLVM IR"));
+static cl::opt<bool> proxyToNVPTX(
+    "proxy-to-nvptx-llvmir",
+    cl::desc("GPU proxy: translate an LLVM-dialect module lowered with "
+             "target=proxy to LLVM IR for nvptx64-nvidia-cuda"));
+static cl::opt<bool>
+    emitPTX("emit-ptx",
+            cl::desc("With --proxy-to-nvptx-llvmir: print PTX instead"));
+static cl::opt<std::string> sm("sm", cl::desc("GPU proxy: the NVIDIA GPU"),
+                               cl::init("sm_90"));
+static cl::opt<unsigned> ptxVersion("ptx-version",
+                                    cl::desc("GPU proxy: PTX ISA x 10"),
+                                    cl::init(87));
 static cl::opt<std::string>
     arch("musa-arch",
          cl::desc("MUSA architecture, e.g. mp_31 (default: the module's "
@@ -54,8 +73,9 @@ static cl::opt<bool> noLLVM14Compat(
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "triton-musa LLVM IR exporter\n");
-  if (!musaToLLVMIR) {
-    llvm::errs() << "musa-translate: choose a translation (--musa-to-llvmir)\n";
+  if (!musaToLLVMIR && !proxyToNVPTX) {
+    llvm::errs() << "musa-translate: choose a translation (--musa-to-llvmir "
+                    "or --proxy-to-nvptx-llvmir)\n";
     return 1;
   }
 
@@ -79,18 +99,47 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  triton_musa::ExportOptions options;
-  options.arch = arch;
-  options.optLevel = optLevel;
-  if (!libdevice.empty())
-    options.libdevicePath = libdevice;
-  options.llvm14Compatible = !noLLVM14Compat;
-  llvm::Expected<std::string> text =
-      triton_musa::translateToMUSALLVMIR(*module, options);
-  if (!text) {
-    // Already reported as a diagnostic with its location.
-    llvm::consumeError(text.takeError());
-    return 1;
+  std::string text;
+  if (proxyToNVPTX) {
+    triton_musa::NVPTXExportOptions proxyOptions;
+    proxyOptions.sm = sm;
+    proxyOptions.ptxVersion = ptxVersion;
+    proxyOptions.optLevel = optLevel;
+    if (!libdevice.empty())
+      proxyOptions.libdevicePath = libdevice;
+    llvm::Expected<std::string> llvmIR =
+        triton_musa::translateToNVPTXLLVMIR(*module, proxyOptions);
+    if (!llvmIR) {
+      // Already reported as a diagnostic with its location.
+      llvm::consumeError(llvmIR.takeError());
+      return 1;
+    }
+    text = std::move(*llvmIR);
+    if (emitPTX) {
+      llvm::Expected<std::string> ptx =
+          triton_musa::compileNVPTXLLVMIRToPTX(text, proxyOptions);
+      if (!ptx) {
+        llvm::errs() << "musa-translate: " << llvm::toString(ptx.takeError())
+                     << "\n";
+        return 1;
+      }
+      text = std::move(*ptx);
+    }
+  } else {
+    triton_musa::ExportOptions options;
+    options.arch = arch;
+    options.optLevel = optLevel;
+    if (!libdevice.empty())
+      options.libdevicePath = libdevice;
+    options.llvm14Compatible = !noLLVM14Compat;
+    llvm::Expected<std::string> llvmIR =
+        triton_musa::translateToMUSALLVMIR(*module, options);
+    if (!llvmIR) {
+      // Already reported as a diagnostic with its location.
+      llvm::consumeError(llvmIR.takeError());
+      return 1;
+    }
+    text = std::move(*llvmIR);
   }
 
   auto output = openOutputFile(outputFilename, &error);
@@ -98,7 +147,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "musa-translate: " << error << "\n";
     return 1;
   }
-  output->os() << *text;
+  output->os() << text;
   output->keep();
   return 0;
 }

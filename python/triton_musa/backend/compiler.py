@@ -28,6 +28,7 @@ from . import emulator
 from .cache_key import backend_key
 from .errors import user_errors
 from .lowering import lower_for_emulator
+from .proxy import proxy_target
 from .target import MusaArch, libdevice_path, parse_arch
 
 # fp8 storage and conversion types on every arch: the conversions are integer code (no fp8
@@ -145,17 +146,21 @@ class MusaBackend(BaseBackend):
 
     def __init__(self, target: GPUTarget) -> None:
         super().__init__(target)
-        self.arch = parse_arch(target.arch)
+        # GPUTarget("musa", "proxy_sm90", 32): the GPU proxy compiles the code of its MUSA arch for
+        # an NVIDIA GPU (proxy.py); everything above the target interface is that arch's.
+        self.proxy = proxy_target(target.arch)
+        self.arch = parse_arch(self.proxy.musa_arch if self.proxy else target.arch)
         # Triton's AOT tool builds GPUTarget("musa", "mp_31", "32") from "--target musa:mp_31:32".
         if int(target.warp_size) != self.arch.warp_size:
             raise ValueError(f"GPUTarget warp_size={target.warp_size} does not match {self.arch.name}, "
                              f"whose warps have {self.arch.warp_size} threads")
         # CompiledKernel reads the last stage as the "binary" (bytes).
-        self.binary_ext = binary_stage()
+        self.binary_ext = "cubin" if self.proxy else binary_stage()
 
     @functools.lru_cache()
     def hash(self) -> str:
-        return f"triton-musa-{self.arch.name}-{self.arch.warp_size}-{self.binary_ext}-{backend_key()}"
+        proxy = f"{self.proxy.name}-" if self.proxy else ""
+        return f"triton-musa-{proxy}{self.arch.name}-{self.arch.warp_size}-{self.binary_ext}-{backend_key()}"
 
     def parse_options(self, opts: Dict[str, Any]) -> MusaOptions:
         arch = self.arch
@@ -192,6 +197,13 @@ class MusaBackend(BaseBackend):
             raise NotImplementedError("Gluon kernels are not supported by the MUSA backend yet")
         stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata, options)
         stages["ttgir"] = lambda src, metadata: self.make_ttgir(src, metadata, options)
+        if self.proxy:
+            from . import proxy
+            target = self.proxy
+            stages["llir"] = lambda src, metadata: proxy.make_llir(src, metadata, target, options)
+            stages["ptx"] = lambda src, metadata: proxy.make_ptx(src, metadata, target, options)
+            stages["cubin"] = lambda src, metadata: proxy.make_cubin(src, metadata, target, options)
+            return
         # Each stage consumes its predecessor's output: ttgir -> emuir on the CPU emulator,
         # ttgir -> llir (-> mubin with the SDK) for a MUSA GPU. The same MUSA TTGIR passes
         # run in both; only the conversion's target differs (lowering.lowering_pipeline).

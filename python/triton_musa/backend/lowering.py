@@ -22,8 +22,9 @@ from .target import MusaArch, libdevice_path
 # The first LLVM release whose llc reads the IR our exporter writes without the compatibility step.
 LLVM_MAJOR_WITHOUT_REWRITES = 19
 
-# What --convert-tritongpu-to-musa lowers for: the MUSA GPU, or the CPU emulator emulating it.
-TARGETS = ("musa", "emulator")
+# What --convert-tritongpu-to-musa lowers for: the MUSA GPU, the CPU emulator emulating it, or
+# the GPU proxy (an NVIDIA GPU running its code, proxy.py).
+TARGETS = ("musa", "emulator", "proxy")
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,8 @@ class MatmulOptions:
 
 
 def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = None) -> str:
-    """The pass pipeline from TTGIR to the LLVM dialect for ``target`` ("musa" or "emulator");
-    the matrix-path switches default to the environment's."""
+    """The pass pipeline from TTGIR to the LLVM dialect for ``target`` ("musa", "emulator" or
+    "proxy"); the matrix-path switches default to the environment's."""
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
     matmul = matmul or MatmulOptions.from_env()
@@ -116,5 +117,16 @@ def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name
     from .toolchain import target_llvm_major
     llir = module.to_llvm_ir(arch.name, opt_level=opt_level, libdevice=libdevice,
                              llvm14_compatible=target_llvm_major() < LLVM_MAJOR_WITHOUT_REWRITES)
+    return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
+                         shared_bytes=lowered.shared_bytes, llir=llir)
+
+
+def lower_for_proxy(ttgir: str, arch: MusaArch, *, sm: str, ptx_version: int, libdevice: Optional[str],
+                    opt_level: int = 3, source_name: str = "kernel.ttgir") -> LoweredKernel:
+    """TTGIR for ``arch`` -> LLVM IR for the GPU proxy (nvptx64-nvidia-cuda, ``sm``), with ``__mt_*`` calls
+    mapped onto ``libdevice`` (libdevice.10.bc). Replay: ``musa-opt`` with the pipeline of target "proxy",
+    then ``musa-translate --proxy-to-nvptx-llvmir``."""
+    module, lowered = _lower(ttgir, arch, "proxy", source_name)
+    llir = module.to_nvptx_llvm_ir(sm=sm, ptx_version=ptx_version, opt_level=opt_level, libdevice=libdevice)
     return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
                          shared_bytes=lowered.shared_bytes, llir=llir)

@@ -9,7 +9,7 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,MP22 --input-file=%t.mp_22.mlir --implicit-check-not=llvm.musa.
 // RUN: not musa-opt %S/Inputs/add.mp_31.mlir "-convert-tritongpu-to-musa=arch=mp_31 target=cpu" 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: unknown target 'cpu'; expected 'musa' or 'emulator'
+// BAD: unknown target 'cpu'; expected 'musa', 'emulator' or 'proxy'
 
 // CHECK: module attributes {{{.*}}"ttg.num-warps" = 4 : i32
 // MP31-SAME: "ttg.threads-per-warp" = 32 : i32

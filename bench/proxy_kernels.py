@@ -1,0 +1,402 @@
+"""The GPU proxy's kernel set: benchmark kernels and a correctness set.
+
+Plain Python (triton, torch): imported here to compile the bundle for the proxy
+and on the GPU machine to compile the same kernels with Triton's NVIDIA backend,
+make the inputs and check the results against PyTorch. Every case fixes its
+sizes, so both compiles see the same specialization (``source``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import triton
+import triton.language as tl
+from triton.compiler import ASTSource
+from triton.language.extra import libdevice
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@triton.jit
+def gelu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)
+    tl.store(out_ptr + offs, 0.5 * x * (1.0 + libdevice.tanh(inner)), mask=mask)
+
+
+@triton.jit
+def softmax_kernel(out_ptr, in_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(in_ptr + row * stride + cols, mask=mask, other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    tl.store(out_ptr + row * stride + cols, e / tl.sum(e, axis=0), mask=mask)
+
+
+@triton.jit
+def layernorm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+    mean = tl.sum(x, axis=0) / n_cols
+    d = tl.where(mask, x - mean, 0.0)
+    rstd = 1.0 / tl.sqrt(tl.sum(d * d, axis=0) / n_cols + eps)
+    w = tl.load(w_ptr + cols, mask=mask)
+    b = tl.load(b_ptr + cols, mask=mask)
+    tl.store(y_ptr + row * stride + cols, d * rstd * w + b, mask=mask)
+
+
+@triton.jit
+def copy2d_kernel(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)[:, None]
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)[None, :]
+    mask = (rm < M) & (rn < N)
+    tl.store(y_ptr + rm * stride_y + rn, tl.load(x_ptr + rm * stride_x + rn, mask=mask), mask=mask)
+
+
+@triton.jit
+def transpose_kernel(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    tile = tl.load(x_ptr + rm[:, None] * stride_x + rn[None, :], mask=(rm[:, None] < M) & (rn[None, :] < N))
+    tl.store(y_ptr + rn[:, None] * stride_y + rm[None, :], tl.trans(tile), mask=(rn[:, None] < N) & (rm[None, :] < M))
+
+
+@triton.jit
+def row_sum_kernel(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + cols, mask=cols < n_cols, other=0.0)
+    tl.store(out_ptr + row, tl.sum(x, axis=0))
+
+
+@triton.jit
+def atomic_sum_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0)
+    tl.atomic_add(out_ptr, tl.sum(x, axis=0))
+
+
+@triton.jit
+def cumsum_kernel(x_ptr, out_ptr, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + cols)
+    tl.store(out_ptr + row * stride + cols, tl.cumsum(x, axis=0))
+
+
+@triton.jit
+def histogram_kernel(x_ptr, bins_ptr, n, BLOCK: tl.constexpr, NUM_BINS: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0)
+    h = tl.histogram(x, NUM_BINS)
+    tl.atomic_add(bins_ptr + tl.arange(0, NUM_BINS), h)
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc += tl.dot(a, b, input_precision="ieee")
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    bh = tl.program_id(1)
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    base = bh * seq * D
+    q = tl.load(q_ptr + base + rm[:, None] * D + rd[None, :])
+    m_i = tl.full((BM, ), -float("inf"), tl.float32)
+    l_i = tl.zeros((BM, ), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for start in range(0, seq, BN):
+        rn = start + tl.arange(0, BN)
+        kt = tl.load(k_ptr + base + rn[None, :] * D + rd[:, None])
+        s = tl.dot(q, kt, input_precision="ieee") * scale
+        m_new = tl.maximum(m_i, tl.max(s, axis=1))
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, axis=1)
+        v = tl.load(v_ptr + base + rn[:, None] * D + rd[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p, v, input_precision="ieee")
+        m_i = m_new
+    tl.store(o_ptr + base + rm[:, None] * D + rd[None, :], acc / l_i[:, None])
+
+
+@dataclass
+class Setup:
+    """A case's tensors on a device, ready to launch and check."""
+
+    args: List[Any]  # every kernel argument, constexpr values included
+    grid: Tuple[int, ...]
+    check: Callable[[], Optional[str]]  # None when the output matches PyTorch, else why not
+    reset: Callable[[], None]  # clears what the kernel accumulates into (atomics)
+    torch_fn: Callable[[], Any]  # the same work in PyTorch, for timing
+
+
+@dataclass
+class Case:
+    name: str
+    kernel: Any
+    signature: Dict[str, str]  # parameter -> Triton type ("*fp32", "i32", "fp32", "constexpr")
+    values: Dict[str, Any]  # every non-pointer parameter's value (constexprs included)
+    num_warps: int
+    unit: str  # "GB/s" or "TFLOP/s"
+    amount: float  # bytes moved or flops done per launch
+    setup: Callable[[Any, "Case"], Setup]
+    memory_bound: bool = False
+    # Parameters whose pointer may be taken as 16-byte aligned (all pointers unless listed otherwise).
+    unaligned: Tuple[str, ...] = field(default_factory=tuple)
+
+    def source(self) -> ASTSource:
+        """The same specialization for every compile: pointers and multiples of 16 are divisible by 16."""
+        names = self.kernel.arg_names
+        constexprs = {k: self.values[k] for k in names if self.signature[k] == "constexpr"}
+        attrs = {}
+        for i, name in enumerate(names):
+            ty = self.signature[name]
+            divisible = (ty.startswith("*") and name not in self.unaligned) or \
+                (ty in ("i32", "i64") and self.values[name] % 16 == 0)
+            if divisible:
+                attrs[(i, )] = [["tt.divisibility", 16]]
+        return ASTSource(self.kernel, self.signature, constexprs, attrs)
+
+    def value_args(self, pointers: Dict[str, Any]) -> List[Any]:
+        return [pointers[n] if n in pointers else self.values[n] for n in self.kernel.arg_names]
+
+
+def _close(out: Any, ref: Any, rtol: float, atol: float) -> Optional[str]:
+    import torch
+    if torch.allclose(out, ref, rtol=rtol, atol=atol):
+        return None
+    err = (out.double() - ref.double()).abs().max().item()
+    return f"max abs error {err:.3g} (rtol {rtol}, atol {atol})"
+
+
+def _exact(out: Any, ref: Any) -> Optional[str]:
+    import torch
+    if torch.equal(out, ref):
+        return None
+    return f"{int((out != ref).sum().item())} of {out.numel()} elements differ"
+
+
+def _gen(device: Any) -> Any:
+    import torch
+    g = torch.Generator(device=device)
+    g.manual_seed(0)
+    return g
+
+
+def _setup_add(dev: Any, c: Case) -> Setup:
+    import torch
+    n = c.values["n"]
+    x, y = (torch.randn(n, device=dev, generator=_gen(dev)) for _ in range(2))
+    out = torch.empty_like(x)
+    return Setup(c.value_args({"x_ptr": x, "y_ptr": y, "out_ptr": out}), (triton.cdiv(n, c.values["BLOCK"]), ),
+                 lambda: _exact(out, x + y), lambda: None, lambda: torch.add(x, y, out=out))
+
+
+def _setup_add16(dev: Any, c: Case) -> Setup:
+    import torch
+    n = c.values["n"]
+    x, y = (torch.randn(n, device=dev, generator=_gen(dev)).half() for _ in range(2))
+    out = torch.empty_like(x)
+    return Setup(c.value_args({"x_ptr": x, "y_ptr": y, "out_ptr": out}), (triton.cdiv(n, c.values["BLOCK"]), ),
+                 lambda: _exact(out, x + y), lambda: None, lambda: torch.add(x, y, out=out))
+
+
+def _setup_gelu(dev: Any, c: Case) -> Setup:
+    import torch
+    n = c.values["n"]
+    x = torch.randn(n, device=dev, generator=_gen(dev))
+    out = torch.empty_like(x)
+    gelu = torch.nn.functional.gelu
+    return Setup(c.value_args({"x_ptr": x, "out_ptr": out}), (triton.cdiv(n, c.values["BLOCK"]), ),
+                 lambda: _close(out, gelu(x, approximate="tanh"), 1e-5, 1e-6), lambda: None,
+                 lambda: gelu(x, approximate="tanh"))
+
+
+def _setup_softmax(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n = c.values["M"], c.values["n_cols"]
+    x = torch.randn(m, n, device=dev, generator=_gen(dev))
+    out = torch.empty_like(x)
+    return Setup(c.value_args({"out_ptr": out, "in_ptr": x}), (m, ),
+                 lambda: _close(out, torch.softmax(x, dim=1), 1e-5, 1e-7), lambda: None,
+                 lambda: torch.softmax(x, dim=1))
+
+
+def _setup_layernorm(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n = c.values["M"], c.values["n_cols"]
+    g = _gen(dev)
+    x = torch.randn(m, n, device=dev, generator=g)
+    w, b = torch.randn(n, device=dev, generator=g), torch.randn(n, device=dev, generator=g)
+    y = torch.empty_like(x)
+    ln = torch.nn.functional.layer_norm
+    return Setup(c.value_args({"x_ptr": x, "w_ptr": w, "b_ptr": b, "y_ptr": y}), (m, ),
+                 lambda: _close(y, ln(x, (n, ), w, b, c.values["eps"]), 1e-4, 1e-4), lambda: None,
+                 lambda: ln(x, (n, ), w, b, c.values["eps"]))
+
+
+def _setup_copy2d(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n = c.values["M"], c.values["N"]
+    x = torch.randn(m, n, device=dev, generator=_gen(dev))
+    y = torch.empty_like(x)
+    grid = (triton.cdiv(m, c.values["BM"]), triton.cdiv(n, c.values["BN"]))
+    return Setup(c.value_args({"x_ptr": x, "y_ptr": y}), grid, lambda: _exact(y, x), lambda: None,
+                 lambda: y.copy_(x))
+
+
+def _setup_transpose(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n = c.values["M"], c.values["N"]
+    x = torch.randn(m, n, device=dev, generator=_gen(dev))
+    y = torch.empty(n, m, device=dev)
+    grid = (triton.cdiv(m, c.values["BM"]), triton.cdiv(n, c.values["BN"]))
+    return Setup(c.value_args({"x_ptr": x, "y_ptr": y}), grid, lambda: _exact(y, x.t()), lambda: None,
+                 lambda: y.copy_(x.t()))
+
+
+def _setup_row_sum(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n = c.values["M"], c.values["n_cols"]
+    x = torch.randn(m, n, device=dev, generator=_gen(dev))
+    out = torch.empty(m, device=dev)
+    return Setup(c.value_args({"x_ptr": x, "out_ptr": out}), (m, ),
+                 lambda: _close(out, x.sum(dim=1), 1e-4, 1e-4), lambda: None, lambda: x.sum(dim=1))
+
+
+def _setup_atomic_sum(dev: Any, c: Case) -> Setup:
+    import torch
+    n = c.values["n"]
+    x = torch.randint(-1000, 1000, (n, ), device=dev, generator=_gen(dev), dtype=torch.int32)
+    out = torch.zeros(1, device=dev, dtype=torch.int32)
+    return Setup(c.value_args({"x_ptr": x, "out_ptr": out}), (triton.cdiv(n, c.values["BLOCK"]), ),
+                 lambda: _exact(out, x.sum(dtype=torch.int32).reshape(1)), out.zero_, lambda: x.sum())
+
+
+def _setup_cumsum(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n = c.values["M"], c.values["BLOCK"]
+    x = torch.randint(-1000, 1000, (m, n), device=dev, generator=_gen(dev), dtype=torch.int32)
+    out = torch.empty_like(x)
+    return Setup(c.value_args({"x_ptr": x, "out_ptr": out}), (m, ),
+                 lambda: _exact(out, torch.cumsum(x, dim=1, dtype=torch.int32)), lambda: None,
+                 lambda: torch.cumsum(x, dim=1))
+
+
+def _setup_histogram(dev: Any, c: Case) -> Setup:
+    import torch
+    n, bins = c.values["n"], c.values["NUM_BINS"]
+    x = torch.randint(0, bins, (n, ), device=dev, generator=_gen(dev), dtype=torch.int32)
+    out = torch.zeros(bins, device=dev, dtype=torch.int32)
+    # Masked-off lanes of the last block count as bin 0, as in the kernel's `other=0`.
+    pad = triton.cdiv(n, c.values["BLOCK"]) * c.values["BLOCK"] - n
+    ref = torch.bincount(x.long(), minlength=bins).int()
+    ref[0] += pad
+    return Setup(c.value_args({"x_ptr": x, "bins_ptr": out}), (triton.cdiv(n, c.values["BLOCK"]), ),
+                 lambda: _exact(out, ref), out.zero_, lambda: torch.bincount(x, minlength=bins))
+
+
+def _setup_matmul(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n, k = c.values["M"], c.values["N"], c.values["K"]
+    g = _gen(dev)
+    a, b = torch.randn(m, k, device=dev, generator=g), torch.randn(k, n, device=dev, generator=g)
+    out = torch.empty(m, n, device=dev)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    grid = (m // c.values["BM"], n // c.values["BN"])
+    return Setup(c.value_args({"a_ptr": a, "b_ptr": b, "c_ptr": out}), grid,
+                 lambda: _close(out, (a.double() @ b.double()).float(), 1e-4, 1e-3), lambda: None,
+                 lambda: torch.matmul(a, b))
+
+
+def _setup_attention(dev: Any, c: Case) -> Setup:
+    import torch
+    bh, seq, d = c.values["BH"], c.values["seq"], c.values["D"]
+    g = _gen(dev)
+    q, k, v = (torch.randn(bh, seq, d, device=dev, generator=g) for _ in range(3))
+    out = torch.empty_like(q)
+
+    def reference() -> Any:
+        s = (q.double() @ k.double().transpose(1, 2)) * c.values["scale"]
+        return (torch.softmax(s, dim=-1) @ v.double()).float()
+
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    return Setup(c.value_args({"q_ptr": q, "k_ptr": k, "v_ptr": v, "o_ptr": out}), (seq // c.values["BM"], bh),
+                 lambda: _close(out, reference(), 1e-4, 1e-4), lambda: None,
+                 lambda: sdpa(q[None], k[None], v[None]))
+
+
+def cases() -> List[Case]:
+    f32, i32 = "*fp32", "*i32"
+    n = 1 << 26
+    m_rows, n_cols = 8192, 4096
+    mm = 2048
+    bh, seq, d = 32, 1024, 64
+    return [
+        Case("vector_add", add_kernel, {"x_ptr": f32, "y_ptr": f32, "out_ptr": f32, "n": "i32", "BLOCK": "constexpr"},
+             {"n": n, "BLOCK": 1024}, 4, "GB/s", 3 * 4 * n, _setup_add, memory_bound=True),
+        Case("vector_add_fp16", add_kernel, {"x_ptr": "*fp16", "y_ptr": "*fp16", "out_ptr": "*fp16", "n": "i32",
+                                             "BLOCK": "constexpr"},
+             {"n": n, "BLOCK": 2048}, 4, "GB/s", 3 * 2 * n, _setup_add16, memory_bound=True),
+        Case("gelu_tanh", gelu_kernel, {"x_ptr": f32, "out_ptr": f32, "n": "i32", "BLOCK": "constexpr"},
+             {"n": n, "BLOCK": 1024}, 4, "GB/s", 2 * 4 * n, _setup_gelu, memory_bound=True),
+        Case("softmax", softmax_kernel, {"out_ptr": f32, "in_ptr": f32, "stride": "i32", "n_cols": "i32",
+                                         "BLOCK": "constexpr"},
+             {"stride": n_cols, "n_cols": n_cols, "BLOCK": n_cols, "M": m_rows}, 8, "GB/s", 2 * 4 * m_rows * n_cols,
+             _setup_softmax, memory_bound=True),
+        Case("layernorm", layernorm_kernel, {"x_ptr": f32, "w_ptr": f32, "b_ptr": f32, "y_ptr": f32, "stride": "i32",
+                                             "n_cols": "i32", "eps": "fp32", "BLOCK": "constexpr"},
+             {"stride": n_cols, "n_cols": n_cols, "eps": 1e-5, "BLOCK": n_cols, "M": m_rows}, 8, "GB/s",
+             2 * 4 * m_rows * n_cols, _setup_layernorm, memory_bound=True),
+        Case("copy2d", copy2d_kernel, {"x_ptr": f32, "y_ptr": f32, "M": "i32", "N": "i32", "stride_x": "i32",
+                                       "stride_y": "i32", "BM": "constexpr", "BN": "constexpr"},
+             {"M": 8192, "N": 8192, "stride_x": 8192, "stride_y": 8192, "BM": 32, "BN": 128}, 4, "GB/s",
+             2 * 4 * 8192 * 8192, _setup_copy2d, memory_bound=True),
+        Case("transpose", transpose_kernel, {"x_ptr": f32, "y_ptr": f32, "M": "i32", "N": "i32", "stride_x": "i32",
+                                             "stride_y": "i32", "BM": "constexpr", "BN": "constexpr"},
+             {"M": 8192, "N": 8192, "stride_x": 8192, "stride_y": 8192, "BM": 64, "BN": 64}, 4, "GB/s",
+             2 * 4 * 8192 * 8192, _setup_transpose, memory_bound=True),
+        Case("row_sum", row_sum_kernel, {"x_ptr": f32, "out_ptr": f32, "stride": "i32", "n_cols": "i32",
+                                         "BLOCK": "constexpr"},
+             {"stride": n_cols, "n_cols": n_cols, "BLOCK": n_cols, "M": m_rows}, 8, "GB/s", 4 * m_rows * n_cols,
+             _setup_row_sum),
+        Case("atomic_sum_i32", atomic_sum_kernel, {"x_ptr": i32, "out_ptr": i32, "n": "i32", "BLOCK": "constexpr"},
+             {"n": n, "BLOCK": 4096}, 4, "GB/s", 4 * n, _setup_atomic_sum),
+        Case("cumsum_i32", cumsum_kernel, {"x_ptr": i32, "out_ptr": i32, "stride": "i32", "BLOCK": "constexpr"},
+             {"stride": 1024, "BLOCK": 1024, "M": 16384}, 4, "GB/s", 2 * 4 * 16384 * 1024, _setup_cumsum),
+        Case("histogram", histogram_kernel, {"x_ptr": i32, "bins_ptr": i32, "n": "i32", "BLOCK": "constexpr",
+                                             "NUM_BINS": "constexpr"},
+             {"n": n - 100, "BLOCK": 2048, "NUM_BINS": 64}, 4, "GB/s", 4 * (n - 100), _setup_histogram),
+        Case("matmul_fma", matmul_kernel, {"a_ptr": f32, "b_ptr": f32, "c_ptr": f32, "M": "i32", "N": "i32",
+                                           "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+             {"M": mm, "N": mm, "K": mm, "BM": 64, "BN": 64, "BK": 16}, 4, "TFLOP/s", 2.0 * mm**3, _setup_matmul),
+        Case("attention_fma", attention_kernel, {"q_ptr": f32, "k_ptr": f32, "v_ptr": f32, "o_ptr": f32,
+                                                 "seq": "i32", "scale": "fp32", "D": "constexpr", "BM": "constexpr",
+                                                 "BN": "constexpr"},
+             {"seq": seq, "scale": 1.0 / math.sqrt(d), "D": d, "BM": 64, "BN": 32, "BH": bh}, 4, "TFLOP/s",
+             4.0 * bh * seq * seq * d, _setup_attention),
+    ]

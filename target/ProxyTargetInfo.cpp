@@ -1,0 +1,233 @@
+//===- ProxyTargetInfo.cpp - The GPU proxy's target interface (NVVM) ------===//
+//
+// The target of `--convert-tritongpu-to-musa{target=proxy}`: a test and
+// measurement target that runs our pipeline's code on an NVIDIA GPU (an H200,
+// sm_90). Everything above this interface is the MUSA architecture's (the
+// module stays `ttg.target = "musa:mp_31"`: same TTGIR, same passes, same
+// layouts, warp 32); only the hardware hooks below become NVVM:
+//
+//   ids        llvm.nvvm.read.ptx.sreg.{tid,ctaid,nctaid}.{x,y,z}
+//   barriers   llvm.nvvm.barrier.cta.sync.aligned.all(0) (bar.sync 0, which
+//              orders every memory access of the block, shared included),
+//              llvm.nvvm.bar.warp.sync(full mask)
+//   shuffles   llvm.nvvm.shfl.sync.{bfly,up,down,idx}.i32(mask, v, b, c),
+//              c = ((32 - width) << 8) | clamp (PTX's shfl.sync segment mask
+//              and clamp fields); 64-bit values as two i32
+//   votes      llvm.nvvm.vote.ballot.sync(mask, pred)
+//   shared     the external zero-length `global_smem` in addrspace 3 (PTX
+//              dynamic shared memory, sized by the launcher)
+//   printf     vprintf(format, args), assert: __assertfail (PTX system calls)
+//   atomics    NVPTX syncscopes "block" / "device" / "" (system)
+//
+// The NVPTX export (conversion/NVPTXExport) turns the kernel markers into
+// `ptx_kernel` + "nvvm.maxntid", maps `__mt_*` libdevice calls onto the
+// `__nv_*` functions of libdevice.10.bc, and emits PTX.
+//
+// Matrix paths (later, when the matrix/TME issues land): this class is where
+// their hooks go for the proxy: `musagpu` SQMMA -> wgmma (both are 4-warp
+// shared-memory-operand MMAs with an async wait), TME tile loads -> TMA
+// (cp.async.bulk.tensor), and MUSA's integer async-barrier ids -> an array of
+// mbarriers in shared memory indexed by the id, carved out of `global_smem`
+// by declareSharedMemory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "target/LLVMCalls.h"
+#include "target/TargetInfo.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+
+namespace {
+
+/// NVPTX's generic address space, where allocas live and vprintf's
+/// arguments are passed.
+constexpr unsigned kGenericAddressSpace = 0;
+/// Address space of the strings printf and assert refer to (global memory).
+constexpr unsigned kStringAddressSpace = 1;
+/// Every lane of a 32-lane warp.
+constexpr int64_t kFullMask = 0xffffffff;
+
+class ProxyTargetInfo final : public TargetInfo {
+public:
+  using TargetInfo::TargetInfo;
+
+  void declareSharedMemory(ModuleOp module) const override;
+  Value getSharedMemoryBase(OpBuilder &b, Location loc) const override;
+
+  Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
+    return readSpecial(b, loc, "tid", dim);
+  }
+  Value blockId(OpBuilder &b, Location loc, unsigned dim) const override {
+    return readSpecial(b, loc, "ctaid", dim);
+  }
+  Value numBlocks(OpBuilder &b, Location loc, unsigned dim) const override {
+    return readSpecial(b, loc, "nctaid", dim);
+  }
+
+  void barrier(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, "llvm.nvvm.barrier.cta.sync.aligned.all", {},
+                 {i32Const(b, loc, 0)}, CalleeKind::Convergent);
+  }
+  /// NVIDIA has no shared-memory-only block barrier; bar.sync orders both.
+  void sharedMemoryBarrier(OpBuilder &b, Location loc) const override {
+    barrier(b, loc);
+  }
+  void warpSync(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, "llvm.nvvm.bar.warp.sync", {},
+                 {i32Const(b, loc, kFullMask)}, CalleeKind::Convergent);
+  }
+
+  Value shuffle(OpBuilder &b, Location loc, ShuffleKind kind, Value value,
+                Value offset, unsigned width) const override;
+
+  Value ballot(OpBuilder &b, Location loc, Value pred) const override {
+    return callFunction(b, loc, "llvm.nvvm.vote.ballot.sync",
+                        getBallotType(b.getContext()),
+                        {i32Const(b, loc, kFullMask), pred},
+                        CalleeKind::Convergent);
+  }
+
+  StringRef getSyncScope(MemoryScope scope) const override {
+    switch (scope) {
+    case MemoryScope::Block:
+      return "block";
+    case MemoryScope::Device:
+      return "device";
+    case MemoryScope::System:
+      return "";
+    }
+    return "";
+  }
+
+  LogicalResult printf(OpBuilder &b, Location loc, StringRef format,
+                       ValueRange args) const override;
+  LogicalResult assertFail(OpBuilder &b, Location loc, StringRef message,
+                           StringRef file, unsigned line,
+                           StringRef function) const override;
+
+private:
+  static Value readSpecial(OpBuilder &b, Location loc, StringRef reg,
+                           unsigned dim) {
+    static const char *const kDims[] = {"x", "y", "z"};
+    std::string name =
+        ("llvm.nvvm.read.ptx.sreg." + reg + "." + kDims[dim % 3]).str();
+    return callFunction(b, loc, name, b.getI32Type(), {},
+                        CalleeKind::ReadNone);
+  }
+};
+
+Value ProxyTargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
+                               Value value, Value offset,
+                               unsigned width) const {
+  if (width == 0)
+    width = getWarpSize();
+  StringRef fn;
+  switch (kind) {
+  case ShuffleKind::Xor:
+    fn = "llvm.nvvm.shfl.sync.bfly.i32";
+    break;
+  case ShuffleKind::Up:
+    fn = "llvm.nvvm.shfl.sync.up.i32";
+    break;
+  case ShuffleKind::Down:
+    fn = "llvm.nvvm.shfl.sync.down.i32";
+    break;
+  case ShuffleKind::Idx:
+    fn = "llvm.nvvm.shfl.sync.idx.i32";
+    break;
+  }
+  // c[12:8] masks the lane bits that pick the segment, c[4:0] clamps the
+  // source lane: the segment's last lane, or its first for `up`.
+  int64_t clamp = kind == ShuffleKind::Up ? 0 : int64_t(width) - 1;
+  Value c = i32Const(b, loc, ((int64_t(32) - width) << 8) | clamp);
+  Value mask = i32Const(b, loc, kFullMask);
+  return shuffleInChunks(b, loc, value, /*chunkBits=*/32, [&](Value v32) {
+    return callFunction(b, loc, fn, b.getI32Type(), {mask, v32, offset, c},
+                        CalleeKind::Convergent);
+  });
+}
+
+/// PTX's `vprintf(ptr format, ptr args)`: `args` points at the promoted
+/// arguments laid out as a C struct (a local buffer, passed generic).
+LogicalResult ProxyTargetInfo::printf(OpBuilder &b, Location loc,
+                                      StringRef format,
+                                      ValueRange args) const {
+  MLIRContext *ctx = b.getContext();
+  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
+  Value formatPtr =
+      getGlobalString(b, loc, "printfFormat", format, kStringAddressSpace);
+  FailureOr<SmallVector<Value>> promoted =
+      promotePrintfArguments(b, loc, args);
+  if (failed(promoted))
+    return failure();
+  Value buffer;
+  if (promoted->empty()) {
+    buffer = LLVM::ZeroOp::create(b, loc, genericPtr);
+  } else {
+    SmallVector<Type> fieldTypes;
+    for (Value v : *promoted)
+      fieldTypes.push_back(v.getType());
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fieldTypes);
+    buffer = getEntryAlloca(b, loc, structType, kGenericAddressSpace);
+    for (auto [i, v] : llvm::enumerate(*promoted)) {
+      Value field = LLVM::GEPOp::create(
+          b, loc, genericPtr, structType, buffer,
+          ArrayRef<LLVM::GEPArg>{int32_t(0), int32_t(i)});
+      LLVM::StoreOp::create(b, loc, v, field);
+    }
+  }
+  callFunction(b, loc, "vprintf", b.getI32Type(), {formatPtr, buffer},
+               CalleeKind::SideEffects);
+  return success();
+}
+
+/// PTX's `__assertfail(ptr message, ptr file, i32 line, ptr function,
+/// i64 charSize)`, which reports and traps.
+LogicalResult ProxyTargetInfo::assertFail(OpBuilder &b, Location loc,
+                                          StringRef message, StringRef file,
+                                          unsigned line,
+                                          StringRef function) const {
+  Value messagePtr =
+      getGlobalString(b, loc, "assertMessage", message, kStringAddressSpace);
+  Value filePtr =
+      getGlobalString(b, loc, "assertFile", file, kStringAddressSpace);
+  Value functionPtr =
+      getGlobalString(b, loc, "assertFunction", function, kStringAddressSpace);
+  Value charSize = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                            b.getI64IntegerAttr(1));
+  callFunction(b, loc, "__assertfail", Type(),
+               {messagePtr, filePtr, i32Const(b, loc, line), functionPtr,
+                charSize},
+               CalleeKind::SideEffects);
+  return success();
+}
+
+constexpr StringLiteral kSharedMemoryGlobal = "global_smem";
+
+void ProxyTargetInfo::declareSharedMemory(ModuleOp module) const {
+  if (module.lookupSymbol(kSharedMemoryGlobal))
+    return;
+  OpBuilder b(module.getBodyRegion());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
+                         LLVM::Linkage::External, kSharedMemoryGlobal,
+                         /*value=*/Attribute(), /*alignment=*/16,
+                         getSharedAddressSpace());
+}
+
+Value ProxyTargetInfo::getSharedMemoryBase(OpBuilder &b, Location loc) const {
+  auto ptrType =
+      LLVM::LLVMPointerType::get(b.getContext(), getSharedAddressSpace());
+  return LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryGlobal);
+}
+
+} // namespace
+
+std::unique_ptr<TargetInfo>
+mlir::triton_musa::createProxyTargetInfo(const MUSAArchInfo &arch) {
+  return std::make_unique<ProxyTargetInfo>(arch);
+}

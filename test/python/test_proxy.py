@@ -1,0 +1,109 @@
+"""The GPU proxy's compile side (no GPU needed): GPUTarget("musa", "proxy_sm90", 32) gives the
+TTGIR of mp_31, NVVM below the target interface, PTX from LLVM's NVPTX backend and a cubin that
+the wheel's ptxas accepts. The device run is bench/proxy_gpu.py (README, "GPU proxy")."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+from triton.language.extra import libdevice
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import proxy_kernels  # noqa: E402
+
+PROXY = GPUTarget("musa", "proxy_sm90", 32)
+MP31 = GPUTarget("musa", "mp_31", 32)
+
+
+def compile_case(case: proxy_kernels.Case, target: GPUTarget = PROXY) -> Any:
+    return triton.compile(case.source(), target=target, options={"num_warps": case.num_warps})
+
+
+def case(name: str) -> proxy_kernels.Case:
+    return next(c for c in proxy_kernels.cases() if c.name == name)
+
+
+def test_vector_add_ptx_and_cubin() -> None:
+    kernel = compile_case(case("vector_add"))
+    ptx = kernel.asm["ptx"]
+    assert ".target sm_90" in ptx
+    assert ".visible .entry add_kernel(" in ptx
+    assert re.search(r"\.maxntid 128\b", ptx)
+    # 1024 elements over 128 threads, 16-byte aligned: two 128-bit loads per operand and thread.
+    assert len(re.findall(r"ld\.global(\.nc)?\.v4\.[bf]32", ptx)) == 4
+    assert len(re.findall(r"st\.global\.v4\.[bf]32", ptx)) == 2
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+    assert kernel.metadata.shared == 0 and kernel.metadata.num_warps == 4
+    assert "ptx_kernel" in kernel.asm["llir"] and "nvptx64-nvidia-cuda" in kernel.asm["llir"]
+
+
+@pytest.mark.parametrize("name", ["softmax", "transpose", "cumsum_i32"])
+def test_same_ttgir_as_mp31(name: str) -> None:
+    """Above the target interface the proxy is mp_31: the TTGIR is the same text."""
+    c = case(name)
+    ttgir = compile_case(c).asm["ttgir"]
+    assert ttgir == compile_case(c, MP31).asm["ttgir"]
+    assert 'ttg.target = "musa:mp_31"' in ttgir and '"ttg.threads-per-warp" = 32' in ttgir
+
+
+def test_transpose_goes_through_shared_memory_with_barriers() -> None:
+    kernel = compile_case(case("transpose"))
+    ptx = kernel.asm["ptx"]
+    assert kernel.metadata.shared > 0
+    assert ".extern .shared .align 16 .b8 global_smem[]" in ptx
+    assert "st.shared" in ptx and "ld.shared" in ptx
+    assert "bar.sync \t0" in ptx or "bar.sync 0" in ptx or "barrier.sync.aligned \t0" in ptx \
+        or "barrier.sync.aligned 0" in ptx
+
+
+def test_reductions_shuffle_and_atomics() -> None:
+    ptx = compile_case(case("softmax")).asm["ptx"]
+    assert "shfl.sync.bfly.b32" in ptx
+    ptx = compile_case(case("atomic_sum_i32")).asm["ptx"]
+    assert "atom.global.add.u32" in ptx or "red.global.add.u32" in ptx or "atom.global.add.s32" in ptx \
+        or "red.global.add.s32" in ptx or "atom.add" in ptx or "red.add" in ptx
+
+
+@triton.jit
+def math_kernel(x_ptr, y_ptr, out_ptr, d_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    d = tl.load(d_ptr + offs)
+    r = libdevice.tanh(x) + libdevice.pow(x, y) + libdevice.fast_expf(x) + tl.math.erf(y)
+    r += libdevice.isnan(x).to(tl.float32) + libdevice.div_rn(d, d + 1.0).to(tl.float32)
+    tl.store(out_ptr + offs, r)
+
+
+def test_libdevice_maps_onto_nv_libdevice() -> None:
+    """__mt_* calls become libdevice.10.bc's __nv_* functions, linked and inlined: ptxas gets no call."""
+    src = ASTSource(math_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "d_ptr": "*fp64",
+                                  "BLOCK": "constexpr"}, {"BLOCK": 256})
+    kernel = triton.compile(src, target=PROXY)
+    assert "__mt_" not in kernel.asm["llir"] and "__nv_" not in kernel.asm["ptx"]
+    assert "call" not in kernel.asm["ptx"].split(".entry")[1]
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("name", [c.name for c in proxy_kernels.cases()])
+def test_bundle_case_compiles(name: str) -> None:
+    """Every kernel of the GPU run compiles to a cubin (the build step of bench/proxy_gpu.py)."""
+    kernel = compile_case(case(name))
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+    assert f".entry {kernel.metadata.name}(" in kernel.asm["ptx"]
+
+
+def test_proxy_refuses_128_lane_archs() -> None:
+    from triton_musa import _musa_mlir
+    ttgir = compile_case(case("vector_add"), MP31).asm["ttgir"].replace("musa:mp_31", "musa:mp_22")
+    module = _musa_mlir.parse(ttgir)
+    with pytest.raises(_musa_mlir.MLIRError, match="target=proxy runs on 32-lane NVIDIA warps; mp_22"):
+        module.run_pipeline("builtin.module(convert-tritongpu-to-musa{target=proxy})")
