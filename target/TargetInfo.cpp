@@ -5,6 +5,7 @@
 #include "target/LLVMCalls.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
 using namespace mlir::triton_musa;
@@ -70,4 +71,51 @@ mlir::triton_musa::createTargetInfo(const MUSAArchInfo &arch,
   if (kind == TargetKind::Proxy)
     return createProxyTargetInfo(arch);
   return createMUSATargetInfo(arch);
+}
+
+// TME and async barriers: only targets with TME implement them.
+static InFlightDiagnostic emitNoTME(Location loc, StringRef archName,
+                                    StringRef what) {
+  return emitError(loc) << "target " << archName << " has no TME (" << what
+                        << ")";
+}
+
+FailureOr<Value>
+TargetInfo::getTMEDescriptorAddress(OpBuilder &b, Location loc,
+                                    const TMEDescriptorFields &fields) const {
+  return emitNoTME(loc, getArchName(), "tensor descriptors");
+}
+void TargetInfo::tmeLoad(OpBuilder &b, Location loc, Value barrier,
+                         const TMETransfer &transfer) const {
+  emitNoTME(loc, getArchName(), "tile loads");
+}
+void TargetInfo::tmeStore(OpBuilder &b, Location loc,
+                          const TMETransfer &transfer) const {
+  emitNoTME(loc, getArchName(), "tile stores");
+}
+void TargetInfo::tmeStoreCommit(OpBuilder &b, Location loc) const {
+  emitNoTME(loc, getArchName(), "store commits");
+}
+void TargetInfo::tmeStoreReadWait(OpBuilder &b, Location loc) const {
+  emitNoTME(loc, getArchName(), "store waits");
+}
+void TargetInfo::asyncBarrierRecord(OpBuilder &b, Location loc,
+                                    unsigned count) const {
+  emitNoTME(loc, getArchName(), "async barriers");
+}
+void TargetInfo::asyncBarrierInit(OpBuilder &b, Location loc, Value barrier,
+                                  Value arriveCount, Value phase) const {
+  emitNoTME(loc, getArchName(), "async barriers");
+}
+void TargetInfo::asyncBarrierExpectBytes(OpBuilder &b, Location loc,
+                                         Value barrier, Value bytes) const {
+  emitNoTME(loc, getArchName(), "async barriers");
+}
+void TargetInfo::asyncBarrierArrive(OpBuilder &b, Location loc,
+                                    Value barrier) const {
+  emitNoTME(loc, getArchName(), "async barriers");
+}
+void TargetInfo::asyncBarrierWait(OpBuilder &b, Location loc, Value barrier,
+                                  Value phase) const {
+  emitNoTME(loc, getArchName(), "async barriers");
 }

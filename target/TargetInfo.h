@@ -181,6 +181,9 @@ public:
   //===--------------------------------------------------------------------===//
   // TME and async barriers (architectures with `hasTME`). Each hook is what
   // one thread issues; callers pick the thread and place block barriers.
+  // The base class reports, at `loc`, that the target has no TME (which
+  // fails the conversion): --musa-lower-descriptors-to-tme only produces
+  // these ops for targets that implement them.
   //===--------------------------------------------------------------------===//
 
   /// The i64 address of a TME descriptor of `fields`, built at the builder's
@@ -188,34 +191,34 @@ public:
   /// make one.
   virtual FailureOr<Value>
   getTMEDescriptorAddress(OpBuilder &b, Location loc,
-                          const TMEDescriptorFields &fields) const = 0;
+                          const TMEDescriptorFields &fields) const;
   /// Starts a tile load whose bytes complete on async barrier `barrier`
   /// (i32).
   virtual void tmeLoad(OpBuilder &b, Location loc, Value barrier,
-                       const TMETransfer &transfer) const = 0;
+                       const TMETransfer &transfer) const;
   /// Starts a tile store.
   virtual void tmeStore(OpBuilder &b, Location loc,
-                        const TMETransfer &transfer) const = 0;
+                        const TMETransfer &transfer) const;
   /// Closes the group of started stores.
-  virtual void tmeStoreCommit(OpBuilder &b, Location loc) const = 0;
+  virtual void tmeStoreCommit(OpBuilder &b, Location loc) const;
   /// Waits until committed stores have read their shared-memory sources.
-  virtual void tmeStoreReadWait(OpBuilder &b, Location loc) const = 0;
+  virtual void tmeStoreReadWait(OpBuilder &b, Location loc) const;
   /// Reserves async barrier ids 1..count for the function.
   virtual void asyncBarrierRecord(OpBuilder &b, Location loc,
-                                  unsigned count) const = 0;
+                                  unsigned count) const;
   /// Async barrier `barrier` completes a phase after `arriveCount` arrivals
   /// (and its expected bytes), starting in phase `phase` (i32 operands).
   virtual void asyncBarrierInit(OpBuilder &b, Location loc, Value barrier,
-                                Value arriveCount, Value phase) const = 0;
+                                Value arriveCount, Value phase) const;
   /// The current phase of `barrier` also waits for `bytes` (i32).
   virtual void asyncBarrierExpectBytes(OpBuilder &b, Location loc,
-                                       Value barrier, Value bytes) const = 0;
+                                       Value barrier, Value bytes) const;
   /// One arrival on `barrier`.
   virtual void asyncBarrierArrive(OpBuilder &b, Location loc,
-                                  Value barrier) const = 0;
+                                  Value barrier) const;
   /// Waits until the phase of parity `phase` of `barrier` has completed.
   virtual void asyncBarrierWait(OpBuilder &b, Location loc, Value barrier,
-                                Value phase) const = 0;
+                                Value phase) const;
 
 protected:
   const MUSAArchInfo &arch;
