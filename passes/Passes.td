@@ -47,7 +47,11 @@ def MUSAAllocateSharedMemory
     through memdesc views (`ttg.memdesc_*`), `scf` yields, loop-carried
     values and `ttg.local_dealloc`; a use inside an `scf.for`/`scf.while`
     that does not contain the alloc keeps the buffer live over the whole
-    loop. A scratch buffer lives only at its op. Buffers whose live ranges
+    loop. A buffer that `ttg.async_copy_global_to_local` writes stays live
+    until the first `ttg.async_wait` after its last such copy (every wait
+    completes all copies on MUSA), or to the function's end if no wait
+    follows: the copy keeps writing it until then. A scratch buffer lives
+    only at its op. Buffers whose live ranges
     overlap get disjoint byte ranges (first fit, largest buffers first);
     offsets are aligned to 16 bytes, or to the alloc's `alignment` if larger.
 
@@ -87,6 +91,12 @@ def MUSAInsertBarriers : Pass<"musa-insert-barriers", "mlir::ModuleOp"> {
        their buffer, `ttg.local_load` reads it (a view is resolved to the
        buffer(s) it comes from; an unknown origin means all of shared
        memory);
+     - `ttg.async_copy_global_to_local` writes its buffer (from its issue:
+       another thread may still be reading the bytes, so a pending read of
+       them puts a barrier before the copy);
+     - `ttg.async_wait` is a barrier: its lowering waits for the thread's
+       copies and then synchronizes the block, so it clears the pending set
+       and completes every copy started before it;
      - an op with scratch (e.g. `ttg.convert_layout` through shared memory,
        cross-warp `tt.reduce`) writes then reads its scratch range; barriers
        inside one op are its lowering's job.

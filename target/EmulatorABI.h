@@ -13,6 +13,10 @@
 //   i64    ballot(i1 pred, i32 word)     bits 64*word.. of the warp's vote
 //   i32    printf(ptr format, ...)       C varargs, promoted arguments
 //   void   assert_fail(ptr message, ptr file, i32 line, ptr function)
+//   void   async_copy(ptr<3> dst, ptr<1> src, i32 bytes)
+//                                        source read now, written to dst at
+//                                        the thread's next async_copy_wait
+//   void   async_copy_wait()             lands the thread's pending copies
 //   void   check_global(ptr<1>, i64 bytes, i64 align, i32 AccessKind)
 //   void   check_shared(ptr<3>, i64 bytes, i64 align, i32 AccessKind)
 //   void   count(i64 instructions)
@@ -41,6 +45,8 @@ constexpr llvm::StringLiteral kShuffle = "__musa_emu_shuffle";
 constexpr llvm::StringLiteral kBallot = "__musa_emu_ballot";
 constexpr llvm::StringLiteral kPrintf = "__musa_emu_printf";
 constexpr llvm::StringLiteral kAssertFail = "__musa_emu_assert_fail";
+constexpr llvm::StringLiteral kAsyncCopy = "__musa_emu_async_copy";
+constexpr llvm::StringLiteral kAsyncCopyWait = "__musa_emu_async_copy_wait";
 // Functions the emulator itself inserts (instrumentation) or defines.
 constexpr llvm::StringLiteral kCheckGlobal = "__musa_emu_check_global";
 constexpr llvm::StringLiteral kCheckShared = "__musa_emu_check_shared";
