@@ -47,6 +47,20 @@ def _normalize_extern_libs(libs: Any) -> Tuple[Tuple[str, str], ...]:
     return tuple(sorted((str(name), str(path)) for name, path in items))
 
 
+def _has_descriptor_loads(mod: Any) -> bool:
+    """Whether the module reads through tensor descriptors (which Triton's pipeliner only
+    knows how to pipeline as NVIDIA TMA)."""
+    found = False
+
+    def visit(op: Any) -> None:
+        nonlocal found
+        if op.get_name() in ("tt.descriptor_load", "tt.descriptor_gather"):
+            found = True
+
+    mod.walk(visit)
+    return found
+
+
 @dataclass(frozen=True)
 class MusaOptions:
     """Compilation options; every field is part of the cache key (see ``hash``).
@@ -247,9 +261,12 @@ class MusaBackend(BaseBackend):
         passes.common.add_sccp(pm)
         passes.common.add_cse(pm)
         passes.common.add_canonicalizer(pm)
-        if opt.num_stages > 1:
-            MusaBackend._add_software_pipelining(pm, opt.num_stages)
         pm.run(mod, "make_ttgir")
+        if opt.num_stages > 1 and not _has_descriptor_loads(mod):
+            pm = ir.pass_manager(mod.context)
+            pm.enable_debug()
+            MusaBackend._add_software_pipelining(pm, opt.num_stages)
+            pm.run(mod, "make_ttgir_pipeline")
 
         # What CompiledKernel and launchers read; shared memory is allocated by later MUSA stages.
         metadata["name"] = mod.get_entry_func_name()
@@ -291,7 +308,11 @@ class MusaBackend(BaseBackend):
            `--convert-tritongpu-to-musa` lowers copies to `llvm.musa.memcpy.g2s`, each
            wait to `llvm.musa.memcpy.g2s.wait` + a block barrier (the wait covers all of
            the thread's copies: MUSA has no copy groups, so `num` is not honoured; see
-           conversion/TritonGPUToMUSA/AsyncCopyOpToLLVM.cpp)."""
+           conversion/TritonGPUToMUSA/AsyncCopyOpToLLVM.cpp).
+
+        Kernels with tensor-descriptor loads are left alone: Triton's pipeliner would turn
+        those into NVIDIA TMA ops (it fails: "Tensor descriptor should have encoding set");
+        pipelining them with TME and async barriers is the MUSA TME stage's job."""
         passes.ttgpuir.add_assign_latencies(pm, num_stages)
         passes.ttgpuir.add_schedule_loops(pm)
         passes.ttgpuir.add_pipeline(pm, num_stages, False)
