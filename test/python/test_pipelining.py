@@ -138,3 +138,31 @@ def test_streaming_row_sum(arch: str, num_stages: int, dtype: torch.dtype) -> No
                              dict(BLOCK=block, STAGES=num_stages), num_stages=num_stages)
     assert_pipelined(kernel, num_stages)
     torch.testing.assert_close(out, x[:, :N].float().sum(dim=1), atol=1e-3, rtol=1e-4)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_pipelined_matmul_llir_is_llvm14(arch: str) -> None:
+    """The llir of a 3-stage 128x128x64 fp16 matmul: g2s copies of 16 bytes with prefetch 0, a
+    wait followed by a block barrier in the loop and after it, all accepted by LLVM 14."""
+    import llvm14_ir
+    from triton_musa.backend.compiler import compile_to_ttgir
+    from triton_musa.backend.lowering import lower_to_llir
+    from triton_musa.backend.target import parse_arch
+    try:
+        llvm14_ir.llvm_as_14()
+    except llvm14_ir.Llvm14ToolsMissing as exc:
+        pytest.skip(str(exc))
+    signature = {name: "i32" for name in matmul_kernel.arg_names}
+    signature.update(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp16")
+    constexprs = dict(stride_ak=1, stride_bn=1, BM=128, BN=128, BK=64)
+    signature.update({name: "constexpr" for name in constexprs})
+    aligned = ("a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_bk", "stride_cm")
+    attrs = {(matmul_kernel.arg_names.index(name), ): [["tt.divisibility", 16]] for name in aligned}
+    src = ASTSource(matmul_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
+    ttgir = compile_to_ttgir(src, TARGETS[arch], dict(num_warps=4, num_stages=3))["ttgir"]
+    assert "!ttg.memdesc<2x128x64xf16" in ttgir and "ttg.async_copy_global_to_local" in ttgir
+    llir = lower_to_llir(ttgir, parse_arch(arch)).llir
+    assert "call void @llvm.musa.memcpy.g2s(ptr addrspace(3) " in llir
+    assert ", i32 16, i32 0)" in llir
+    assert llir.count("call void @llvm.musa.memcpy.g2s.wait()") == 2  # in the loop and after it
+    assert llvm14_ir.problems(llir) == []
