@@ -207,13 +207,15 @@ Value emitMaskedLoads(ConversionPatternRewriter &rewriter, Location loc,
   return packLLElements(rewriter, loc, values, structType);
 }
 
-/// Stores each register's element where it is in bounds, from one thread
-/// per distinct element (duplicate registers, lanes and warps skip).
-LogicalResult emitMaskedStores(Operation *op,
+/// Writes each register's element where it is in bounds, from one thread per
+/// distinct element (duplicate registers, lanes and warps skip), through
+/// `write(ptr, value)`; erases `op`.
+LogicalResult emitMaskedWrites(Operation *op,
                                ConversionPatternRewriter &rewriter,
                                const TargetInfo &target, const Descriptor &desc,
                                RankedTensorType srcType, Value src,
-                               ArrayRef<SmallVector<Value>> coords) {
+                               ArrayRef<SmallVector<Value>> coords,
+                               function_ref<void(Value ptr, Value value)> write) {
   Location loc = op->getLoc();
   auto layout = getLinearLayout(srcType, [&] { return op->emitError(); });
   if (failed(layout))
@@ -234,14 +236,68 @@ LogicalResult emitMaskedStores(Operation *op,
     emitGuarded(
         rewriter, loc, pred,
         [&]() -> Value {
-          LLVM::StoreOp::create(rewriter, loc, value, ptr,
-                                getAlignment(value.getType()));
+          write(ptr, value);
           return {};
         },
         Value());
   }
   rewriter.eraseOp(op);
   return success();
+}
+
+/// Stores each register's element where it is in bounds (emitMaskedWrites).
+LogicalResult emitMaskedStores(Operation *op,
+                               ConversionPatternRewriter &rewriter,
+                               const TargetInfo &target, const Descriptor &desc,
+                               RankedTensorType srcType, Value src,
+                               ArrayRef<SmallVector<Value>> coords) {
+  return emitMaskedWrites(op, rewriter, target, desc, srcType, src, coords,
+                          [&](Value ptr, Value value) {
+                            LLVM::StoreOp::create(rewriter, op->getLoc(), value,
+                                                  ptr,
+                                                  getAlignment(value.getType()));
+                          });
+}
+
+/// The `atomicrmw` operation of tt.descriptor_reduce `kind` on `type`, or
+/// failure (reported) where LLVM 14 has none: float min/max, and the
+/// wrapping inc/dec.
+FailureOr<LLVM::AtomicBinOp> getReduceBinOp(Operation *op,
+                                            triton::DescriptorReduceKind kind,
+                                            Type type) {
+  bool isFloat = isa<FloatType>(type);
+  switch (kind) {
+  case triton::DescriptorReduceKind::ADD:
+    return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+  case triton::DescriptorReduceKind::MIN:
+    if (!isFloat)
+      return LLVM::AtomicBinOp::min;
+    break;
+  case triton::DescriptorReduceKind::MAX:
+    if (!isFloat)
+      return LLVM::AtomicBinOp::max;
+    break;
+  case triton::DescriptorReduceKind::AND:
+    if (!isFloat)
+      return LLVM::AtomicBinOp::_and;
+    break;
+  case triton::DescriptorReduceKind::OR:
+    if (!isFloat)
+      return LLVM::AtomicBinOp::_or;
+    break;
+  case triton::DescriptorReduceKind::XOR:
+    if (!isFloat)
+      return LLVM::AtomicBinOp::_xor;
+    break;
+  case triton::DescriptorReduceKind::INC:
+  case triton::DescriptorReduceKind::DEC:
+    break;
+  }
+  return op->emitError() << "'tt.descriptor_reduce' "
+                         << triton::stringifyDescriptorReduceKind(kind)
+                         << " on " << type << " is not supported by "
+                         << kPassFlag
+                         << " yet (no such atomic in LLVM 14)";
 }
 
 /// For gather/scatter: the per-register global coordinates (row from
@@ -364,6 +420,38 @@ struct DescriptorStoreConversion : public MUSAPattern<OpTy> {
   }
 };
 
+/// Lowers tt.descriptor_reduce to bounds-checked device-scope atomics, one
+/// per distinct element (integers min/max are signed: Triton's integer
+/// element types carry no sign).
+struct DescriptorReduceOpConversion
+    : public MUSAPattern<triton::DescriptorReduceOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult
+  lower(triton::DescriptorReduceOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getSrc().getType());
+    Type elementType = getTypeConverter()->convertType(type.getElementType());
+    if (!elementType)
+      return failure();
+    FailureOr<LLVM::AtomicBinOp> binOp =
+        getReduceBinOp(op, op.getKind(), elementType);
+    if (failed(binOp))
+      return failure();
+    auto access = getDescriptorAccess(op, adaptor, rewriter, targetInfo, type);
+    if (failed(access))
+      return failure();
+    StringRef scope = targetInfo.getSyncScope(MemoryScope::Device);
+    return emitMaskedWrites(
+        op, rewriter, targetInfo, access->desc, type, adaptor.getSrc(),
+        access->coords, [&](Value ptr, Value value) {
+          LLVM::AtomicRMWOp::create(rewriter, op.getLoc(), *binOp, ptr, value,
+                                    LLVM::AtomicOrdering::monotonic, scope,
+                                    getAlignment(elementType));
+        });
+  }
+};
+
 } // namespace
 
 void mlir::triton_musa::populateDescriptorOpToLLVMPatterns(
@@ -373,6 +461,7 @@ void mlir::triton_musa::populateDescriptorOpToLLVMPatterns(
                DescriptorLoadConversion<triton::DescriptorLoadOp>,
                DescriptorLoadConversion<triton::DescriptorGatherOp>,
                DescriptorStoreConversion<triton::DescriptorStoreOp>,
-               DescriptorStoreConversion<triton::DescriptorScatterOp>>(
+               DescriptorStoreConversion<triton::DescriptorScatterOp>,
+               DescriptorReduceOpConversion>(
       typeConverter, targetInfo);
 }

@@ -66,7 +66,7 @@ void populateMakeRangeOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 
-/// tt.splat, tt.broadcast, tt.expand_dims (register-only cases).
+/// tt.splat, tt.unsplat and the view ops (register-only cases).
 void populateViewOpToLLVMPatterns(TritonGPUToMUSATypeConverter &typeConverter,
                                   RewritePatternSet &patterns,
                                   const TargetInfo &targetInfo);
@@ -139,7 +139,7 @@ void populateDebugOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 
-/// tt.make_tensor_descriptor, tt.descriptor_load/store/gather/scatter (without TME).
+/// tt.make_tensor_descriptor, tt.descriptor_load/store/gather/scatter/reduce (without TME).
 void populateDescriptorOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);

@@ -1,7 +1,7 @@
 //===- ViewOpToLLVM.cpp - View ops (splat ... cat) -> LLVM ---------------===//
 //
-// tt.splat, tt.broadcast, tt.expand_dims, tt.reshape, tt.trans, tt.join,
-// tt.split and tt.cat only rename which register holds which element; the
+// tt.splat, tt.unsplat, tt.broadcast, tt.expand_dims, tt.reshape, tt.trans,
+// tt.join, tt.split and tt.cat only rename which register holds which element; the
 // mapping of destination registers to source registers comes from the
 // linear layouts (mapRegisters). Cases that would move data between threads
 // are reported by name: Triton picks result layouts for which these ops are
@@ -157,6 +157,20 @@ struct SplatOpConversion : public MUSAPattern<triton::SplatOp> {
     SmallVector<Value> values(structType.getBody().size(), adaptor.getSrc());
     rewriter.replaceOp(
         op, packLLElements(rewriter, op.getLoc(), values, structType));
+    return success();
+  }
+};
+
+/// Lowers tt.unsplat: a one-element tensor's every register, in every
+/// thread, holds its only element.
+struct UnsplatOpConversion : public MUSAPattern<triton::UnsplatOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult
+  lower(triton::UnsplatOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, unpackLLElements(rewriter, op.getLoc(), adaptor.getSrc()).front());
     return success();
   }
 };
@@ -367,7 +381,7 @@ struct CatOpConversion : public MUSAPattern<triton::CatOp> {
 void mlir::triton_musa::populateViewOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  patterns.add<SplatOpConversion,
+  patterns.add<SplatOpConversion, UnsplatOpConversion,
                RegisterPermutationConversion<triton::BroadcastOp>,
                RegisterPermutationConversion<triton::ExpandDimsOp>,
                RegisterPermutationConversion<triton::TransOp>,

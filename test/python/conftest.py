@@ -1,4 +1,5 @@
-"""Shared fixtures: a private Triton cache, and the corpus compiled once per target."""
+"""Shared fixtures: a private Triton cache, the corpus compiled once per target, the CPU emulator as
+the driver of every kernel test, and the rule that a run fails on any skip not documented below."""
 
 from __future__ import annotations
 
@@ -10,6 +11,47 @@ from typing import Dict, Iterator, Tuple, Union
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the corpus package lives beside the tests
+
+# Kernel tests run on the CPU emulator wherever the suite runs: it is forced before anything imports
+# the backend (TRITON_MUSA_EMULATOR=0, set by hand on a MUSA machine, still tests the device), and it
+# becomes Triton's active driver even where another GPU driver (CUDA, ROCm) is active too.
+os.environ.setdefault("TRITON_MUSA_EMULATOR", "1")
+
+# The only skips a run may show, each with its reason; any other skip fails the run.
+DOCUMENTED_SKIPS = (
+    # The no-SDK error messages cannot be produced where a MUSA SDK is installed.
+    "a MUSA SDK is installed",
+)
+_undocumented_skips: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if not any(allowed in reason for allowed in DOCUMENTED_SKIPS):
+            _undocumented_skips.append(f"{report.nodeid}: {reason}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _undocumented_skips:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"{len(_undocumented_skips)} skip(s) outside conftest.DOCUMENTED_SKIPS "
+                                "fail the run:", red=True)
+            for line in _undocumented_skips:
+                reporter.write_line(f"  {line}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(scope="session", autouse=True)
+def musa_driver_active() -> None:
+    """Our driver is Triton's active one (set explicitly: another GPU driver may be active too)."""
+    from triton.runtime import driver
+
+    from triton_musa.backend.driver import MusaDriver
+    from triton_musa.backend.emulator import emulator_active
+    if emulator_active():
+        driver.set_active(MusaDriver())
 
 
 @pytest.fixture(scope="session", autouse=True)

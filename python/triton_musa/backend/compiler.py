@@ -30,9 +30,14 @@ from .errors import user_errors
 from .lowering import lower_for_emulator
 from .target import MusaArch, libdevice_path, parse_arch
 
-# fp8 formats on architectures whose table row has fp8 (MUSA-FACTS: e4m3/e5m2 need mp_31).
+# fp8 storage and conversion types on every arch: the conversions are integer code (no fp8
+# hardware needed) and the FMA dot upcasts fp8 operands. The table's has_fp8 is about fp8
+# matrix units (mp_31), which the matrix-path selection reads.
 _FP8_DTYPES = ("fp8e4nv", "fp8e5")
-_DOT_PRECISIONS = ("ieee", "tf32")
+# The FMA path computes every fp32 dot in fp32, so tf32x3/bf16x3/bf16x6 are honoured by
+# being more precise than asked (Triton's F32DotTC split would only multiply the work). A
+# matrix path that runs fp32 dots on tf32/bf16 units must split them first.
+_DOT_PRECISIONS = ("ieee", "tf32", "tf32x3", "bf16x3", "bf16x6")
 
 
 def _is_power_of_two(n: int) -> bool:
@@ -133,7 +138,7 @@ class MusaOptions:
 
 
 def supported_fp8_dtypes(arch: MusaArch) -> Tuple[str, ...]:
-    return _FP8_DTYPES if arch.has_fp8 else ()
+    return _FP8_DTYPES
 
 
 def min_dot_size(lhs_type: Any, rhs_type: Any) -> Tuple[int, int, int]:

@@ -17,7 +17,6 @@ a dict entry).
 
 from __future__ import annotations
 
-import os
 import re
 import struct
 from dataclasses import dataclass

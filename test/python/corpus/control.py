@@ -126,5 +126,5 @@ ENTRIES = [
     entry("map_elementwise", map_elementwise_kernel, _XO, {"BLOCK": 128}),
     entry("grid_hints_w8", grid_hints_kernel, {**_XO, "stride": "i64", "n": "i64"}, {"BLOCK": 1024}, num_warps=8),
     entry("fp8_convert", fp8_convert_kernel, {"x_ptr": "*fp32", "e4_ptr": "*fp8e4nv", "e5_ptr": "*fp8e5",
-                                              "out_ptr": "*fp32", "n": "i32"}, {"BLOCK": 512}, archs=("mp_31", )),
+                                              "out_ptr": "*fp32", "n": "i32"}, {"BLOCK": 512}),
 ]

@@ -2,8 +2,6 @@
 // barriers (all memory / shared memory only).
 // RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
 // RUN: FileCheck %s --input-file=%t.mp_31.mlir
-// RUN: musa-opt %S/Inputs/barrier.mp_22.mlir -split-input-file -convert-tritongpu-to-musa=arch=mp_22 -o %t.mp_22.mlir
-// RUN: FileCheck %s --input-file=%t.mp_22.mlir
 
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-DAG: llvm.func @llvm.musa.barrier0() attributes {convergent, no_unwind}

@@ -24,3 +24,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %g : tensor<16x8xbf16, #blocked>
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reduce_fmax(%p: !tt.ptr<f32>, %m: i32, %n: i32, %sm: i64, %v: tensor<16x8xf32, #blocked>, %i: i32) {
+    %c1 = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %p, [%m, %n], [%sm, %c1] : <f32>, <tensor<16x8xf32>>
+    // expected-error @below {{'tt.descriptor_reduce' max on 'f32' is not supported by --convert-tritongpu-to-musa yet (no such atomic in LLVM 14)}}
+    tt.descriptor_reduce max, %d[%i, %i], %v : !tt.tensordesc<tensor<16x8xf32>>, tensor<16x8xf32, #blocked>
+    tt.return
+  }
+}

@@ -130,4 +130,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.descriptor_scatter %d[%x, %y], %v : !tt.tensordesc<tensor<1x8xbf16>>, tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>, i32, tensor<16x8xbf16, #blocked>
     tt.return
   }
+  // reduce: each in-bounds element is one device-scope atomicrmw (no plain
+  // store), on the branch the bounds check guards.
+  // MP31-LABEL: llvm.func @reduce_made(
+  // MP31-SAME: %[[P:[^:]*]]: !llvm.ptr<1>
+  // MP31: %[[PTR:.*]] = llvm.getelementptr %[[P]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+  // MP31: llvm.cond_br %{{.*}}, ^[[RED:[^,]*]], ^
+  // MP31: ^[[RED]]:
+  // MP31: llvm.atomicrmw max %[[PTR]], %{{.*}} syncscope("agent") monotonic {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  // MP31-NOT: llvm.store
+  // MP31: llvm.return
+  tt.func public @reduce_made(%p: !tt.ptr<i32>, %m: i32, %n: i32, %sm: i64, %v: tensor<16x8xi32, #blocked>, %i: i32) {
+    %c1 = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %p, [%m, %n], [%sm, %c1] : <i32>, <tensor<16x8xi32>>
+    tt.descriptor_reduce max, %d[%i, %i], %v : !tt.tensordesc<tensor<16x8xi32>>, tensor<16x8xi32, #blocked>
+    tt.return
+  }
 }

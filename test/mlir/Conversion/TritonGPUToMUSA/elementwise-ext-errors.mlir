@@ -1,6 +1,5 @@
 // Elementwise cases --convert-tritongpu-to-musa refuses, each named.
 // RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -verify-diagnostics
-// RUN: musa-opt %S/Inputs/elementwise-ext-errors.mp_22.mlir -split-input-file -convert-tritongpu-to-musa=arch=mp_22 -verify-diagnostics
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {

@@ -4,8 +4,6 @@
 // RUN: FileCheck %s --input-file=%t.mp_31.mlir
 // RUN: musa-translate --musa-to-llvmir --musa-arch=mp_31 %t.mp_31.mlir -o %t.mp_31.ll
 // RUN: %check-llvm14 %t.mp_31.ll
-// RUN: musa-opt %S/Inputs/elementwise-ext.mp_22.mlir -convert-tritongpu-to-musa=arch=mp_22 -o %t.mp_22.mlir
-// RUN: FileCheck %s --input-file=%t.mp_22.mlir
 
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

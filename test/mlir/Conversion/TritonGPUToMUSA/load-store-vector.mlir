@@ -2,12 +2,10 @@
 // `base + pid * 1024 + make_range` contiguous and 16-byte aligned (from
 // tt.divisibility = 16) and the mask `offs < n` (n divisible by 16) constant
 // over runs of 16: each thread's 4 consecutive f32 registers (sizePerThread
-// 4; one warp on mp_22) become one <4 x f32> access behind one predicate. Without
+// 4) become one <4 x f32> access behind one predicate. Without
 // the hints every access stays scalar.
 // RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
 // RUN: FileCheck %s --input-file=%t.mp_31.mlir '--implicit-check-not={{^ *(%[^ ]* = )?"?ttg?\.[a-z_]+}}'
-// RUN: musa-opt %S/Inputs/load-store-vector.mp_22.mlir -split-input-file -convert-tritongpu-to-musa=arch=mp_22 -o %t.mp_22.mlir
-// RUN: FileCheck %s --input-file=%t.mp_22.mlir '--implicit-check-not={{^ *(%[^ ]* = )?"?ttg?\.[a-z_]+}}'
 
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {

@@ -1,7 +1,6 @@
 // View ops that would move data between threads are refused by name (the
 // conversion then reports the op it could not legalize).
 // RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -verify-diagnostics
-// RUN: musa-opt %S/Inputs/view-ops-errors.mp_22.mlir -split-input-file -convert-tritongpu-to-musa=arch=mp_22 -verify-diagnostics
 
 #src = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 #dst = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [0, 1]}>

