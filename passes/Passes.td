@@ -32,6 +32,53 @@ def MUSARelayoutGatherOffsets
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
 }
 
+def MUSAScheduleAsyncCopies
+    : Pass<"musa-schedule-async-copies", "mlir::ModuleOp"> {
+  let summary = "Start a pipelined loop's async copies before its dots";
+  let description = [{
+    On MUSA every `ttg.async_wait` waits for all of the thread's copies (see
+    --convert-tritongpu-to-musa), so in the loop Triton's pipeliner emits
+    (wait, read the current buffers, compute, start the copies for a later
+    iteration) the copies would be waited for at the top of the next
+    iteration without overlapping any work. This pass moves each `tt.dot`
+    of an `scf.for` body that precedes the body's last
+    `ttg.async_copy_global_to_local`, together with every op of the body
+    that depends on it, to just before the body's terminator, keeping their
+    order, so the copies run while the dots compute. A loop is left alone
+    when one of those ops has memory effects (moving it past the copies
+    could reorder memory accesses); data dependencies stay satisfied because
+    everything the moved ops use precedes the terminator. Run it before
+    --musa-insert-barriers, which then puts a barrier between the reads of
+    the ring and the copies that refill it.
+
+    Before:
+    ```mlir
+    scf.for ... {
+      %w = ttg.async_wait %t {num = 2 : i32}
+      %a = ttg.local_load %bufA : ... -> tensor<128x64xf16, #dot0>
+      %b = ttg.local_load %bufB : ... -> tensor<64x128xf16, #dot1>
+      %d = tt.dot %a, %b, %acc : ...
+      %c = ttg.async_copy_global_to_local %ptrs, %next : ...
+      %g = ttg.async_commit_group tokens %c
+      scf.yield %d, %g : ...
+    }
+    ```
+    After:
+    ```mlir
+    scf.for ... {
+      %w = ttg.async_wait %t {num = 2 : i32}
+      %a = ttg.local_load %bufA : ... -> tensor<128x64xf16, #dot0>
+      %b = ttg.local_load %bufB : ... -> tensor<64x128xf16, #dot1>
+      %c = ttg.async_copy_global_to_local %ptrs, %next : ...
+      %g = ttg.async_commit_group tokens %c
+      %d = tt.dot %a, %b, %acc : ...
+      scf.yield %d, %g : ...
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+}
+
 def MUSAAllocateSharedMemory
     : Pass<"musa-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Give every shared-memory buffer and op scratch a byte offset";

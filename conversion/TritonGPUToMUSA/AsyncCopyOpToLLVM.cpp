@@ -24,7 +24,8 @@
 //    overlap a pipelined loop gets is between a copy's issue and the next
 //    wait (the loads of iteration i + s - 1 overlap the work between their
 //    issue and the wait at the top of the next iteration), not s - 1 full
-//    iterations as with NVIDIA's cp.async groups.
+//    iterations as with NVIDIA's cp.async groups; --musa-schedule-async-copies
+//    puts a loop's dots between its copies and that wait.
 //
 // Tokens carry nothing at run time (an i32 0, see TypeConverter.cpp).
 // --musa-allocate-shared-memory keeps a copy's buffer allocated until the

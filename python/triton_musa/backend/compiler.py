@@ -308,7 +308,10 @@ class MusaBackend(BaseBackend):
            rewrites that alloc's shared encoding (swizzle/padding the matrix unit needs)
            together with the dot and its accumulator. Triton's passes never run after
            our encodings appear, so nothing has to round-trip through them.
-        3. `--musa-allocate-shared-memory` keeps each copy's buffer live until the next
+        3. `--musa-schedule-async-copies` moves each pipelined loop's dots below its copies
+           (a MUSA wait completes all of a thread's copies, so copies started after the
+           dots would overlap nothing), `--musa-allocate-shared-memory` keeps each copy's
+           buffer live until the next
            `ttg.async_wait`, `--musa-insert-barriers` counts a wait as a barrier, and
            `--convert-tritongpu-to-musa` lowers copies to `llvm.musa.memcpy.g2s`, each
            wait to `llvm.musa.memcpy.g2s.wait` + a block barrier (the wait covers all of

@@ -42,7 +42,7 @@ def lowering_pipeline(target: str = "musa") -> str:
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
     conversion = "convert-tritongpu-to-musa" + ("" if target == "musa" else f"{{target={target}}}")
-    return ("builtin.module(musa-relayout-gather-offsets,musa-allocate-shared-memory,"
+    return ("builtin.module(musa-relayout-gather-offsets,musa-schedule-async-copies,musa-allocate-shared-memory,"
             f"musa-insert-barriers,{conversion},canonicalize,cse)")
 
 
