@@ -54,6 +54,14 @@ struct Fiber {
   /// Number of warp collectives this thread has entered (its parity picks
   /// the exchange buffer, see Warp).
   uint64_t collectives = 0;
+  /// Asynchronous global->shared copies started and not yet waited for:
+  /// the source bytes as read when started, written at the thread's wait.
+  struct PendingCopy {
+    char *dst;
+    uint32_t bytes;
+    std::array<char, 16> data;
+  };
+  std::vector<PendingCopy> pendingCopies;
   char *stackLow = nullptr;
 #if defined(__x86_64__)
   void *sp = nullptr;
@@ -471,6 +479,32 @@ static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
   }
 }
 
+/// An asynchronous global->shared copy (llvm.musa.memcpy.g2s): both sides
+/// are checked now, the source is read now, and shared memory is written
+/// only at this thread's next wait, so a kernel that reads the buffer
+/// without the wait (or its barrier) sees stale data.
+static void emuAsyncCopy(void *dst, const void *src, int32_t bytes) {
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    failThread(llvm::formatv("asynchronous copy of {0} bytes: 4, 8 or 16 "
+                             "bytes per copy",
+                             bytes));
+  emuCheckGlobal(src, uint64_t(bytes), uint64_t(bytes),
+                 int32_t(abi::AccessKind::Load));
+  emuCheckShared(dst, uint64_t(bytes), uint64_t(bytes),
+                 int32_t(abi::AccessKind::Store));
+  Fiber::PendingCopy copy{static_cast<char *>(dst), uint32_t(bytes), {}};
+  std::memcpy(copy.data.data(), src, size_t(bytes));
+  tlsFiber->pendingCopies.push_back(copy);
+}
+
+/// llvm.musa.memcpy.g2s.wait: lands the calling thread's copies, in order.
+static void emuAsyncCopyWait() {
+  Fiber &f = *tlsFiber;
+  for (const Fiber::PendingCopy &copy : f.pendingCopies)
+    std::memcpy(copy.dst, copy.data.data(), copy.bytes);
+  f.pendingCopies.clear();
+}
+
 static void emuCount(uint64_t n) { tlsWorker->instructions += n; }
 
 //===----------------------------------------------------------------------===//
@@ -812,6 +846,9 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {abi::kAsyncBarArrive.data(),
        reinterpret_cast<void *>(&emuAsyncBarArrive)},
       {abi::kAsyncBarWait.data(), reinterpret_cast<void *>(&emuAsyncBarWait)},
+      {abi::kAsyncCopy.data(), reinterpret_cast<void *>(&emuAsyncCopy)},
+      {abi::kAsyncCopyWait.data(),
+       reinterpret_cast<void *>(&emuAsyncCopyWait)},
   };
 }
 
@@ -881,6 +918,9 @@ static bool runBlock(Worker &w) {
     f.done = false;
     f.wait = Fiber::Wait::None;
     f.collectives = 0;
+    // Copies never waited for are dropped with their block, as their data
+    // was never guaranteed to land.
+    f.pendingCopies.clear();
     prepareFiber(w, f);
   }
   for (Warp &warp : w.warps) {

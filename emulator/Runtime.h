@@ -30,6 +30,11 @@
 //   __musa_emu_check_shared(addr, bytes, align, kind)
 //                                    the same for a shared-memory access,
 //                                    against the kernel's `ttg.shared` bytes
+//   __musa_emu_async_copy(dst, src, bytes)
+//                                    asynchronous global->shared copy: checked
+//                                    and read now, written to shared memory
+//                                    at the thread's next
+//   __musa_emu_async_copy_wait()     which lands its pending copies
 //   __musa_emu_count(n)              adds n to the executed instructions
 //   __musa_emu_printf(format, ...)   device printf (C varargs), one line
 //                                    per call, flushed

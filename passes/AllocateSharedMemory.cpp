@@ -25,6 +25,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <functional>
+#include <limits>
 
 namespace mlir::triton_musa {
 #define GEN_PASS_DEF_MUSAALLOCATESHAREDMEMORY
@@ -101,12 +102,21 @@ std::pair<int64_t, int64_t> getLiveRange(Operation *alloc,
     start = std::min(start, numbers.first.lookup(loop));
     end = std::max(end, numbers.last.lookup(loop));
   };
+  // End (position) of the latest asynchronous copy into the buffer, -1 if
+  // none: the copy keeps writing until a ttg.async_wait.
+  int64_t lastAsyncCopy = -1;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       extendToUse(alloc, user, numbers, start, end);
       unsigned index = use.getOperandNumber();
+      if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(user);
+          copy && copy.getResult() == value) {
+        int64_t copyStart = start, copyEnd = -1;
+        extendToUse(alloc, user, numbers, copyStart, copyEnd);
+        lastAsyncCopy = std::max(lastAsyncCopy, copyEnd);
+      }
       if (isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp, ttg::MemDescTransOp,
               ttg::MemDescReshapeOp, ttg::MemDescReinterpretOp>(user)) {
         push(user->getResult(0));
@@ -141,6 +151,20 @@ std::pair<int64_t, int64_t> getLiveRange(Operation *alloc,
         }
       }
     }
+  }
+  // Every ttg.async_wait completes all copies (see AsyncCopyOpToLLVM.cpp):
+  // the buffer lives until the first wait after its last copy, or to the
+  // end of the function if none follows.
+  if (lastAsyncCopy >= 0) {
+    Operation *func = alloc->getParentOfType<triton::FuncOp>();
+    int64_t waitEnd = numbers.last.lookup(func);
+    func->walk([&](ttg::AsyncWaitOp wait) {
+      int64_t waitStart = std::numeric_limits<int64_t>::max(), last = -1;
+      extendToUse(alloc, wait, numbers, waitStart, last);
+      if (numbers.first.lookup(wait) > lastAsyncCopy)
+        waitEnd = std::min(waitEnd, last);
+    });
+    end = std::max(end, waitEnd);
   }
   return {start, end};
 }

@@ -38,11 +38,17 @@ struct Access {
   int64_t begin;
   int64_t end;
   bool write;
+  /// A write by an asynchronous copy: two of them never need a barrier
+  /// between them (a barrier does not order them; ttg.async_wait does).
+  bool async = false;
 
   bool operator==(const Access &o) const {
-    return begin == o.begin && end == o.end && write == o.write;
+    return begin == o.begin && end == o.end && write == o.write &&
+           async == o.async;
   }
   bool conflictsWith(const Access &o) const {
+    if (async && o.async)
+      return false;
     return (write || o.write) && begin < o.end && o.begin < end;
   }
 };
@@ -52,13 +58,13 @@ using Pending = SmallVector<Access>;
 
 void normalize(Pending &pending) {
   llvm::sort(pending, [](const Access &a, const Access &b) {
-    return std::tie(a.write, a.begin, a.end) <
-           std::tie(b.write, b.begin, b.end);
+    return std::tie(a.write, a.async, a.begin, a.end) <
+           std::tie(b.write, b.async, b.begin, b.end);
   });
   Pending merged;
   for (const Access &a : pending) {
     if (!merged.empty() && merged.back().write == a.write &&
-        a.begin <= merged.back().end)
+        merged.back().async == a.async && a.begin <= merged.back().end)
       merged.back().end = std::max(merged.back().end, a.end);
     else
       merged.push_back(a);
@@ -123,6 +129,12 @@ private:
       addViewed(store.getDst(), /*write=*/true, accesses);
       return accesses;
     }
+    if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
+      addViewed(copy.getResult(), /*write=*/true, accesses);
+      for (Access &access : accesses)
+        access.async = true;
+      return accesses;
+    }
     if (auto load = dyn_cast<ttg::LocalLoadOp>(op)) {
       addViewed(load.getSrc(), /*write=*/false, accesses);
       return accesses;
@@ -183,7 +195,9 @@ private:
   }
 
   Pending processOp(Operation *op, Pending pending, bool insert) {
-    if (isa<ttg::LocalBarrierOp, gpu::BarrierOp>(op))
+    // ttg.async_wait lowers to a wait for the thread's copies followed by a
+    // block barrier (AsyncCopyOpToLLVM.cpp).
+    if (isa<ttg::LocalBarrierOp, gpu::BarrierOp, ttg::AsyncWaitOp>(op))
       return {};
 
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {

@@ -1,8 +1,8 @@
 //===- Passes.h - TTGIR-level MUSA passes -----------------------*- C++ -*-===//
 //
 // Passes that run on TTGIR before --convert-tritongpu-to-musa:
-// --musa-relayout-gather-offsets, --musa-allocate-shared-memory and
-// --musa-insert-barriers.
+// --musa-relayout-gather-offsets, --musa-schedule-async-copies,
+// --musa-allocate-shared-memory and --musa-insert-barriers.
 //
 //===----------------------------------------------------------------------===//
 

@@ -32,6 +32,53 @@ def MUSARelayoutGatherOffsets
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
 }
 
+def MUSAScheduleAsyncCopies
+    : Pass<"musa-schedule-async-copies", "mlir::ModuleOp"> {
+  let summary = "Start a pipelined loop's async copies before its dots";
+  let description = [{
+    On MUSA every `ttg.async_wait` waits for all of the thread's copies (see
+    --convert-tritongpu-to-musa), so in the loop Triton's pipeliner emits
+    (wait, read the current buffers, compute, start the copies for a later
+    iteration) the copies would be waited for at the top of the next
+    iteration without overlapping any work. This pass moves each `tt.dot`
+    of an `scf.for` body that precedes the body's last
+    `ttg.async_copy_global_to_local`, together with every op of the body
+    that depends on it, to just before the body's terminator, keeping their
+    order, so the copies run while the dots compute. A loop is left alone
+    when one of those ops has memory effects (moving it past the copies
+    could reorder memory accesses); data dependencies stay satisfied because
+    everything the moved ops use precedes the terminator. Run it before
+    --musa-insert-barriers, which then puts a barrier between the reads of
+    the ring and the copies that refill it.
+
+    Before:
+    ```mlir
+    scf.for ... {
+      %w = ttg.async_wait %t {num = 2 : i32}
+      %a = ttg.local_load %bufA : ... -> tensor<128x64xf16, #dot0>
+      %b = ttg.local_load %bufB : ... -> tensor<64x128xf16, #dot1>
+      %d = tt.dot %a, %b, %acc : ...
+      %c = ttg.async_copy_global_to_local %ptrs, %next : ...
+      %g = ttg.async_commit_group tokens %c
+      scf.yield %d, %g : ...
+    }
+    ```
+    After:
+    ```mlir
+    scf.for ... {
+      %w = ttg.async_wait %t {num = 2 : i32}
+      %a = ttg.local_load %bufA : ... -> tensor<128x64xf16, #dot0>
+      %b = ttg.local_load %bufB : ... -> tensor<64x128xf16, #dot1>
+      %c = ttg.async_copy_global_to_local %ptrs, %next : ...
+      %g = ttg.async_commit_group tokens %c
+      %d = tt.dot %a, %b, %acc : ...
+      scf.yield %d, %g : ...
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+}
+
 def MUSAAllocateSharedMemory
     : Pass<"musa-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Give every shared-memory buffer and op scratch a byte offset";
@@ -47,7 +94,11 @@ def MUSAAllocateSharedMemory
     through memdesc views (`ttg.memdesc_*`), `scf` yields, loop-carried
     values and `ttg.local_dealloc`; a use inside an `scf.for`/`scf.while`
     that does not contain the alloc keeps the buffer live over the whole
-    loop. A scratch buffer lives only at its op. Buffers whose live ranges
+    loop. A buffer that `ttg.async_copy_global_to_local` writes stays live
+    until the first `ttg.async_wait` after its last such copy (every wait
+    completes all copies on MUSA), or to the function's end if no wait
+    follows: the copy keeps writing it until then. A scratch buffer lives
+    only at its op. Buffers whose live ranges
     overlap get disjoint byte ranges (first fit, largest buffers first);
     offsets are aligned to 16 bytes, or to the alloc's `alignment` if larger.
 
@@ -87,6 +138,12 @@ def MUSAInsertBarriers : Pass<"musa-insert-barriers", "mlir::ModuleOp"> {
        their buffer, `ttg.local_load` reads it (a view is resolved to the
        buffer(s) it comes from; an unknown origin means all of shared
        memory);
+     - `ttg.async_copy_global_to_local` writes its buffer (from its issue:
+       another thread may still be reading the bytes, so a pending read of
+       them puts a barrier before the copy);
+     - `ttg.async_wait` is a barrier: its lowering waits for the thread's
+       copies and then synchronizes the block, so it clears the pending set
+       and completes every copy started before it;
      - an op with scratch (e.g. `ttg.convert_layout` through shared memory,
        cross-warp `tt.reduce`) writes then reads its scratch range; barriers
        inside one op are its lowering's job.

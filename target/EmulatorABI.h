@@ -18,6 +18,10 @@
 //          thread's operand fragment (raw element bits, dense), acc its
 //          accumulators (f32), updated in place; the fragment layouts are
 //          the emulated arch's (Runtime.cpp)
+//   void   async_copy(ptr<3> dst, ptr<1> src, i32 bytes)
+//                                        source read now, written to dst at
+//                                        the thread's next async_copy_wait
+//   void   async_copy_wait()             lands the thread's pending copies
 //   void   check_global(ptr<1>, i64 bytes, i64 align, i32 AccessKind)
 //   void   check_shared(ptr<3>, i64 bytes, i64 align, i32 AccessKind)
 //   void   count(i64 instructions)
@@ -71,6 +75,8 @@ constexpr llvm::StringLiteral kAsyncBarAddTrans =
     "__musa_emu_async_bar_add_trans";
 constexpr llvm::StringLiteral kAsyncBarArrive = "__musa_emu_async_bar_arrive";
 constexpr llvm::StringLiteral kAsyncBarWait = "__musa_emu_async_bar_wait";
+constexpr llvm::StringLiteral kAsyncCopy = "__musa_emu_async_copy";
+constexpr llvm::StringLiteral kAsyncCopyWait = "__musa_emu_async_copy_wait";
 // Functions the emulator itself inserts (instrumentation) or defines.
 constexpr llvm::StringLiteral kCheckGlobal = "__musa_emu_check_global";
 constexpr llvm::StringLiteral kCheckShared = "__musa_emu_check_shared";

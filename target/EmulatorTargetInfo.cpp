@@ -74,6 +74,17 @@ public:
     callFunction(b, loc, abi::kWarpSync, {}, {}, CalleeKind::Convergent);
   }
 
+  /// The runtime keeps the copy (its source read now) and writes it to
+  /// shared memory only at the thread's wait, so a missing wait shows.
+  void asyncCopyGlobalToShared(OpBuilder &b, Location loc, Value dst,
+                               Value src, unsigned bytes) const override {
+    callFunction(b, loc, abi::kAsyncCopy, {},
+                 {dst, src, i32Const(b, loc, bytes)}, CalleeKind::SideEffects);
+  }
+  void asyncCopyWait(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, abi::kAsyncCopyWait, {}, {}, CalleeKind::SideEffects);
+  }
+
   /// Any value of at most 64 bits travels as an i64 through one collective.
   Value shuffle(OpBuilder &b, Location loc, ShuffleKind kind, Value value,
                 Value offset, unsigned width) const override {

@@ -90,6 +90,19 @@ public:
                         CalleeKind::Convergent);
   }
 
+  /// `llvm.musa.memcpy.g2s(dst, src, bytes, prefetch = 0)` (MUSA-FACTS.md,
+  /// "g2s copies"): no cache-policy operand.
+  void asyncCopyGlobalToShared(OpBuilder &b, Location loc, Value dst,
+                               Value src, unsigned bytes) const override {
+    callFunction(b, loc, "llvm.musa.memcpy.g2s", {},
+                 {dst, src, i32Const(b, loc, bytes), i32Const(b, loc, 0)},
+                 CalleeKind::SideEffects);
+  }
+  void asyncCopyWait(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, "llvm.musa.memcpy.g2s.wait", {}, {},
+                 CalleeKind::SideEffects);
+  }
+
   /// Atomics use the syncscope names of clang's GPU targets ("workgroup",
   /// "agent", "" = system), which the LLVM 14 parser accepts as they are
   /// and the export keeps. (Assumption to confirm with the MUSA llc: an

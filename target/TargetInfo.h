@@ -149,6 +149,17 @@ public:
   /// One bit per lane, set where `pred` (i1) holds.
   virtual Value ballot(OpBuilder &b, Location loc, Value pred) const = 0;
 
+  /// Starts an asynchronous copy of `bytes` (4, 8 or 16; `src` and `dst`
+  /// aligned to it) from global `src` to shared `dst` by the calling thread.
+  /// The data is only guaranteed in `dst` after this thread's next
+  /// asyncCopyWait; other threads see it after a block barrier following
+  /// that wait.
+  virtual void asyncCopyGlobalToShared(OpBuilder &b, Location loc, Value dst,
+                                       Value src, unsigned bytes) const = 0;
+  /// Waits until every asynchronous copy the calling thread has started has
+  /// landed (only this thread's copies: there are no copy groups).
+  virtual void asyncCopyWait(OpBuilder &b, Location loc) const = 0;
+
   /// The LLVM `syncscope` of atomics of `scope`; "" is LLVM's default, the
   /// whole system, which is always correct (and what the base class gives).
   virtual StringRef getSyncScope(MemoryScope scope) const { return ""; }

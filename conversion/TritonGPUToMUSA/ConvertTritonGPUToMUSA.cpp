@@ -155,6 +155,7 @@ struct ConvertTritonGPUToMUSA
     populateElementwiseOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateConvertLayoutOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateMemoryOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateAsyncCopyOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateReduceOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateScanOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateGatherOpToLLVMPatterns(typeConverter, patterns, *targetInfo);

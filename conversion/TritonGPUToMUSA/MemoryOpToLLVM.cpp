@@ -52,12 +52,12 @@ void emitGuarded(RewriterBase &rewriter, Location loc, Value pred,
   rewriter.setInsertionPointToStart(rest);
 }
 
-/// For each register of `layout`: the element slot (i32) of `buffer` it
-/// maps to, before padding.
-FailureOr<SmallVector<Value>>
-emitSlots(RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
-          const SharedBuffer &buffer, const LinearLayout &layout,
-          function_ref<InFlightDiagnostic()> emitError) {
+} // namespace
+
+FailureOr<SmallVector<Value>> mlir::triton_musa::emitSharedSlots(
+    RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
+    const SharedBuffer &buffer, const LinearLayout &layout,
+    function_ref<InFlightDiagnostic()> emitError) {
   llvm::Expected<LinearLayout> toSlots =
       mlir::triton_musa::invertAndCompose(buffer.layout, layout);
   if (!toSlots)
@@ -78,9 +78,10 @@ emitSlots(RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
   return slots;
 }
 
-/// Pointer to element slot `slot` of `buffer` (padding applied).
-Value emitSlotPointer(RewriterBase &rewriter, Location loc,
-                      const SharedBuffer &buffer, Value slot) {
+Value mlir::triton_musa::emitSharedSlotPointer(RewriterBase &rewriter,
+                                               Location loc,
+                                               const SharedBuffer &buffer,
+                                               Value slot) {
   Value physical = slot;
   if (buffer.padded) {
     for (auto [interval, padding] : llvm::zip(buffer.padded.getIntervals(),
@@ -109,6 +110,8 @@ Value emitSlotPointer(RewriterBase &rewriter, Location loc,
                              rewriter.getI8Type(), buffer.base,
                              ValueRange{byteOffset});
 }
+
+namespace {
 
 /// The type an element of `llvmElementType` has in memory (i1 -> i8).
 Type getMemoryType(Type llvmElementType) {
@@ -147,7 +150,7 @@ LogicalResult mlir::triton_musa::storeDistributedToShared(
     ArrayRef<Value> values, Type llvmElementType,
     function_ref<InFlightDiagnostic()> emitError) {
   FailureOr<SmallVector<Value>> slots =
-      emitSlots(rewriter, loc, targetInfo, buffer, layout, emitError);
+      emitSharedSlots(rewriter, loc, targetInfo, buffer, layout, emitError);
   if (failed(slots))
     return failure();
   if (slots->size() != values.size())
@@ -165,7 +168,7 @@ LogicalResult mlir::triton_musa::storeDistributedToShared(
     Value value = values[r];
     if (memoryType != llvmElementType)
       value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
-    stores.push_back({value, emitSlotPointer(rewriter, loc, buffer, slot)});
+    stores.push_back({value, emitSharedSlotPointer(rewriter, loc, buffer, slot)});
   }
   emitGuarded(rewriter, loc, owner, [&] {
     for (auto [value, ptr] : stores)
@@ -179,7 +182,7 @@ FailureOr<SmallVector<Value>> mlir::triton_musa::loadDistributedFromShared(
     const SharedBuffer &buffer, const LinearLayout &layout,
     Type llvmElementType, function_ref<InFlightDiagnostic()> emitError) {
   FailureOr<SmallVector<Value>> slots =
-      emitSlots(rewriter, loc, targetInfo, buffer, layout, emitError);
+      emitSharedSlots(rewriter, loc, targetInfo, buffer, layout, emitError);
   if (failed(slots))
     return failure();
   Type memoryType = getMemoryType(llvmElementType);
@@ -187,7 +190,7 @@ FailureOr<SmallVector<Value>> mlir::triton_musa::loadDistributedFromShared(
   SmallVector<Value> values;
   // Registers holding the same element load the same slot; CSE merges them.
   for (Value slot : *slots) {
-    Value ptr = emitSlotPointer(rewriter, loc, buffer, slot);
+    Value ptr = emitSharedSlotPointer(rewriter, loc, buffer, slot);
     Value value = LLVM::LoadOp::create(rewriter, loc, memoryType, ptr,
                                        alignment);
     if (memoryType != llvmElementType)

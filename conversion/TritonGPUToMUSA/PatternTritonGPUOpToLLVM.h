@@ -93,8 +93,14 @@ void populateConvertLayoutOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 
-/// ttg.local_alloc/local_load/local_store/local_dealloc, memdesc views, async global-to-shared copies.
+/// ttg.local_alloc/local_load/local_store/local_dealloc, memdesc views.
 void populateMemoryOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// ttg.async_copy_global_to_local, ttg.async_commit_group, ttg.async_wait
+/// (per-thread g2s copies; AsyncCopyOpToLLVM.cpp).
+void populateAsyncCopyOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 

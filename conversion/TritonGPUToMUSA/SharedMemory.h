@@ -46,6 +46,18 @@ FailureOr<mlir::triton_musa::LinearLayout>
 getRowMajorSharedLayout(ArrayRef<int64_t> shape,
                         function_ref<InFlightDiagnostic()> emitError);
 
+/// For each register of `layout`: the element slot (i32) of `buffer` that
+/// holds the current thread's element there, before padding.
+FailureOr<SmallVector<Value>>
+emitSharedSlots(RewriterBase &rewriter, Location loc,
+                const TargetInfo &targetInfo, const SharedBuffer &buffer,
+                const mlir::triton_musa::LinearLayout &layout,
+                function_ref<InFlightDiagnostic()> emitError);
+
+/// Pointer to element slot `slot` of `buffer` (padding applied).
+Value emitSharedSlotPointer(RewriterBase &rewriter, Location loc,
+                            const SharedBuffer &buffer, Value slot);
+
 /// Stores the current thread's `values` (converted element values, one per
 /// register of `layout`) into `buffer`. Registers that repeat lower
 /// registers are skipped and only one of the lanes/warps holding the same

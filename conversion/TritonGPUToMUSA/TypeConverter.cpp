@@ -51,6 +51,11 @@ TritonGPUToMUSATypeConverter::TritonGPUToMUSATypeConverter(
     return LLVM::LLVMPointerType::get(ctx,
                                       targetInfo.getSharedAddressSpace());
   });
+  // Async-copy tokens carry nothing at run time (MUSA has no copy groups,
+  // see AsyncCopyOpToLLVM.cpp): an i32 that is always 0.
+  addConversion([ctx](ttg::AsyncTokenType) -> Type {
+    return IntegerType::get(ctx, 32);
+  });
 }
 
 unsigned mlir::triton_musa::getSharedElementBytes(Type elementType) {

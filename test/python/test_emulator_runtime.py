@@ -257,3 +257,64 @@ def test_race_check_accepts_barriers() -> None:
     buf = bytearray(8 * 4 * 256 * 2)
     addr = ctypes_addr(buf)
     kernel.launch((2, 1, 1), struct.pack("<Q", addr), [(addr, len(buf), "out")], race_check=True)
+
+
+def async_copy_module(bytes_per_copy: int) -> str:
+    """Thread t zeroes shared word t, starts an async copy of in[t] into it, reads it (before),
+    waits for its copies, reads it again (after): out[2t] = before, out[2t + 1] = after."""
+    return f"""
+module attributes {{"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.shared" = 128 : i32}} {{
+{DECLS}
+  llvm.func @__musa_emu_async_copy(!llvm.ptr<3>, !llvm.ptr<1>, i32)
+  llvm.func @__musa_emu_async_copy_wait()
+  llvm.func @async_copy(%in: !llvm.ptr<1>, %out: !llvm.ptr<1>) attributes {{musa.kernel}} {{
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    %c1 = llvm.mlir.constant(1 : i32) : i32
+    %c2 = llvm.mlir.constant(2 : i32) : i32
+    %bytes = llvm.mlir.constant({bytes_per_copy} : i32) : i32
+    %tid = llvm.call @__musa_emu_thread_id(%c0) : (i32) -> i32
+    %smem = llvm.call @__musa_emu_shared_base() : () -> !llvm.ptr<3>
+    %slot = llvm.getelementptr %smem[%tid] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+    llvm.store %c0, %slot : i32, !llvm.ptr<3>
+    %src = llvm.getelementptr %in[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+    llvm.call @__musa_emu_async_copy(%slot, %src, %bytes) : (!llvm.ptr<3>, !llvm.ptr<1>, i32) -> ()
+    %before = llvm.load %slot : !llvm.ptr<3> -> i32
+    llvm.call @__musa_emu_async_copy_wait() : () -> ()
+    %after = llvm.load %slot : !llvm.ptr<3> -> i32
+    %i0 = llvm.mul %tid, %c2 : i32
+    %i1 = llvm.add %i0, %c1 : i32
+    %p0 = llvm.getelementptr %out[%i0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+    %p1 = llvm.getelementptr %out[%i1] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+    llvm.store %before, %p0 : i32, !llvm.ptr<1>
+    llvm.store %after, %p1 : i32, !llvm.ptr<1>
+    llvm.return
+  }}
+}}
+"""
+
+
+def test_async_copy_lands_at_the_wait() -> None:
+    # The emulator reads the source when the copy starts and writes shared memory only at the
+    # thread's wait, so a kernel reading the buffer before its wait sees the old contents.
+    kernel = _musa_mlir.emulator_load(async_copy_module(4))
+    src = bytearray(struct.pack("<32i", *(100 + t for t in range(32))))
+    out = bytearray(8 * 32)
+    src_addr, out_addr = ctypes_addr(src), ctypes_addr(out)
+    kernel.launch((1, 1, 1), struct.pack("<QQ", src_addr, out_addr),
+                  [(src_addr, len(src), "argument 'in'"), (out_addr, len(out), "argument 'out'")])
+    words = struct.unpack("<64i", bytes(out))
+    assert words[0::2] == (0, ) * 32
+    assert words[1::2] == tuple(100 + t for t in range(32))
+
+
+def test_async_copy_checks_size_and_bounds() -> None:
+    kernel = _musa_mlir.emulator_load(async_copy_module(3))
+    src, out = bytearray(4 * 32), bytearray(8 * 32)
+    src_addr, out_addr = ctypes_addr(src), ctypes_addr(out)
+    buffers = [(src_addr, len(src), "argument 'in'"), (out_addr, len(out), "argument 'out'")]
+    with pytest.raises(_musa_mlir.EmulatorError, match="asynchronous copy of 3 bytes: 4, 8 or 16 bytes per copy"):
+        kernel.launch((1, 1, 1), struct.pack("<QQ", src_addr, out_addr), buffers)
+    kernel = _musa_mlir.emulator_load(async_copy_module(4))
+    with pytest.raises(_musa_mlir.EmulatorError, match=r"thread 31 .*out-of-bounds load of 4 bytes"):
+        kernel.launch((1, 1, 1), struct.pack("<QQ", src_addr + 4, out_addr),
+                      [(src_addr + 4, len(src) - 4, "argument 'in'"), buffers[1]])

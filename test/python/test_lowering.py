@@ -48,12 +48,12 @@ def test_pipeline_replays_with_musa_opt(corpus_ir, tmp_path: Path) -> None:
     assert proc.stdout.strip() == lower_to_llir(source.read_text(), arch).llvm_dialect.strip()
 
 
-# A small kernel whose only op without a lowering is an async-copy group (the
-# pipeliner that would emit it for MUSA is not written yet).
-_ASYNC_GROUP_TTGIR = """
+# A small kernel whose only op without a lowering is a global scratch buffer
+# (Triton emits it for NVIDIA-only features).
+_SCRATCH_TTGIR = """
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @group() {
-    %g = ttg.async_commit_group
+  tt.func public @scratch() {
+    %p = ttg.global_scratch_alloc {alignment = 8 : i32, nbytes = 100 : i32} : !tt.ptr<i8>
     tt.return
   }
 }
@@ -62,8 +62,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 def test_unsupported_op_is_named() -> None:
     with pytest.raises(_musa_mlir.MLIRError,
-                       match=r"error: 'ttg\.async_commit_group' is not supported by --convert-tritongpu-to-musa yet"):
-        lower_to_llir(_ASYNC_GROUP_TTGIR, parse_arch("mp_31"))
+                       match=r"error: 'ttg\.global_scratch_alloc' is not supported by --convert-tritongpu-to-musa yet"):
+        lower_to_llir(_SCRATCH_TTGIR, parse_arch("mp_31"))
 
 
 def test_arch_mismatch_is_an_error(corpus_ir) -> None:

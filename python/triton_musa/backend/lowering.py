@@ -67,11 +67,12 @@ def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = No
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
     matmul = matmul or MatmulOptions.from_env()
     option = "" if target == "musa" else f"{{target={target}}}"
-    # The matrix paths first, on Triton's TTGIR; then TME, which turns descriptor tiles into shared
-    # buffers that the allocation places.
+    # The matrix paths first, on Triton's (pipelined) TTGIR; then TME, which turns descriptor tiles
+    # into shared buffers; the async-copy schedule moves each loop's dot below its refills before the
+    # allocation places the buffers.
     return (f"builtin.module({matmul.pass_spec()},musa-lower-descriptors-to-tme{option},"
-            "musa-relayout-gather-offsets,musa-allocate-shared-memory,musa-insert-barriers,"
-            f"convert-tritongpu-to-musa{option},canonicalize,cse)")
+            "musa-relayout-gather-offsets,musa-schedule-async-copies,musa-allocate-shared-memory,"
+            f"musa-insert-barriers,convert-tritongpu-to-musa{option},canonicalize,cse)")
 
 
 def dot_path_report(ttgir: str, matmul: Optional[MatmulOptions] = None, *,

@@ -107,3 +107,60 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+// An async copy keeps writing its buffer until the next ttg.async_wait, even
+// if nothing reads it: %a must not share bytes with the conversion's scratch
+// (32x64xf32 = 8192 B) placed between the copy and the wait. Without that
+// rule %a would be dead after the copy and the scratch would reuse offset 0.
+// CHECK: module attributes {{.*}}ttg.shared = 12288 : i32
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
+  // CHECK-LABEL: tt.func public @copy_live_until_wait
+  tt.func public @copy_live_until_wait(%p: tensor<32x64x!tt.ptr<f16>, #blocked>, %y: tensor<32x64xf32, #blocked>) {
+    // CHECK: ttg.local_alloc {allocation.offset = 8192 : i32}
+    %a = ttg.local_alloc : () -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %p, %a : tensor<32x64x!tt.ptr<f16>, #blocked> -> <32x64xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    // CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+    %c = ttg.convert_layout %y : tensor<32x64xf32, #blocked> -> tensor<32x64xf32, #blocked1>
+    %w = ttg.async_wait {num = 0 : i32}
+    // After the wait the bytes are free again.
+    // CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+    %d = ttg.convert_layout %y : tensor<32x64xf32, #blocked> -> tensor<32x64xf32, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+// A pipelined loop: the ring is used in the loop, the last refills are
+// waited for after it, so the ring lives until that wait and the scratch of
+// the conversion between loop and wait does not overlap it.
+// CHECK: module attributes {{.*}}ttg.shared = 6144 : i32
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
+  // CHECK-LABEL: tt.func public @ring_live_until_last_wait
+  tt.func public @ring_live_until_last_wait(%p: tensor<512x!tt.ptr<f32>, #blocked>, %y: tensor<512xf32, #blocked>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: ttg.local_alloc {allocation.offset = 0 : i32}
+    %bufs = ttg.local_alloc : () -> !ttg.memdesc<2x512xf32, #shared, #smem, mutable>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %b = ttg.memdesc_index %bufs[%i] : !ttg.memdesc<2x512xf32, #shared, #smem, mutable> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+      %t = ttg.async_copy_global_to_local %p, %b : tensor<512x!tt.ptr<f32>, #blocked> -> <512xf32, #shared, #smem, mutable>
+      %g = ttg.async_commit_group tokens %t
+    }
+    // CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 4096 : i32}
+    %c = ttg.convert_layout %y : tensor<512xf32, #blocked> -> tensor<512xf32, #blocked1>
+    %w = ttg.async_wait {num = 0 : i32}
+    tt.return
+  }
+}

@@ -165,3 +165,41 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 8192 : i32} {
+  // Async copies: two copies into one ring need no barrier between them (a
+  // barrier would not order them; the wait does), the wait is itself a
+  // barrier so the reads after it need none, and refilling a buffer that
+  // was read needs one before the copy (write after read).
+  // CHECK-LABEL: tt.func public @async_copies
+  // CHECK: ttg.async_copy_global_to_local
+  // CHECK-NEXT: ttg.async_copy_global_to_local
+  // CHECK-NEXT: ttg.async_commit_group
+  // CHECK-NEXT: ttg.async_wait
+  // CHECK-NEXT: ttg.local_load
+  // CHECK-NEXT: ttg.local_barrier
+  // CHECK-NEXT: ttg.async_copy_global_to_local
+  // CHECK-NOT: ttg.local_barrier
+  // CHECK: tt.return
+  tt.func public @async_copies(%p: tensor<32x64x!tt.ptr<f16>, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ring = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
+    %b0 = ttg.memdesc_index %ring[%c0] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+    %b1 = ttg.memdesc_index %ring[%c1] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+    %t0 = ttg.async_copy_global_to_local %p, %b0 : tensor<32x64x!tt.ptr<f16>, #blocked> -> <32x64xf16, #shared, #smem, mutable>
+    %t1 = ttg.async_copy_global_to_local %p, %b1 : tensor<32x64x!tt.ptr<f16>, #blocked> -> <32x64xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t0, %t1
+    %w = ttg.async_wait %g {num = 0 : i32}
+    %v = ttg.local_load %b0 token %w : !ttg.memdesc<32x64xf16, #shared, #smem, mutable> -> tensor<32x64xf16, #blocked>
+    %t2 = ttg.async_copy_global_to_local %p, %b0 : tensor<32x64x!tt.ptr<f16>, #blocked> -> <32x64xf16, #shared, #smem, mutable>
+    %g2 = ttg.async_commit_group tokens %t2
+    %w2 = ttg.async_wait %g2 {num = 0 : i32}
+    tt.return
+  }
+}

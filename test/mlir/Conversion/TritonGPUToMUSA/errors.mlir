@@ -19,9 +19,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @convert(%x: tensor<256xi32, #blocked>) {
     // Each unsupported op is reported once, at its first use.
-    // expected-error @below {{'ttg.async_commit_group' is not supported by --convert-tritongpu-to-musa yet}}
-    %y = ttg.async_commit_group
-    %z = ttg.async_commit_group tokens %y
+    // expected-error @below {{'ttg.global_scratch_alloc' is not supported by --convert-tritongpu-to-musa yet}}
+    %y = ttg.global_scratch_alloc {alignment = 8 : i32, nbytes = 100 : i32} : !tt.ptr<i8>
+    %z = ttg.global_scratch_alloc {alignment = 8 : i32, nbytes = 64 : i32} : !tt.ptr<i8>
     tt.return
   }
 }

@@ -1,0 +1,280 @@
+//===- AsyncCopyOpToLLVM.cpp - Async global->shared copies -> LLVM -------===//
+//
+// ttg.async_copy_global_to_local / ttg.async_commit_group / ttg.async_wait,
+// which Triton's software pipeliner emits, on MUSA's per-thread copies
+// (MUSA-FACTS.md, "g2s copies"):
+//
+//  - a copy: each thread starts one TargetInfo::asyncCopyGlobalToShared
+//    (`llvm.musa.memcpy.g2s`) of 4, 8 or 16 bytes per vector of registers
+//    that are consecutive both in global memory (the op's `contiguity`,
+//    which Triton's axis analysis computed from the pointers, their
+//    alignment and the mask) and in the shared buffer's layout. A masked-off
+//    vector is not copied: the thread stores `other` (or zero) there with a
+//    plain store. Vectors of fewer than 4 bytes are loaded and stored
+//    synchronously, which the wait semantics allow (the data just lands
+//    early). Cache modifiers and eviction policies are hints the g2s
+//    intrinsic has no operand for; they are dropped.
+//  - a commit group: nothing. MUSA has no copy groups.
+//  - a wait: TargetInfo::asyncCopyWait (`llvm.musa.memcpy.g2s.wait`), which
+//    completes every copy the *calling thread* started, then a block
+//    barrier so that every thread sees every thread's copies. `num` (the
+//    number of most recent groups allowed to stay in flight) is therefore
+//    not honoured: each wait waits for all groups, which is what `num` = 0
+//    asks and more than any larger `num` asks, so it is always correct. The
+//    overlap a pipelined loop gets is between a copy's issue and the next
+//    wait (the loads of iteration i + s - 1 overlap the work between their
+//    issue and the wait at the top of the next iteration), not s - 1 full
+//    iterations as with NVIDIA's cp.async groups; --musa-schedule-async-copies
+//    puts a loop's dots between its copies and that wait.
+//
+// Tokens carry nothing at run time (an i32 0, see TypeConverter.cpp).
+// --musa-allocate-shared-memory keeps a copy's buffer allocated until the
+// wait, and --musa-insert-barriers counts the wait as a barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/TritonGPUToMUSA/LayoutIndices.h"
+#include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
+#include "conversion/TritonGPUToMUSA/SharedMemory.h"
+#include "conversion/TritonGPUToMUSA/Utility.h"
+
+#include "dialects/Triton/IR/Dialect.h"
+#include "dialects/TritonGPU/IR/Dialect.h"
+#include "layouts/LinearLayout.h"
+#include "target/LLVMCalls.h"
+
+#include "llvm/ADT/bit.h"
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+namespace ttg = mlir::triton::gpu;
+
+namespace {
+
+/// Widest per-thread copy of the g2s intrinsic, in bytes.
+constexpr unsigned kMaxCopyBytes = 16;
+/// Narrowest per-thread copy of the g2s intrinsic, in bytes.
+constexpr unsigned kMinCopyBytes = 4;
+
+/// The number of consecutive registers (a power of two, at most `maxVec`)
+/// each of which the current thread copies together: register r + j must
+/// hold the element at slot(r) + j of the buffer (`toSlots` maps registers,
+/// lanes and warps to slots), with slot(r) a multiple of the width.
+unsigned getSharedVectorWidth(const LinearLayout &toSlots,
+                              const SharedBuffer &buffer, unsigned maxVec) {
+  int offsetDim = -1;
+  for (auto [i, name] : llvm::enumerate(toSlots.getOutDimNames()))
+    if (name == kOffset)
+      offsetDim = i;
+  if (offsetDim < 0)
+    return 1;
+  unsigned vec = 1;
+  unsigned registerBits = toSlots.getInDimSizeLog2(kRegister);
+  for (unsigned k = 0; k < registerBits && (vec << 1) <= maxVec; ++k) {
+    SmallVector<int32_t> slot =
+        applyLayout(toSlots, {{kRegister, int32_t(1) << k}});
+    if (slot[offsetDim] != (int32_t(1) << k))
+      break;
+    vec <<= 1;
+  }
+  // Every other basis must keep the low bits of the slot clear.
+  auto aligned = [&](unsigned width) {
+    for (const auto &[name, bases] : toSlots.getBases())
+      for (auto [i, basis] : llvm::enumerate(bases)) {
+        if (name == kRegister && (1u << i) < width)
+          continue;
+        if (basis[offsetDim] & int32_t(width - 1))
+          return false;
+      }
+    if (buffer.padded)
+      for (unsigned interval : buffer.padded.getIntervals())
+        if (interval % width != 0)
+          return false;
+    return true;
+  };
+  while (vec > 1 && !aligned(vec))
+    vec >>= 1;
+  return vec;
+}
+
+/// Replaces `op`'s token result by the run-time token, an i32 0.
+void replaceWithToken(Operation *op, ConversionPatternRewriter &rewriter) {
+  rewriter.replaceOp(op, i32Const(rewriter, op->getLoc(), 0));
+}
+
+/// Lowers ttg.async_copy_global_to_local to per-thread g2s copies (see the
+/// file comment).
+struct AsyncCopyGlobalToLocalOpConversion
+    : public MUSAPattern<ttg::AsyncCopyGlobalToLocalOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult
+  lower(ttg::AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto emitError = [&] { return op.emitError(); };
+    if (op.getIsVolatile())
+      return op.emitError() << "a volatile 'ttg.async_copy_global_to_local' "
+                               "is not supported by "
+                            << kPassFlag;
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<ttg::MemDescType>(op.getResult().getType());
+    auto layout = getLinearLayout(srcType, emitError);
+    auto bufferLayout = getSharedBufferLayout(dstType, emitError);
+    Type elementType =
+        getTypeConverter()->convertType(dstType.getElementType());
+    if (failed(layout) || failed(bufferLayout) || !elementType)
+      return failure();
+    SharedBuffer buffer{adaptor.getResult(), std::move(*bufferLayout),
+                        dstType.getElementType()};
+    buffer.padded =
+        dyn_cast<ttg::PaddedSharedEncodingAttr>(dstType.getEncoding());
+
+    llvm::Expected<LinearLayout> toSlots =
+        invertAndCompose(buffer.layout, *layout);
+    if (!toSlots)
+      return op.emitError() << "cannot address shared memory of layout "
+                            << buffer.layout.toString() << " from registers of "
+                            << layout->toString() << ": "
+                            << llvm::toString(toSlots.takeError());
+    FailureOr<SmallVector<Value>> slots =
+        emitSharedSlots(rewriter, loc, targetInfo, buffer, *layout, emitError);
+    if (failed(slots))
+      return failure();
+
+    SmallVector<Value> ptrs = unpackLLElements(rewriter, loc, adaptor.getSrc());
+    unsigned n = ptrs.size();
+    if (slots->size() != n)
+      return op.emitError() << "expected " << slots->size()
+                            << " pointers per thread, got " << n;
+    SmallVector<Value> masks, others;
+    if (adaptor.getMask())
+      masks = unpackOrSplat(rewriter, loc, adaptor.getMask(), n);
+    if (adaptor.getOther())
+      others = unpackOrSplat(rewriter, loc, adaptor.getOther(), n);
+
+    // Width of one copy: what the global side allows (Triton's contiguity),
+    // what the shared layout allows, at most 16 bytes.
+    bool isBool = elementType.isInteger(1);
+    unsigned elementBytes = getSharedElementBytes(dstType.getElementType());
+    unsigned maxVec = std::max<unsigned>(
+        1, std::min<unsigned>(std::max<int32_t>(1, op.getContiguity()),
+                              kMaxCopyBytes / elementBytes));
+    maxVec = unsigned(llvm::bit_floor(maxVec));
+    unsigned vec = isBool ? 1 : getSharedVectorWidth(*toSlots, buffer, maxVec);
+    unsigned bytes = vec * elementBytes;
+    bool async = !isBool && bytes >= kMinCopyBytes;
+    Type vectorType =
+        vec == 1 ? elementType : VectorType::get({int64_t(vec)}, elementType);
+
+    int32_t duplicates = getDuplicateRegisterMask(*layout);
+    Value owner = emitOwnerPredicate(rewriter, loc, targetInfo, *layout);
+    auto body = [&]() -> Value {
+      for (unsigned i = 0; i < n; i += vec) {
+        if (i & duplicates)
+          continue;
+        Value dst = emitSharedSlotPointer(rewriter, loc, buffer, (*slots)[i]);
+        // `other` (or zero) for the vector starting at register i.
+        auto otherValue = [&]() -> Value {
+          if (others.empty())
+            return LLVM::ZeroOp::create(rewriter, loc, vectorType);
+          if (vec == 1)
+            return others[i];
+          Value v = LLVM::UndefOp::create(rewriter, loc, vectorType);
+          for (unsigned j = 0; j < vec; ++j)
+            v = LLVM::InsertElementOp::create(rewriter, loc, v, others[i + j],
+                                              i32Const(rewriter, loc, j));
+          return v;
+        };
+        if (!async) {
+          // Synchronous: load (or `other`), then a plain shared store;
+          // booleans are bytes in memory.
+          Type memoryType = isBool ? rewriter.getI8Type() : vectorType;
+          auto load = [&]() -> Value {
+            return LLVM::LoadOp::create(rewriter, loc, memoryType, ptrs[i],
+                                        bytes);
+          };
+          Value value;
+          if (masks.empty()) {
+            value = load();
+          } else {
+            Value other = otherValue();
+            if (isBool)
+              other = LLVM::ZExtOp::create(rewriter, loc, memoryType, other);
+            value = emitIfThen(rewriter, loc, masks[i], load, other);
+          }
+          LLVM::StoreOp::create(rewriter, loc, value, dst, bytes);
+          continue;
+        }
+        auto copy = [&]() -> Value {
+          targetInfo.asyncCopyGlobalToShared(rewriter, loc, dst, ptrs[i],
+                                             bytes);
+          return Value();
+        };
+        if (masks.empty()) {
+          copy();
+          continue;
+        }
+        emitIfThen(rewriter, loc, masks[i], copy, Value());
+        // Masked off: the buffer still receives `other` (zero by default).
+        Value off = LLVM::XOrOp::create(
+            rewriter, loc, masks[i],
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                     rewriter.getBoolAttr(true)));
+        emitIfThen(
+            rewriter, loc, off,
+            [&]() -> Value {
+              LLVM::StoreOp::create(rewriter, loc, otherValue(), dst, bytes);
+              return Value();
+            },
+            Value());
+      }
+      return Value();
+    };
+    if (owner)
+      emitIfThen(rewriter, loc, owner, body, Value());
+    else
+      body();
+    replaceWithToken(op, rewriter);
+    return success();
+  }
+};
+
+/// Lowers ttg.async_commit_group to nothing (MUSA has no copy groups).
+struct AsyncCommitGroupOpConversion
+    : public MUSAPattern<ttg::AsyncCommitGroupOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult
+  lower(ttg::AsyncCommitGroupOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    replaceWithToken(op, rewriter);
+    return success();
+  }
+};
+
+/// Lowers ttg.async_wait to a wait for all of the thread's copies and a
+/// block barrier, whatever `num` says (see the file comment).
+struct AsyncWaitOpConversion : public MUSAPattern<ttg::AsyncWaitOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult
+  lower(ttg::AsyncWaitOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    targetInfo.asyncCopyWait(rewriter, op.getLoc());
+    targetInfo.barrier(rewriter, op.getLoc());
+    replaceWithToken(op, rewriter);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::triton_musa::populateAsyncCopyOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
+  patterns.add<AsyncCopyGlobalToLocalOpConversion,
+               AsyncCommitGroupOpConversion, AsyncWaitOpConversion>(
+      typeConverter, targetInfo);
+}
