@@ -28,8 +28,10 @@
 #include "dialects/TritonGPU/IR/Dialect.h"
 #include "target/MUSAArch.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -160,6 +162,17 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
   return path;
 }
 
+/// `value` in the layout of `type`: a splat constant (an accumulator's zero
+/// init, say) is rebuilt in that layout, which moves no data and needs no
+/// shared-memory scratch; anything else is converted.
+Value convertLayout(OpBuilder &b, Location loc, RankedTensorType type,
+                    Value value) {
+  DenseElementsAttr splat;
+  if (matchPattern(value, m_Constant(&splat)) && splat.isSplat())
+    return arith::ConstantOp::create(b, loc, type, splat.resizeSplat(type));
+  return ttg::ConvertLayoutOp::create(b, loc, type, value);
+}
+
 /// `value` converted to `encoding` (looking through a convert_layout that
 /// produced it, so that chains collapse).
 Value convertTo(OpBuilder &b, Location loc, Value value, Attribute encoding) {
@@ -170,7 +183,14 @@ Value convertTo(OpBuilder &b, Location loc, Value value, Attribute encoding) {
     return value;
   auto newType =
       RankedTensorType::get(type.getShape(), type.getElementType(), encoding);
-  return ttg::ConvertLayoutOp::create(b, loc, newType, value);
+  // An operand read from shared memory (e.g. a pipelined ring buffer) for
+  // this dot alone is read straight into the new layout: no scratch.
+  if (auto load = value.getDefiningOp<ttg::LocalLoadOp>();
+      load && load->hasOneUse()) {
+    load.getResult().setType(newType);
+    return load.getResult();
+  }
+  return convertLayout(b, loc, newType, value);
 }
 
 mgpu::WMMAOp rewriteToWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
@@ -230,7 +250,8 @@ void carryAccumulatorInLayout(mgpu::WMMAOp wmma) {
   Type plainType = arg.getType();
   OpBuilder b(loop);
   OpOperand &init = loop.getInitArgsMutable()[idx];
-  init.set(ttg::ConvertLayoutOp::create(b, loop.getLoc(), accType, init.get()));
+  init.set(convertLayout(b, loop.getLoc(), cast<RankedTensorType>(accType),
+                        init.get()));
   arg.setType(accType);
   toAcc.getResult().replaceAllUsesWith(arg);
   toAcc.erase();
@@ -238,7 +259,17 @@ void carryAccumulatorInLayout(mgpu::WMMAOp wmma) {
   back.erase();
   Value result = loop.getResult(idx);
   result.setType(accType);
+  // The conversion back goes right before the result's first use: the
+  // pipeliner's final wait and buffer deallocations after the loop then come
+  // first, so its shared-memory scratch does not add to the live ring buffers.
   b.setInsertionPointAfter(loop);
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value operand) { return operand == result; }) ||
+        op->getNumRegions() != 0) {
+      b.setInsertionPoint(op);
+      break;
+    }
   auto out = ttg::ConvertLayoutOp::create(b, loop.getLoc(), plainType, result);
   result.replaceAllUsesExcept(out.getResult(), out);
 }

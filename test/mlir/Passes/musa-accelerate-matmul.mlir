@@ -112,10 +112,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // A K loop carries the accumulator in the WMMA layout: its conversions move
-// out of the loop.
+// out of the loop; the zero init is made in that layout (no conversion, no
+// scratch).
 // QY2: #[[WMMA:.*]] = #musagpu.wmma<
 // QY2-LABEL: @k_loop
-// QY2: %[[INIT:.*]] = ttg.convert_layout %{{.*}} : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #[[WMMA]]>
+// QY2: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #[[WMMA]]>
 // QY2: %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64x64xf32, #[[WMMA]]>)
 // QY2-NOT: ttg.convert_layout %[[ACC]]
 // QY2: %[[D:.*]] = musagpu.wmma %{{.*}}, %{{.*}}, %[[ACC]]
