@@ -91,6 +91,19 @@ public:
                         CalleeKind::Convergent);
   }
 
+  /// cp.async (sm_80+): the `.ca` form copies 4, 8 or 16 bytes; wait.all
+  /// completes the calling thread's copies, as the MUSA g2s wait does.
+  void asyncCopyGlobalToShared(OpBuilder &b, Location loc, Value dst,
+                               Value src, unsigned bytes) const override {
+    callFunction(b, loc,
+                 "llvm.nvvm.cp.async.ca.shared.global." + std::to_string(bytes),
+                 {}, {dst, src}, CalleeKind::SideEffects);
+  }
+  void asyncCopyWait(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, "llvm.nvvm.cp.async.wait.all", {}, {},
+                 CalleeKind::SideEffects);
+  }
+
   StringRef getSyncScope(MemoryScope scope) const override {
     switch (scope) {
     case MemoryScope::Block:
