@@ -3,7 +3,8 @@
 // tt.print prints one line per value a thread holds, as Triton's
 // device_print does:
 //   pid (<x>, <y>, <z>) idx (<i0>, <i1>, ...)<prefix>[(operand <k>) ]<value>
-// (no `idx` part for scalars; `(operand k)` only with several operands;
+// (`idx ()` for scalars, as Triton prints them; `(operand k)` only with
+// several operands;
 // indices padded to the width of the largest index; integers in %i/%u, or
 // 0x-prefixed zero-padded hex with `hex`, floats as %f, pointers as %p).
 // With no operand, one line `pid (x, y, z)<prefix>`.
@@ -97,7 +98,7 @@ struct PrintOpConversion : public MUSAPattern<triton::PrintOp> {
                 v);
       if (!tensorType) {
         Value v = values.front();
-        std::string format = pidFormat + prefix +
+        std::string format = pidFormat + " idx ()" + prefix +
                              getFormat(v.getType(), op.getHex(), argSigned) +
                              "\n";
         SmallVector<Value> args(pid);

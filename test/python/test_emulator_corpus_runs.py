@@ -246,8 +246,6 @@ def test_debug_print_tensor_lines(arch: str, capfd: pytest.CaptureFixture[str]) 
     assert tensor_lines == expected
 
 
-@pytest.mark.xfail(strict=True, reason="scalar device_print drops Triton's empty index: the emulator prints "
-                   "'pid (0, 0, 0) pid: 0' where Triton prints 'pid (0, 0, 0) idx () pid: 0'")
 @pytest.mark.parametrize("arch", ARCHS)
 def test_debug_print_scalar_lines(arch: str, capfd: pytest.CaptureFixture[str]) -> None:
     lines = _run_debug(arch, _debug_inputs(), capfd)

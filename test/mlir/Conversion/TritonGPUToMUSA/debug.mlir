@@ -8,7 +8,7 @@
 
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  // CHECK-DAG: llvm.mlir.global internal constant @printfFormat_0("pid (%u, %u, %u) pid: %i\0A\00") {addr_space = 1 : i32
+  // CHECK-DAG: llvm.mlir.global internal constant @printfFormat_0("pid (%u, %u, %u) idx () pid: %i\0A\00") {addr_space = 1 : i32
   // CHECK-DAG: llvm.mlir.global internal constant @printfFormat_1("pid (%u, %u, %u) idx (%3u) x=: 0x%08x\0A\00") {addr_space = 1 : i32
   // CHECK-DAG: llvm.mlir.global internal constant @printfFormat_2("pid (%u, %u, %u) idx (%3u) two: (operand 0) %f\0A\00") {addr_space = 1 : i32
   // CHECK-DAG: llvm.mlir.global internal constant @printfFormat_3("pid (%u, %u, %u) idx (%3u) two: (operand 1) %llu\0A\00") {addr_space = 1 : i32

@@ -8,7 +8,7 @@
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  // CHECK-DAG: llvm.mlir.global internal constant @printfFormat_0("pid (%u, %u, %u) b: %i\0A\00") {addr_space = 0 : i32
+  // CHECK-DAG: llvm.mlir.global internal constant @printfFormat_0("pid (%u, %u, %u) idx () b: %i\0A\00") {addr_space = 0 : i32
   // CHECK-DAG: llvm.mlir.global internal constant @printfFormat_{{[0-9]+}}("pid (%u, %u, %u) idx (%3u) f: %f\0A\00") {addr_space = 0 : i32
   // CHECK-DAG: llvm.mlir.global internal constant @assertMessage_0("negative input\00") {addr_space = 0 : i32
   // CHECK-DAG: llvm.mlir.global internal constant @assertFile_0("kernel.py\00") {addr_space = 0 : i32
