@@ -200,3 +200,75 @@ Value mlir::triton_musa::shuffleInChunks(
     result = LLVM::BitcastOp::create(b, loc, type, result);
   return result;
 }
+
+LogicalResult mlir::triton_musa::emitVprintf(OpBuilder &b, Location loc,
+                                             StringRef format, ValueRange args,
+                                             unsigned stringAddressSpace,
+                                             unsigned bufferAddressSpace) {
+  MLIRContext *ctx = b.getContext();
+  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
+  Value formatPtr =
+      getGlobalString(b, loc, "printfFormat", format, stringAddressSpace);
+  FailureOr<SmallVector<Value>> promoted = promotePrintfArguments(b, loc, args);
+  if (failed(promoted))
+    return failure();
+  Value buffer;
+  if (promoted->empty()) {
+    buffer = LLVM::ZeroOp::create(b, loc, genericPtr);
+  } else {
+    SmallVector<Type> fieldTypes;
+    for (Value v : *promoted)
+      fieldTypes.push_back(v.getType());
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fieldTypes);
+    buffer = getEntryAlloca(b, loc, structType, bufferAddressSpace);
+    if (bufferAddressSpace != 0)
+      buffer = LLVM::AddrSpaceCastOp::create(b, loc, genericPtr, buffer);
+    for (auto [i, v] : llvm::enumerate(*promoted)) {
+      Value field = LLVM::GEPOp::create(
+          b, loc, genericPtr, structType, buffer,
+          ArrayRef<LLVM::GEPArg>{int32_t(0), int32_t(i)});
+      LLVM::StoreOp::create(b, loc, v, field);
+    }
+  }
+  callFunction(b, loc, "vprintf", b.getI32Type(), {formatPtr, buffer},
+               CalleeKind::SideEffects);
+  return success();
+}
+
+void mlir::triton_musa::emitAssertFail(OpBuilder &b, Location loc,
+                                       StringRef message, StringRef file,
+                                       unsigned line, StringRef function,
+                                       unsigned stringAddressSpace) {
+  Value messagePtr =
+      getGlobalString(b, loc, "assertMessage", message, stringAddressSpace);
+  Value filePtr =
+      getGlobalString(b, loc, "assertFile", file, stringAddressSpace);
+  Value functionPtr =
+      getGlobalString(b, loc, "assertFunction", function, stringAddressSpace);
+  Value charSize = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                            b.getI64IntegerAttr(1));
+  callFunction(b, loc, "__assertfail", Type(),
+               {messagePtr, filePtr, i32Const(b, loc, line), functionPtr,
+                charSize},
+               CalleeKind::SideEffects);
+}
+
+static constexpr StringLiteral kDynamicSharedMemory = "global_smem";
+
+void mlir::triton_musa::declareDynamicSharedMemory(ModuleOp module,
+                                                   unsigned addressSpace) {
+  if (module.lookupSymbol(kDynamicSharedMemory))
+    return;
+  OpBuilder b(module.getBodyRegion());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
+                         LLVM::Linkage::External, kDynamicSharedMemory,
+                         /*value=*/Attribute(), /*alignment=*/16,
+                         addressSpace);
+}
+
+Value mlir::triton_musa::getDynamicSharedMemoryBase(OpBuilder &b, Location loc,
+                                                    unsigned addressSpace) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), addressSpace);
+  return LLVM::AddressOfOp::create(b, loc, ptrType, kDynamicSharedMemory);
+}

@@ -77,6 +77,30 @@ Value shuffleInChunks(OpBuilder &b, Location loc, Value value,
                       unsigned chunkBits,
                       llvm::function_ref<Value(Value chunk)> shuffleChunk);
 
+/// CUDA-style device printf, `i32 vprintf(ptr format, ptr args)`: the
+/// format a global string in `stringAddressSpace`, `args` the promoted
+/// arguments laid out as a C struct in an entry-block buffer of
+/// `bufferAddressSpace` (passed as a generic pointer; null without
+/// arguments). Fails (reporting at `loc`) on an argument printf cannot take.
+LogicalResult emitVprintf(OpBuilder &b, Location loc, StringRef format,
+                          ValueRange args, unsigned stringAddressSpace,
+                          unsigned bufferAddressSpace);
+
+/// CUDA-style `void __assertfail(ptr message, ptr file, i32 line,
+/// ptr function, i64 charSize)`, which reports and traps; the strings are
+/// globals in `stringAddressSpace`.
+void emitAssertFail(OpBuilder &b, Location loc, StringRef message,
+                    StringRef file, unsigned line, StringRef function,
+                    unsigned stringAddressSpace);
+
+/// The block's shared memory as one external, zero-length array
+/// `global_smem` in `addressSpace`, whose size the launcher sets (as for
+/// NVIDIA's dynamic shared memory): declared once per module, and a pointer
+/// to its byte 0.
+void declareDynamicSharedMemory(ModuleOp module, unsigned addressSpace);
+Value getDynamicSharedMemoryBase(OpBuilder &b, Location loc,
+                                 unsigned addressSpace);
+
 } // namespace mlir::triton_musa
 
 #endif // TRITON_MUSA_TARGET_LLVMCALLS_H

@@ -272,35 +272,8 @@ Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
 /// narrower than 32 bits to i32, floats to double).
 LogicalResult MUSATargetInfo::printf(OpBuilder &b, Location loc,
                                      StringRef format, ValueRange args) const {
-  MLIRContext *ctx = b.getContext();
-  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
-  Value formatPtr =
-      getGlobalString(b, loc, "printfFormat", format, kStringAddressSpace);
-  FailureOr<SmallVector<Value>> promoted =
-      promotePrintfArguments(b, loc, args);
-  if (failed(promoted))
-    return failure();
-  Value buffer;
-  if (promoted->empty()) {
-    buffer = LLVM::ZeroOp::create(b, loc, genericPtr);
-  } else {
-    SmallVector<Type> fieldTypes;
-    for (Value v : *promoted)
-      fieldTypes.push_back(v.getType());
-    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fieldTypes);
-    buffer = LLVM::AddrSpaceCastOp::create(
-        b, loc, genericPtr,
-        getEntryAlloca(b, loc, structType, kPrivateAddressSpace));
-    for (auto [i, v] : llvm::enumerate(*promoted)) {
-      Value field = LLVM::GEPOp::create(
-          b, loc, genericPtr, structType, buffer,
-          ArrayRef<LLVM::GEPArg>{int32_t(0), int32_t(i)});
-      LLVM::StoreOp::create(b, loc, v, field);
-    }
-  }
-  callFunction(b, loc, "vprintf", b.getI32Type(), {formatPtr, buffer},
-               CalleeKind::SideEffects);
-  return success();
+  return emitVprintf(b, loc, format, args, kStringAddressSpace,
+                     kPrivateAddressSpace);
 }
 
 /// Device assertion failure as in CUDA (assumed: no public MUSA source names
@@ -310,41 +283,19 @@ LogicalResult MUSATargetInfo::assertFail(OpBuilder &b, Location loc,
                                          StringRef message, StringRef file,
                                          unsigned line,
                                          StringRef function) const {
-  Value messagePtr =
-      getGlobalString(b, loc, "assertMessage", message, kStringAddressSpace);
-  Value filePtr =
-      getGlobalString(b, loc, "assertFile", file, kStringAddressSpace);
-  Value functionPtr =
-      getGlobalString(b, loc, "assertFunction", function, kStringAddressSpace);
-  Value charSize = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
-                                            b.getI64IntegerAttr(1));
-  callFunction(b, loc, "__assertfail", Type(),
-               {messagePtr, filePtr, i32Const(b, loc, line), functionPtr,
-                charSize},
-      CalleeKind::SideEffects);
+  emitAssertFail(b, loc, message, file, line, function, kStringAddressSpace);
   return success();
 }
 
 /// The block's shared memory: one external, zero-length array in addrspace 3
 /// whose size the driver sets at launch (as for NVIDIA's dynamic shared
 /// memory), so the kernel's need is only known to the launcher.
-constexpr StringLiteral kSharedMemoryGlobal = "global_smem";
-
 void MUSATargetInfo::declareSharedMemory(ModuleOp module) const {
-  if (module.lookupSymbol(kSharedMemoryGlobal))
-    return;
-  OpBuilder b(module.getBodyRegion());
-  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
-  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
-                         LLVM::Linkage::External, kSharedMemoryGlobal,
-                         /*value=*/Attribute(), /*alignment=*/16,
-                         getSharedAddressSpace());
+  declareDynamicSharedMemory(module, getSharedAddressSpace());
 }
 
 Value MUSATargetInfo::getSharedMemoryBase(OpBuilder &b, Location loc) const {
-  auto ptrType =
-      LLVM::LLVMPointerType::get(b.getContext(), getSharedAddressSpace());
-  return LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryGlobal);
+  return getDynamicSharedMemoryBase(b, loc, getSharedAddressSpace());
 }
 
 } // namespace
