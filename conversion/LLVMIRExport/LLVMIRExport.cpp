@@ -161,31 +161,11 @@ void annotateMUSAIntrinsics(llvm::Module &module) {
 /// Links the functions of `path` that `module` needs and internalizes them.
 llvm::Error linkLibdevice(llvm::Module &module, llvm::StringRef path,
                           Location loc) {
-  if (!llvm::sys::fs::exists(path))
-    return emitFailure(loc, "libdevice '" + path + "' does not exist");
-  llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> lib =
-      llvm::parseIRFile(path, diag, module.getContext());
-  if (!lib) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    diag.print("libdevice", os, /*ShowColors=*/false);
-    return emitFailure(loc, "cannot read libdevice '" + path + "': " + text);
-  }
-  // libdevice is built for the same target; agreeing on the strings keeps the
-  // linker from warning about a mismatch.
-  lib->setTargetTriple(module.getTargetTriple());
-  lib->setDataLayout(module.getDataLayout());
-  bool failed = llvm::Linker::linkModules(
-      module, std::move(lib), llvm::Linker::Flags::LinkOnlyNeeded,
-      [](llvm::Module &linked, const llvm::StringSet<> &fromLib) {
-        llvm::internalizeModule(linked, [&](const llvm::GlobalValue &gv) {
-          return !gv.hasName() || !fromLib.contains(gv.getName());
-        });
-      });
-  if (failed)
-    return emitFailure(loc, "linking libdevice '" + path + "' failed");
-  return llvm::Error::success();
+  llvm::Expected<std::unique_ptr<llvm::Module>> lib =
+      readLibdevice(module.getContext(), path, loc);
+  if (!lib)
+    return lib.takeError();
+  return linkNeededLibdeviceFunctions(module, std::move(*lib), path, loc);
 }
 
 /// Runs LLVM's default O<level> pipeline. There is no TargetMachine for
@@ -228,6 +208,42 @@ void optimize(llvm::Module &module, unsigned optLevel) {
 }
 
 } // namespace
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+mlir::triton_musa::readLibdevice(llvm::LLVMContext &context,
+                                 llvm::StringRef path, Location loc) {
+  if (!llvm::sys::fs::exists(path))
+    return emitFailure(loc, "libdevice '" + path + "' does not exist");
+  llvm::SMDiagnostic diag;
+  std::unique_ptr<llvm::Module> lib =
+      llvm::parseIRFile(path, diag, context);
+  if (!lib) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    diag.print("libdevice", os, /*ShowColors=*/false);
+    return emitFailure(loc, "cannot read libdevice '" + path + "': " + text);
+  }
+  return lib;
+}
+
+llvm::Error mlir::triton_musa::linkNeededLibdeviceFunctions(
+    llvm::Module &module, std::unique_ptr<llvm::Module> lib,
+    llvm::StringRef path, Location loc) {
+  // libdevice is built for the same target; agreeing on the strings keeps the
+  // linker from warning about a mismatch.
+  lib->setTargetTriple(module.getTargetTriple());
+  lib->setDataLayout(module.getDataLayout());
+  bool failed = llvm::Linker::linkModules(
+      module, std::move(lib), llvm::Linker::Flags::LinkOnlyNeeded,
+      [](llvm::Module &linked, const llvm::StringSet<> &fromLib) {
+        llvm::internalizeModule(linked, [&](const llvm::GlobalValue &gv) {
+          return !gv.hasName() || !fromLib.contains(gv.getName());
+        });
+      });
+  if (failed)
+    return emitFailure(loc, "linking libdevice '" + path + "' failed");
+  return llvm::Error::success();
+}
 
 void mlir::triton_musa::registerLLVMIRExportTranslations(
     DialectRegistry &registry) {

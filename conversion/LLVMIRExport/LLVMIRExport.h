@@ -87,6 +87,17 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToMUSALLVMModule(ModuleOp module, llvm::LLVMContext &llvmContext,
                           const ExportOptions &options);
 
+/// The libdevice bitcode at `path`, parsed in `context`; a missing or
+/// unreadable file is reported at `loc`.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+readLibdevice(llvm::LLVMContext &context, llvm::StringRef path, Location loc);
+
+/// Links the functions of `lib` (libdevice read from `path`) that `module`
+/// needs, internalized, so that the rest of the library is dropped.
+llvm::Error linkNeededLibdeviceFunctions(llvm::Module &module,
+                                         std::unique_ptr<llvm::Module> lib,
+                                         llvm::StringRef path, Location loc);
+
 /// translateToMUSALLVMModule, printed as LLVM IR text.
 llvm::Expected<std::string> translateToMUSALLVMIR(ModuleOp module,
                                                   const ExportOptions &options);

@@ -181,21 +181,14 @@ llvm::Error linkLibdevice(llvm::Module &module,
   if (!path || path->empty())
     return emitFailure(loc, "the module calls " + firstCall +
                                 ", and no libdevice.10.bc was given");
-  if (!llvm::sys::fs::exists(*path))
-    return emitFailure(loc, "libdevice '" + *path + "' does not exist");
-  llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> lib =
-      llvm::parseIRFile(*path, diag, module.getContext());
-  if (!lib) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    diag.print("libdevice", os, /*ShowColors=*/false);
-    return emitFailure(loc, "cannot read libdevice '" + *path + "': " + text);
-  }
+  llvm::Expected<std::unique_ptr<llvm::Module>> lib =
+      readLibdevice(module.getContext(), *path, loc);
+  if (!lib)
+    return lib.takeError();
   for (llvm::Function *func : calls) {
     std::string mtName = func->getName().str();
     std::string nvName = *getNVLibdeviceName(mtName);
-    llvm::Function *libFunc = lib->getFunction(nvName);
+    llvm::Function *libFunc = (*lib)->getFunction(nvName);
     if (!libFunc)
       return emitFailure(loc, "the proxy has no libdevice.10.bc counterpart "
                               "of " + mtName + " (looked for " + nvName +
@@ -210,18 +203,7 @@ llvm::Error linkLibdevice(llvm::Module &module,
       func->setName(nvName);
     }
   }
-  lib->setTargetTriple(module.getTargetTriple());
-  lib->setDataLayout(module.getDataLayout());
-  bool failed = llvm::Linker::linkModules(
-      module, std::move(lib), llvm::Linker::Flags::LinkOnlyNeeded,
-      [](llvm::Module &linked, const llvm::StringSet<> &fromLib) {
-        llvm::internalizeModule(linked, [&](const llvm::GlobalValue &gv) {
-          return !gv.hasName() || !fromLib.contains(gv.getName());
-        });
-      });
-  if (failed)
-    return emitFailure(loc, "linking libdevice '" + *path + "' failed");
-  return llvm::Error::success();
+  return linkNeededLibdeviceFunctions(module, std::move(*lib), *path, loc);
 }
 
 /// LLVM's default O<level> pipeline with the NVPTX machine's analyses and
