@@ -28,6 +28,8 @@
 #include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
 
+#include <type_traits>
+
 using namespace mlir;
 using namespace mlir::triton_musa;
 namespace mgpu = mlir::musagpu;
@@ -138,52 +140,30 @@ getTransfers(Operation *op, ArrayRef<int32_t> box, ValueRange coords,
   return transfers;
 }
 
-/// musagpu.tme_load -> a block barrier, then thread 0 starts one tile load
-/// per split of the box, completing on the op's barrier.
-struct TMELoadOpConversion : public MUSAPattern<mgpu::TMELoadOp> {
-  using MUSAPattern::MUSAPattern;
+/// musagpu.tme_load / musagpu.tme_store -> a block barrier, then thread 0
+/// starts one tile transfer per split of the box (a load completes on the
+/// op's barrier).
+template <typename OpTy>
+struct TMETransferOpConversion : public MUSAPattern<OpTy> {
+  using MUSAPattern<OpTy>::MUSAPattern;
+  static constexpr bool kIsLoad = std::is_same_v<OpTy, mgpu::TMELoadOp>;
 
-  LogicalResult lower(mgpu::TMELoadOp op, OpAdaptor adaptor,
+  LogicalResult lower(OpTy op, typename OpTy::Adaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
+    const TargetInfo &targetInfo = this->targetInfo;
     if (failed(requireTME(op, targetInfo)))
       return failure();
     Location loc = op.getLoc();
-    auto transfers = getTransfers(op, op.getBox(), adaptor.getCoords(),
-                                  op.getDst(), adaptor.getDst(), rewriter);
-    if (failed(transfers))
-      return failure();
-    targetInfo.barrier(rewriter, loc);
-    FailureOr<Value> desc = getDescriptorAddress(
-        op, op.getDesc(), adaptor.getDesc(), rewriter, targetInfo);
-    if (failed(desc))
-      return failure();
-    onThreadZero(rewriter, loc, targetInfo, [&] {
-      for (TMETransfer &t : *transfers) {
-        t.descriptor = *desc;
-        t.prefetch = int32_t(op.getPrefetch());
-        t.innerPersist = int32_t(op.getInnerPersist());
-        t.outerPersist = int32_t(op.getOuterPersist());
-        t.l2Policy = int32_t(op.getL2Policy());
-        targetInfo.tmeLoad(rewriter, loc, adaptor.getBarrier(), t);
-      }
-    });
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// musagpu.tme_store -> a block barrier, then thread 0 starts one tile
-/// store per split of the box.
-struct TMEStoreOpConversion : public MUSAPattern<mgpu::TMEStoreOp> {
-  using MUSAPattern::MUSAPattern;
-
-  LogicalResult lower(mgpu::TMEStoreOp op, OpAdaptor adaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(requireTME(op, targetInfo)))
-      return failure();
-    Location loc = op.getLoc();
-    auto transfers = getTransfers(op, op.getBox(), adaptor.getCoords(),
-                                  op.getSrc(), adaptor.getSrc(), rewriter);
+    Value shared, sharedLowered;
+    if constexpr (kIsLoad) {
+      shared = op.getDst();
+      sharedLowered = adaptor.getDst();
+    } else {
+      shared = op.getSrc();
+      sharedLowered = adaptor.getSrc();
+    }
+    auto transfers = getTransfers(op, op.getBox(), adaptor.getCoords(), shared,
+                                  sharedLowered, rewriter);
     if (failed(transfers))
       return failure();
     targetInfo.barrier(rewriter, loc);
@@ -197,7 +177,12 @@ struct TMEStoreOpConversion : public MUSAPattern<mgpu::TMEStoreOp> {
         t.innerPersist = int32_t(op.getInnerPersist());
         t.outerPersist = int32_t(op.getOuterPersist());
         t.l2Policy = int32_t(op.getL2Policy());
-        targetInfo.tmeStore(rewriter, loc, t);
+        if constexpr (kIsLoad) {
+          t.prefetch = int32_t(op.getPrefetch());
+          targetInfo.tmeLoad(rewriter, loc, adaptor.getBarrier(), t);
+        } else {
+          targetInfo.tmeStore(rewriter, loc, t);
+        }
       }
     });
     rewriter.eraseOp(op);
@@ -333,7 +318,8 @@ struct AsyncBarrierWaitOpConversion
 void mlir::triton_musa::populateTMEOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  patterns.add<TMELoadOpConversion, TMEStoreOpConversion,
+  patterns.add<TMETransferOpConversion<mgpu::TMELoadOp>,
+               TMETransferOpConversion<mgpu::TMEStoreOp>,
                TMEStoreCommitOpConversion, TMEStoreWaitOpConversion,
                AsyncBarrierRecordOpConversion, AsyncBarrierInitOpConversion,
                AsyncBarrierExpectBytesOpConversion,
