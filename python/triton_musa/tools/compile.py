@@ -5,13 +5,15 @@
         --target-backend musa --target-arch mp_31 --target-warp-size 32 path/to/kernel.py
 
 (``--target musa:mp_31:32`` is accepted too, as by Triton's own tool.) Writes
-``<out>.<hash>_<suffix>.{c,h}``: the mubin embedded as bytes, ``load_<name>()``,
-``unload_<name>()`` and ``<name>(stream, args...)`` over the MUSA driver API, and
-the ``tt-linker`` line Triton's link step reads. Signature entries: a type
-(``*fp16``, ``i32``, ...), optionally ``:16`` (divisible by 16) or ``:1``
-(equal to 1), or a number (a constexpr). No active driver is needed. Without a
-MUSA SDK it stops with a message naming where ``llc`` was searched;
-``--emit llir`` writes the LLVM IR instead.
+``<out>.<hash>_<suffix>.{c,h}`` from the templates Triton's ``triton.tools.compile``
+fills for ``--target musa:...`` (``templates.py``), with the same parameters, names
+and hash, so both tools write the same files: the mubin embedded as bytes,
+``load_<name>()``, ``unload_<name>()`` and ``<name>(stream, args...)`` over the MUSA
+driver API, and the ``tt-linker`` line that ``python -m triton_musa.tools.link`` reads
+to combine specializations. Signature entries: a type (``*fp16``, ``i32``, ...),
+optionally ``:16`` (divisible by 16) or ``:1`` (equal to 1), or a number (a
+constexpr). No active driver is needed. Without a MUSA SDK it stops with a message
+naming where ``llc`` was searched; ``--emit llir`` writes the LLVM IR instead.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..backend.target import parse_arch
+from .templates import c_type
 
 
 @dataclass
@@ -39,7 +42,21 @@ class KernelSpec:
 
     @property
     def runtime_args(self) -> List[Tuple[str, str]]:
+        """The launch function's arguments: every non-constexpr one."""
         return [(n, t) for n, t in self.signature.items() if t != "constexpr"]
+
+    @property
+    def full_args(self) -> List[Tuple[str, str]]:
+        """The ``tt-linker`` arguments: the runtime ones and, as ``i32``, those specialized to 1 (which the
+        dispatcher tests)."""
+        ones = {self.arg_names[i] for i in self.equal_to_1}
+        return [(n, "i32" if n in ones else t) for n, t in self.signature.items() if t != "constexpr" or n in ones]
+
+    @property
+    def constant_values(self) -> List[Any]:
+        """Constexpr values in Triton's order (numbers first, then the ``:1`` arguments), for ``algo_info``."""
+        ones = {self.arg_names[i] for i in self.equal_to_1}
+        return [v for n, v in self.constants.items() if n not in ones] + [1] * len(ones)
 
 
 def _number(text: str) -> Optional[Any]:
@@ -129,6 +146,42 @@ def compile_stages(kernel: Any, spec: KernelSpec, target: Any, num_warps: int, n
     return backend.make_mubin(llir, metadata, options), metadata, options
 
 
+def template_params(*, func_name: str, kernel_name: str, spec: KernelSpec, binary: bytes, shared: int,
+                    num_warps: int, num_stages: int, warp_size: int, grid: Sequence[str]) -> Dict[str, Any]:
+    """The parameters Triton's ``triton.tools.compile`` gives the templates, computed the same way."""
+    runtime = spec.runtime_args
+    return {
+        "kernel_name": func_name,
+        "triton_kernel_name": kernel_name,
+        "bin_size": len(binary),
+        "bin_data": ", ".join(f"0x{b:02x}" for b in binary),
+        "signature": ", ".join(f"{c_type(t)} {n}" for n, t in runtime),
+        "full_signature": ", ".join(f"{c_type(t)} {n}" for n, t in spec.full_args),
+        "arg_pointers": ", ".join([f"&{n}" for n, _ in runtime] + ["&global_scratch", "&profile_scratch"]),
+        "num_args": len(runtime) + 2,
+        "kernel_docstring": [f"{k}={v}" for k, v in spec.constants.items()] +
+        [f"num_warps={num_warps}", f"num_stages={num_stages}"],
+        "shared": shared,
+        "num_warps": num_warps,
+        "algo_info": "_".join(["x".join(str(v) for v in spec.constant_values), meta_signature(num_warps, num_stages)]),
+        "gridX": grid[0],
+        "gridY": grid[1],
+        "gridZ": grid[2],
+        "_placeholder": "",
+        "warp_size": warp_size,
+    }
+
+
+def meta_signature(num_warps: int, num_stages: int) -> str:
+    return f"warps{num_warps}xstages{num_stages}"
+
+
+def signature_hash(signature: str, num_warps: int, num_stages: int) -> str:
+    """Triton's: the first 8 hex digits of sha256 over the signature entries and the meta signature."""
+    entries = [s.strip(" ") for s in signature.split(",")]
+    return hashlib.sha256(" ".join(entries + [meta_signature(num_warps, num_stages)]).encode()).hexdigest()[:8]
+
+
 def main(argv: Optional[Sequence[str]] = None) -> List[Path]:
     parser = argparse.ArgumentParser(prog="python -m triton_musa.tools.compile", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -148,7 +201,7 @@ def main(argv: Optional[Sequence[str]] = None) -> List[Path]:
                         help="mubin (needs the MUSA SDK): C launcher + embedded binary; llir: LLVM IR only")
     args = parser.parse_args(argv)
 
-    from .aot_c import render
+    from .templates import render
     target = parse_target(args)
     kernel = load_kernel(args.path, args.kernel_name)
     spec = parse_signature(kernel.arg_names, args.signature)
@@ -157,8 +210,7 @@ def main(argv: Optional[Sequence[str]] = None) -> List[Path]:
         raise ValueError(f"--grid {args.grid!r}: expected three comma-separated values")
     out_name = args.out_name or args.kernel_name
     out_path = args.out_path or Path(out_name)
-    meta = f"warps{args.num_warps}xstages{args.num_stages}"
-    sig_hash = hashlib.sha256(" ".join([args.signature, meta, str(target)]).encode()).hexdigest()[:8]
+    sig_hash = signature_hash(args.signature, args.num_warps, args.num_stages)
     suffix = "".join(f"{i}{'c' if i in spec.equal_to_1 else ''}{'d' if i in spec.divisible_by_16 else ''}"
                      for i in range(len(spec.arg_names)))
     result, metadata, options = compile_stages(kernel, spec, target, args.num_warps, args.num_stages, args.emit)
@@ -166,12 +218,11 @@ def main(argv: Optional[Sequence[str]] = None) -> List[Path]:
         out = out_path.with_suffix(f".{sig_hash}_{suffix}.ll")
         out.write_text(result)
         return [out]
-    func_name = f"{out_name}_{sig_hash}_{suffix}"
-    c_src, h_src = render(func_name=func_name, triton_name=metadata["name"], spec=spec, binary=result,
-                          shared=int(metadata["shared"]), threads=options.num_warps * options.warp_size, grid=grid,
-                          algo_info="_".join(["x".join(str(v) for v in spec.constants.values()), meta]))
+    params = template_params(func_name=f"{out_name}_{sig_hash}_{suffix}", kernel_name=args.kernel_name, spec=spec,
+                             binary=result, shared=int(metadata["shared"]), num_warps=args.num_warps,
+                             num_stages=args.num_stages, warp_size=options.warp_size, grid=grid)
     outputs = []
-    for ext, text in ((".c", c_src), (".h", h_src)):
+    for ext, text in render(params).items():
         out = out_path.with_suffix(f".{sig_hash}_{suffix}{ext}")
         out.write_text(text)
         outputs.append(out)
