@@ -362,8 +362,14 @@ class MusaBackend(BaseBackend):
     @staticmethod
     def make_mubin(llir: str, metadata: Dict[str, Any], opt: MusaOptions) -> bytes:
         """LLVM IR -> mubin with the MUSA SDK's llc and ld.lld."""
+        from .instrumentation import StepTimer
         from .toolchain import find_toolchain
-        return find_toolchain().compile_mubin(llir, opt.musa_arch, metadata.get("name", "kernel"))
+        name = metadata.get("name", "kernel")
+        timer = StepTimer(f"LLVM steps of {name}")
+        with timer.step(f"MUSA SDK llc -mcpu={opt.arch} + ld.lld"):
+            mubin = find_toolchain().compile_mubin(llir, opt.musa_arch, name)
+        timer.report()
+        return mubin
 
 
 def binary_stage() -> str:

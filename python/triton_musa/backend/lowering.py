@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from .instrumentation import StepTimer, run_pipeline
 from .target import MusaArch, libdevice_path
 
 # The first LLVM release whose llc reads the IR our exporter writes without the compatibility step.
@@ -97,7 +98,7 @@ def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str) -> tuple[A
     pipeline = lowering_pipeline(target)
     if os.environ.get("MLIR_ENABLE_DUMP") == "1":
         print(f"// triton-musa: musa-opt '--pass-pipeline={pipeline}' {source_name}")
-    module.run_pipeline(pipeline)
+    run_pipeline(module, pipeline, kernel=os.path.splitext(source_name)[0])
     shared = module.attribute("ttg.shared") or 0
     return module, LoweredModule(pipeline=pipeline, llvm_dialect=str(module), shared_bytes=int(shared))
 
@@ -116,8 +117,11 @@ def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name
         libdevice = sdk_libdevice if os.path.exists(sdk_libdevice) else None
     # The compatibility rewrites are keyed by the SDK llc's LLVM major (14 when no SDK is found).
     from .toolchain import target_llvm_major
-    llir = module.to_llvm_ir(arch.name, opt_level=opt_level, libdevice=libdevice,
-                             llvm14_compatible=target_llvm_major() < LLVM_MAJOR_WITHOUT_REWRITES)
+    timer = StepTimer(f"LLVM steps of {os.path.splitext(source_name)[0]}")
+    with timer.step(f"LLVM IR export for {arch.name} (translation, O{opt_level}, LLVM-compatibility rewrites)"):
+        llir = module.to_llvm_ir(arch.name, opt_level=opt_level, libdevice=libdevice,
+                                 llvm14_compatible=target_llvm_major() < LLVM_MAJOR_WITHOUT_REWRITES)
+    timer.report()
     return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
                          shared_bytes=lowered.shared_bytes, llir=llir)
 
