@@ -87,6 +87,22 @@ def test_triton_tool_finds_the_templates_a_wheel_install_places(tmp_path: Path) 
         assert (tmp_path / "ours" / path.name).read_text() == path.read_text()
 
 
+def test_triton_tool_on_the_emulator_stops_before_writing(tmp_path: Path) -> None:
+    """Where the CPU emulator is the active driver, the kernel Triton's tool compiled is emulator code:
+    the tool stops with our message instead of embedding it as a mubin."""
+    site = aot_env.installed_site(tmp_path)
+    env = dict(aot_env.device_env(tmp_path, site=site), TRITON_MUSA_EMULATOR="1")
+    env["PYTHONPATH"] = os.pathsep.join([str(site), str(REPO / "python")])  # no torch_musa: no device
+    proc = subprocess.run([sys.executable, "-m", "triton.tools.compile", "--target", "musa:mp_31:32", "-n",
+                           "add_kernel", "-s", "*fp32,*fp32,*fp32,i32,1024", "-g", "1,1,1", "-o",
+                           str(tmp_path / "add"), str(aot_env.kernel_file(tmp_path))],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0
+    assert "the active MUSA driver is the CPU emulator" in proc.stderr
+    assert "python -m triton_musa.tools.compile, which needs no device" in proc.stderr
+    assert not list(tmp_path.glob("add.*"))
+
+
 def test_template_check_and_install(tmp_path: Path) -> None:
     site = aot_env.installed_site(tmp_path)
     assert templates.check(site / "triton" / "tools" / "extra" / "musa") == []

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -23,6 +24,7 @@ from triton_musa.backend import emulator as musa_emulator
 from triton_musa.backend import target as target_module
 from triton_musa.backend.compiler import MusaBackend, MusaOptions, compile_to_ttgir
 from triton_musa.backend.driver import MusaDriver
+from triton_musa.backend.toolchain import MusaToolchainNotFound
 
 MP31 = GPUTarget("musa", "mp_31", 32)
 MP22 = GPUTarget("musa", "mp_22", 128)
@@ -315,10 +317,23 @@ def test_unknown_device_capability_is_an_error(monkeypatch: pytest.MonkeyPatch, 
         MusaDriver().get_current_target()
 
 
-def test_cpp_argument_types() -> None:
+def test_cpp_argument_types(monkeypatch: pytest.MonkeyPatch, no_emulator: Any, tmp_path: Path) -> None:
+    """Asked only by Triton's AOT tool: on a MUSA device with the SDK, the AOT C types."""
+    import aot_env
+    _fake_musa_device(monkeypatch, (3, 1))
     d = MusaDriver()
+    monkeypatch.setenv("MUSA_HOME", str(tmp_path / "no-sdk"))
+    with pytest.raises(MusaToolchainNotFound, match="llc was not found"):
+        d.map_python_to_cpp_type("*fp16")  # the kernel Triton's tool embeds would be LLVM IR
+    monkeypatch.setenv("MUSA_HOME", str(aot_env.fake_sdk(tmp_path)))
     assert d.map_python_to_cpp_type("*fp16") == "MUdeviceptr"
     assert d.map_python_to_cpp_type("i32") == "int32_t"
     assert d.map_python_to_cpp_type("tensordesc<fp16[64,64]>") == "MUtensorDescriptor"
     with pytest.raises(ValueError, match="no C type"):
         d.map_python_to_cpp_type("fp128")
+
+
+def test_cpp_argument_types_refused_on_the_emulator() -> None:
+    """Triton's AOT tool on the emulator would embed emulator code as the mubin: it stops, saying so."""
+    with pytest.raises(RuntimeError, match="the active MUSA driver is the CPU emulator.*triton_musa.tools.compile"):
+        MusaDriver().map_python_to_cpp_type("*fp16")

@@ -54,6 +54,23 @@ def _torch_musa() -> Any:
     return torch.musa
 
 
+def _device_utils() -> Any:
+    """``MusaUtils`` that refuses a kernel compiled without the SDK (LLVM IR text, no mubin) with the
+    toolchain's message instead of handing the text to ``muModuleLoadData``."""
+    from .musa_utils import MusaUtils
+
+    class DeviceUtils(MusaUtils):
+        def load_binary(self, name: str, kernel: Any, shared: int, device: int) -> Tuple[Any, Any, int, int, int]:
+            if not isinstance(kernel, (bytes, bytearray)):
+                from .toolchain import find_toolchain
+                find_toolchain()  # raises MusaToolchainNotFound, naming where llc was searched
+                raise RuntimeError(f"kernel {name!r} was compiled without the MUSA SDK (LLVM IR, no mubin); "
+                                   "compile it again now that the SDK is found (TRITON_ALWAYS_COMPILE=1)")
+            return super().load_binary(name, kernel, shared, device)
+
+    return DeviceUtils()
+
+
 class MusaDevice:
     """Kernels on a MUSA GPU through the driver API, on torch_musa's current stream."""
 
@@ -61,8 +78,7 @@ class MusaDevice:
 
     def __init__(self) -> None:
         from .launcher import MusaLauncher
-        from .musa_utils import MusaUtils
-        self.utils = MusaUtils()
+        self.utils = _device_utils()
         self.launcher_cls: Type[Any] = MusaLauncher
 
     def current_device(self) -> int:

@@ -14,6 +14,8 @@ Importing this module also extends the ``triton`` namespace (see ``surface``).
 
 from __future__ import annotations
 
+import sys
+import warnings
 from typing import Any, Optional
 
 from triton.backends.compiler import GPUTarget
@@ -24,7 +26,25 @@ from .device import DeviceStatus, choose_device
 from .device import musa_device_status as _musa_device_status
 from .launcher import _SCALARS
 
+# The triton release this backend is written against (pyproject.toml pins it).
+SUPPORTED_TRITON = "3.6.0"
+
+
+def triton_mismatch() -> Optional[str]:
+    """Why the ``triton`` this process imported is not the one triton-musa supports, or None."""
+    triton = sys.modules.get("triton")
+    version = getattr(triton, "__version__", None)
+    if version == SUPPORTED_TRITON:
+        return None
+    where = getattr(triton, "__file__", None) or "an unknown location"
+    return (f"triton-musa supports triton=={SUPPORTED_TRITON}, but `import triton` found {version or 'no version'} "
+            f"at {where}: another triton package (or a directory named triton on sys.path) shadows it; "
+            f"reinstall with pip install triton=={SUPPORTED_TRITON}")
+
+
 surface.install()
+if triton_mismatch():
+    warnings.warn(str(triton_mismatch()), stacklevel=2)
 
 
 def musa_device_status() -> DeviceStatus:
@@ -44,7 +64,13 @@ class MusaDriver(DriverBase):
 
     @classmethod
     def is_active(cls) -> bool:
-        return emulator.emulator_active() or musa_device_status().available
+        active = emulator.emulator_active() or musa_device_status().available
+        if not active and emulator.emulator_forced() is False and not emulator._other_gpu_driver_active():
+            # Triton will then say "0 active drivers"; say why ours is not one of them.
+            warnings.warn(f"triton-musa: the MUSA driver is not active: {emulator.EMULATOR_ENV}=0 turns the CPU "
+                          f"emulator off and no MUSA device is usable ({musa_device_status().reason}); unset "
+                          f"{emulator.EMULATOR_ENV} to run kernels on the emulator", stacklevel=2)
+        return active
 
     def get_current_device(self) -> int:
         return self.device.current_device()
@@ -69,6 +95,16 @@ class MusaDriver(DriverBase):
         return self.device.device_interface()
 
     def map_python_to_cpp_type(self, ty: str) -> str:
+        """C types of AOT output: only Triton's ``triton.tools.compile`` asks, after compiling through this
+        process's backend, so a binary that is not a mubin (emulator code, or LLVM IR without the SDK) stops
+        the tool here, before it writes C that embeds it."""
+        if self.emulated:
+            raise RuntimeError("triton-musa: the active MUSA driver is the CPU emulator, so kernels were compiled "
+                               "for it (emuir), not to a mubin a MUSA GPU loads: run Triton's AOT tool where the "
+                               "MUSA device is the active driver, or use python -m triton_musa.tools.compile, "
+                               "which needs no device")
+        from .toolchain import find_toolchain
+        find_toolchain()  # MusaToolchainNotFound: without the SDK the "binary" is LLVM IR
         if ty.startswith("*"):
             return "MUdeviceptr"
         if ty.startswith("tensordesc"):
