@@ -21,6 +21,7 @@ from triton_musa.tools import templates
 from triton_musa.tools.compile import main as compile_main
 from triton_musa.tools.compile import parse_signature, template_params
 from triton_musa.tools.link import link
+from triton_musa.tools.link import main as link_main
 
 REPO = Path(__file__).resolve().parents[2]
 GCC_CHECK = ["gcc", "-Wall", "-Wextra", "-Werror", "-DTRITON_MUSA_DECLARATIONS_ONLY", f"-I{INCLUDE_DIR}"]
@@ -103,11 +104,12 @@ def test_triton_tool_on_the_emulator_stops_before_writing(tmp_path: Path) -> Non
     assert not list(tmp_path.glob("add.*"))
 
 
-def test_template_check_and_install(tmp_path: Path) -> None:
+def test_template_check_and_install(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     site = aot_env.installed_site(tmp_path)
     assert templates.check(site / "triton" / "tools" / "extra" / "musa") == []
     problems = templates.check(tmp_path / "elsewhere")
     assert problems and all("is missing" in p for p in problems)
+    assert templates.main(["--include-dir"]) == 0 and capsys.readouterr().out.strip() == str(INCLUDE_DIR)
     installed = templates.install(tmp_path / "elsewhere")
     assert sorted(p.name for p in installed) == ["compile.c", "compile.h"]
     assert templates.check(tmp_path / "elsewhere") == []
@@ -145,7 +147,7 @@ def test_link_dispatches_between_specializations(tmp_path: Path, monkeypatch: py
     tags = {name: aot_env.tag(aot_env.embedded_binary(paths[0].read_text())) for name, paths in files.items()}
     assert len(set(tags.values())) == 3  # three different kernels (vectorized where aligned)
     headers = [files[name][1] for name in specs]
-    written = link(headers, tmp_path / "add_kernel")
+    written = link_main([*map(str, headers), "-o", str(tmp_path / "add_kernel")])
     assert [p.name for p in written] == ["add_kernel.h", "add_kernel.c"]
     (tmp_path / "recorder.c").write_text(aot_env.DRIVER_RECORDER)
     (tmp_path / "main.c").write_text(LINK_MAIN)
