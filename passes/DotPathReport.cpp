@@ -67,14 +67,14 @@ struct MUSADotPathReport
         auto enc = cast<mgpu::SQMMAEncodingAttr>(
             cast<RankedTensorType>(sqmma.getD().getType()).getEncoding());
         ArrayRef<unsigned> instr = enc.getInstrShape();
-        auto aType = cast<ttg::MemDescType>(sqmma.getA().getType());
         op->emitRemark() << "dot " << describeDot(sqmma.getA(), sqmma.getD())
                          << ": sqmma m" << instr[0] << "n" << instr[1] << "k"
                          << instr[2] << ", warpsPerCTA "
                          << list(enc.getWarpsPerCTA()) << ", A "
                          << (sqmma.getTransA() ? "M" : "K") << "-major, B "
                          << (sqmma.getTransB() ? "K" : "N") << "-major"
-                         << (aType.getAllocShape().size() > 2
+                         << (isa_and_nonnull<ttg::MemDescIndexOp>(
+                                 sqmma.getA().getDefiningOp())
                                  ? ", operands from the pipelined buffers"
                                  : "");
       } else if (auto dot = dyn_cast<triton::DotOp>(op)) {
