@@ -401,3 +401,16 @@ def test_sqmma_other_dtypes(dtype: torch.dtype, prec: Optional[str]) -> None:
     d, ref, ttgir = run_matmul("mp_31", dtype, 64, 64, 128, 64, 64, 64, 4, prec=prec, has_c=True, seed=11)
     assert [p for p, _ in reported_paths(ttgir)] == ["sqmma"]
     check(d, ref, dtype, prec)
+
+
+def test_proxy_keeps_mp31_dots_on_fma() -> None:
+    """The GPU proxy runs mp_31's TTGIR through NVVM, which has no SQMMA: an f16 dot compiles there on FMA
+    (and the same dot for mp_31 itself takes SQMMA)."""
+    from triton.backends.compiler import GPUTarget
+    constexprs = dict(BM=64, BN=64, BK=32, HAS_C=False, TRANS_B=False, INT_ACC=False, PREC=None)
+    signature = {n: "constexpr" if n in constexprs else "i32" for n in matmul_kernel.arg_names}
+    signature.update(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp32", d_ptr="*fp32")
+    src = ASTSource(matmul_kernel, signature=signature, constexprs=constexprs)
+    kernel = triton.compile(src, target=GPUTarget("musa", "proxy_sm90", 32), options=dict(num_warps=4))
+    assert ".visible .entry matmul_kernel(" in kernel.asm["ptx"]
+    assert [p for p, _ in reported_paths(kernel.asm["ttgir"])] == ["sqmma"]
