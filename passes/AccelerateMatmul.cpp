@@ -130,9 +130,9 @@ SmallVector<unsigned> chooseWarps(int64_t m, int64_t n, const WMMAAtom &atom,
   return {};
 }
 
-/// The storage order SQMMA reads operand `opIdx` in: the order of the
-/// shared buffer it already comes from (a pipelined ring), else A K-major
-/// and B N-major (order [1, 0] for both: transA = transB = false).
+/// The storage order SQMMA reads `operand` in: the order of the shared
+/// buffer it is loaded from (a pipelined ring), else A K-major and B
+/// N-major (order [1, 0] for both: transA = transB = false).
 SmallVector<unsigned> operandOrder(Value operand) {
   if (auto load = operand.getDefiningOp<ttg::LocalLoadOp>()) {
     auto type = cast<ttg::MemDescType>(load.getSrc().getType());
