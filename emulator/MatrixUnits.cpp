@@ -2,6 +2,7 @@
 
 #include "emulator/MatrixUnits.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir::triton_musa::emulator;
@@ -81,4 +82,69 @@ float mlir::triton_musa::emulator::decode16BitFloat(uint16_t bits, bool bf16) {
   float value;
   std::memcpy(&value, &word, sizeof(value));
   return value;
+}
+
+SQMMACoord mlir::triton_musa::emulator::sqmmaAccumulatorCoord(
+    unsigned m, unsigned n, uint32_t lane, uint32_t warpInSquad, uint32_t reg) {
+  uint32_t colGroups = n / 8;
+  uint32_t rn = reg % colGroups, rm = reg / colGroups;
+  (void)m;
+  return {(lane >> 3) + 4 * warpInSquad + 16 * rm, (lane & 7) + 8 * rn};
+}
+
+bool mlir::triton_musa::emulator::encodeSQMMADescriptor(
+    const SQMMADescriptor &desc, uint32_t &bits) {
+  uint32_t lead = desc.leadingBytes;
+  if (desc.start >= (uint64_t(1) << 18) || lead < 8 || lead > 256 ||
+      (lead & (lead - 1)) != 0 || desc.granularity < 0 ||
+      desc.granularity > 4 || desc.stride < 0 || desc.stride > 3)
+    return false;
+  uint32_t leadCode = 0;
+  while ((8u << leadCode) < lead)
+    ++leadCode;
+  bits = uint32_t(desc.start) | ((leadCode + 1) << 18) |
+         (uint32_t(desc.granularity) << 21) | (uint32_t(desc.stride) << 24);
+  return true;
+}
+
+SQMMADescriptor
+mlir::triton_musa::emulator::decodeSQMMADescriptor(uint32_t bits) {
+  SQMMADescriptor desc;
+  desc.start = bits & ((1u << 18) - 1);
+  desc.leadingBytes = 8u << (((bits >> 18) & 7) - 1);
+  desc.granularity = int32_t((bits >> 21) & 7);
+  desc.stride = int32_t((bits >> 24) & 3);
+  return desc;
+}
+
+uint64_t mlir::triton_musa::emulator::sqmmaOperandOffset(
+    const SQMMADescriptor &desc, uint32_t strided, uint32_t contiguous,
+    uint32_t elemBytes) {
+  uint64_t a = desc.start + uint64_t(strided) * desc.leadingBytes +
+               uint64_t(contiguous) * elemBytes;
+  if (desc.granularity == 0)
+    return a;
+  uint64_t granule = uint64_t(8) << desc.granularity;
+  uint64_t span = uint64_t(32) << desc.stride;
+  constexpr uint64_t kLine = 256;
+  return a ^ (((a / kLine) % (span / granule)) * granule);
+}
+
+float mlir::triton_musa::emulator::decodeFp8(uint8_t bits, bool e5m2) {
+  bool negative = bits & 0x80;
+  unsigned expBits = e5m2 ? 5 : 4, manBits = e5m2 ? 2 : 3;
+  int bias = e5m2 ? 15 : 7;
+  unsigned exp = (bits >> manBits) & ((1u << expBits) - 1);
+  unsigned man = bits & ((1u << manBits) - 1);
+  float value;
+  if (e5m2 && exp == 31)
+    value = man ? __builtin_nanf("") : __builtin_inff();
+  else if (!e5m2 && exp == 15 && man == 7)
+    value = __builtin_nanf("");
+  else if (exp == 0)
+    value = std::ldexp(float(man), 1 - bias - int(manBits));
+  else
+    value = std::ldexp(float(man | (1u << manBits)),
+                       int(exp) - bias - int(manBits));
+  return negative ? -value : value;
 }

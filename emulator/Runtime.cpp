@@ -48,12 +48,16 @@ struct Fiber {
   /// to move past `waitGen`.
   /// Or for async barrier `waitBarrier`'s phase of parity `waitGen` to
   /// complete.
-  enum class Wait { None, Block, Warp, Async } wait = Wait::None;
+  enum class Wait { None, Block, Warp, Squad, Async } wait = Wait::None;
   uint64_t waitGen = 0;
   int32_t waitBarrier = 0;
   /// Number of warp collectives this thread has entered (its parity picks
   /// the exchange buffer, see Warp).
   uint64_t collectives = 0;
+  /// The same for the collectives of its squad (SQMMA).
+  uint64_t squadCollectives = 0;
+  /// SQMMA instructions issued and not yet waited for.
+  uint32_t pendingSQMMA = 0;
   /// Asynchronous global->shared copies started and not yet waited for:
   /// the source bytes as read when started, written at the thread's wait.
   struct PendingCopy {
@@ -75,6 +79,13 @@ struct Fiber {
 /// arrived at collective k+1, hence after every lane has read collective k's
 /// values, so two buffers suffice.
 struct Warp {
+  uint32_t live = 0, arrived = 0;
+  uint64_t gen = 0;
+  std::vector<uint64_t> slots[2];
+};
+
+/// The collective state of one SQMMA squad (4 consecutive warps), as Warp.
+struct Squad {
   uint32_t live = 0, arrived = 0;
   uint64_t gen = 0;
   std::vector<uint64_t> slots[2];
@@ -110,6 +121,7 @@ struct Worker {
 
   std::vector<Fiber> fibers;
   std::vector<Warp> warps;
+  std::vector<Squad> squads;
   char *stacks = nullptr;
   size_t stackBytes = 0, stacksBytes = 0;
   char *shared = nullptr;
@@ -310,6 +322,34 @@ static const uint64_t *exchange(uint64_t value) {
   std::vector<uint64_t> &slots = warp.slots[f.collectives++ & 1];
   slots[f.lane] = value;
   warpBarrier();
+  return slots.data();
+}
+
+constexpr uint32_t kSquadWarps = 4;
+
+static void squadBarrier() {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  Squad &squad = w.squads[f.warp / kSquadWarps];
+  if (++squad.arrived == squad.live) {
+    squad.arrived = 0;
+    ++squad.gen;
+    return;
+  }
+  f.wait = Fiber::Wait::Squad;
+  f.waitGen = squad.gen;
+  switchToScheduler(w, f);
+}
+
+/// As exchange, among the threads of the caller's squad, indexed by the
+/// thread's position in the squad.
+static const uint64_t *squadExchange(uint64_t value) {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  Squad &squad = w.squads[f.warp / kSquadWarps];
+  std::vector<uint64_t> &slots = squad.slots[f.squadCollectives++ & 1];
+  slots[f.tid % slots.size()] = value;
+  squadBarrier();
   return slots.data();
 }
 
@@ -812,6 +852,162 @@ static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   warpBarrier();
 }
 
+// The emulator's SQMMA descriptor of a tile at `tileStart` (EmulatorABI.h).
+static int32_t emuSqmmaDesc(char *tileStart, int32_t leadingBytes, int32_t sg,
+                            int32_t ss) {
+  Worker &w = *tlsWorker;
+  SQMMADescriptor desc;
+  desc.start = uint64_t(tileStart - w.shared);
+  desc.leadingBytes = uint32_t(leadingBytes);
+  desc.granularity = sg;
+  desc.stride = ss;
+  uint32_t bits = 0;
+  if (tileStart < w.shared ||
+      desc.start >= uint64_t(w.config->sharedBytes) ||
+      !encodeSQMMADescriptor(desc, bits))
+    failThread(llvm::formatv("sqmma.desc: no descriptor for a tile at shared "
+                             "offset {0} (of {1} bytes) with leading stride "
+                             "{2} B and swizzle codes ({3}, {4})",
+                             int64_t(tileStart - w.shared),
+                             w.config->sharedBytes, leadingBytes, sg, ss));
+  return int32_t(bits);
+}
+
+/// What one thread of a squad issues; all 128 must agree (but `acc`).
+struct SQMMAIssue {
+  int32_t kind, m, n, k, descA, descB, transA, transB;
+  void *acc;
+  bool sameInstruction(const SQMMAIssue &o) const {
+    return kind == o.kind && m == o.m && n == o.n && k == o.k &&
+           descA == o.descA && descB == o.descB && transA == o.transA &&
+           transB == o.transB;
+  }
+};
+
+// One SQMMA instruction of the calling squad (EmulatorABI.h). The squad's
+// 128 threads meet (like the hardware, which issues once per squad), check
+// that they issue the same instruction, and each thread computes its own
+// accumulators (MUSA-FACTS.md's fragment, MatrixUnits.cpp) from A and B in
+// shared memory; one thread checks the operand reads (bounds, races). The
+// result is complete at once; sqmma_wait only closes the count, and a
+// thread that ends with SQMMAs never waited for fails the launch.
+static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
+                     int32_t descA, int32_t descB, int32_t transA,
+                     int32_t transB, void *acc) {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  if (w.config->warpSize != 32)
+    failThread(llvm::formatv("SQMMA needs 32-thread warps, the kernel has "
+                             "{0}",
+                             w.config->warpSize));
+  if (w.warps.size() % kSquadWarps != 0)
+    failThread(llvm::formatv("SQMMA needs whole squads of 4 warps, the block "
+                             "has {0} warps",
+                             w.warps.size()));
+  if (kind < 0 || kind > int32_t(abi::SQMMAKind::E5M2) || m <= 0 || n <= 0 ||
+      k <= 0 || m % 16 != 0 || n % 8 != 0)
+    failThread(llvm::formatv("sqmma: invalid instruction (kind {0}, "
+                             "m{1}n{2}k{3})",
+                             kind, m, n, k));
+  SQMMAIssue mine{kind, m, n, k, descA, descB, transA, transB, acc};
+  const uint64_t *published = squadExchange(reinterpret_cast<uint64_t>(&mine));
+  uint32_t squadThreads = kSquadWarps * 32;
+  uint32_t first = (f.tid / squadThreads) * squadThreads;
+  for (uint32_t t = 0; t < squadThreads; ++t) {
+    auto *other = reinterpret_cast<const SQMMAIssue *>(published[t]);
+    if (!other->sameInstruction(mine))
+      failThread(llvm::formatv("sqmma: thread {0} of the squad issued a "
+                               "different instruction (kind {1}, m{2}n{3}k{4}, "
+                               "descriptors {5:x}/{6:x}) than this thread "
+                               "(kind {7}, m{8}n{9}k{10}, descriptors "
+                               "{11:x}/{12:x})",
+                               first + t, other->kind, other->m, other->n,
+                               other->k, other->descA, other->descB, kind, m,
+                               n, k, descA, descB));
+  }
+  auto sqKind = abi::SQMMAKind(kind);
+  uint32_t elemBytes = sqKind == abi::SQMMAKind::F16 ||
+                               sqKind == abi::SQMMAKind::BF16
+                           ? 2
+                       : sqKind == abi::SQMMAKind::TF32 ? 4
+                                                        : 1;
+  SQMMADescriptor a = decodeSQMMADescriptor(uint32_t(descA));
+  SQMMADescriptor b = decodeSQMMADescriptor(uint32_t(descB));
+  // A[row][kk]: K contiguous unless transA; B[kk][col]: N contiguous unless
+  // transB.
+  auto aOffset = [&](uint32_t row, uint32_t kk) {
+    return transA ? sqmmaOperandOffset(a, kk, row, elemBytes)
+                  : sqmmaOperandOffset(a, row, kk, elemBytes);
+  };
+  auto bOffset = [&](uint32_t kk, uint32_t col) {
+    return transB ? sqmmaOperandOffset(b, col, kk, elemBytes)
+                  : sqmmaOperandOffset(b, kk, col, elemBytes);
+  };
+  if (f.tid == first) {
+    for (uint32_t row = 0; row < uint32_t(m); ++row)
+      for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
+        emuCheckShared(w.shared + aOffset(row, kk), elemBytes, elemBytes,
+                       int32_t(abi::AccessKind::Load));
+    for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
+      for (uint32_t col = 0; col < uint32_t(n); ++col)
+        emuCheckShared(w.shared + bOffset(kk, col), elemBytes, elemBytes,
+                       int32_t(abi::AccessKind::Load));
+  }
+  auto value = [&](uint64_t offset) -> float {
+    const char *p = w.shared + offset;
+    switch (sqKind) {
+    case abi::SQMMAKind::F16:
+    case abi::SQMMAKind::BF16: {
+      uint16_t bits;
+      std::memcpy(&bits, p, 2);
+      return decode16BitFloat(bits, sqKind == abi::SQMMAKind::BF16);
+    }
+    case abi::SQMMAKind::TF32: {
+      // (inferred) f32 rounded to tf32's 10 mantissa bits, to nearest with
+      // ties away from zero, as NVIDIA's cvt.rna.tf32.f32.
+      uint32_t bits;
+      std::memcpy(&bits, p, 4);
+      if (((bits >> 23) & 0xff) != 0xff)
+        bits = (bits + 0x1000u) & ~0x1fffu;
+      float x;
+      std::memcpy(&x, &bits, 4);
+      return x;
+    }
+    case abi::SQMMAKind::E4M3:
+    case abi::SQMMAKind::E5M2:
+      return decodeFp8(uint8_t(*p), sqKind == abi::SQMMAKind::E5M2);
+    case abi::SQMMAKind::S8:
+      return float(int8_t(*p));
+    }
+    return 0.0f;
+  };
+  uint32_t warpInSquad = f.warp % kSquadWarps;
+  uint32_t regs = uint32_t(m) * uint32_t(n) / squadThreads;
+  for (uint32_t r = 0; r < regs; ++r) {
+    SQMMACoord c = sqmmaAccumulatorCoord(m, n, f.lane, warpInSquad, r);
+    if (sqKind == abi::SQMMAKind::S8) {
+      auto *accI = static_cast<int32_t *>(acc);
+      uint32_t sum = uint32_t(accI[r]);
+      for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
+        sum += uint32_t(int32_t(int8_t(w.shared[aOffset(c.row, kk)])) *
+                        int32_t(int8_t(w.shared[bOffset(kk, c.col)])));
+      accI[r] = int32_t(sum);
+      continue;
+    }
+    auto *accF = static_cast<float *>(acc);
+    float sum = accF[r];
+    // Products of these inputs are exact in f32; one rounding per add.
+    for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
+      sum = sum + value(aOffset(c.row, kk)) * value(bOffset(kk, c.col));
+    accF[r] = sum;
+  }
+  ++f.pendingSQMMA;
+  // The issues live on the threads' stacks: keep them until all have read.
+  squadBarrier();
+}
+
+static void emuSqmmaWait() { tlsFiber->pendingSQMMA = 0; }
+
 } // extern "C"
 
 std::vector<std::pair<const char *, void *>>
@@ -847,6 +1043,9 @@ mlir::triton_musa::emulator::runtimeSymbols() {
        reinterpret_cast<void *>(&emuAsyncBarArrive)},
       {abi::kAsyncBarWait.data(), reinterpret_cast<void *>(&emuAsyncBarWait)},
       {abi::kAsyncCopy.data(), reinterpret_cast<void *>(&emuAsyncCopy)},
+      {abi::kSQMMADesc.data(), reinterpret_cast<void *>(&emuSqmmaDesc)},
+      {abi::kSQMMA.data(), reinterpret_cast<void *>(&emuSqmma)},
+      {abi::kSQMMAWait.data(), reinterpret_cast<void *>(&emuSqmmaWait)},
       {abi::kAsyncCopyWait.data(),
        reinterpret_cast<void *>(&emuAsyncCopyWait)},
   };
@@ -902,6 +1101,10 @@ static llvm::Error setUpWorker(Worker &w, const LaunchConfig &config) {
   for (Warp &warp : w.warps)
     for (auto &slots : warp.slots)
       slots.assign(config.warpSize, 0);
+  w.squads.resize((numWarps + kSquadWarps - 1) / kSquadWarps);
+  for (Squad &squad : w.squads)
+    for (auto &slots : squad.slots)
+      slots.assign(kSquadWarps * config.warpSize, 0);
   w.sharedBytes = std::max<size_t>(config.sharedBytes, 16);
   w.sharedBytes = (w.sharedBytes + page - 1) / page * page;
   w.shared = static_cast<char *>(mapMemory(w.sharedBytes, true));
@@ -918,6 +1121,8 @@ static bool runBlock(Worker &w) {
     f.done = false;
     f.wait = Fiber::Wait::None;
     f.collectives = 0;
+    f.squadCollectives = 0;
+    f.pendingSQMMA = 0;
     // Copies never waited for are dropped with their block, as their data
     // was never guaranteed to land.
     f.pendingCopies.clear();
@@ -927,8 +1132,15 @@ static bool runBlock(Worker &w) {
     warp.live = 0;
     warp.arrived = 0;
   }
-  for (Fiber &f : w.fibers)
+  for (Squad &squad : w.squads) {
+    squad.live = 0;
+    squad.arrived = 0;
+    squad.gen = 0;
+  }
+  for (Fiber &f : w.fibers) {
     ++w.warps[f.warp].live;
+    ++w.squads[f.warp / kSquadWarps].live;
+  }
   w.live = config.numThreads;
   w.arrived = 0;
   w.blockGen = 0;
@@ -949,6 +1161,9 @@ static bool runBlock(Worker &w) {
         continue;
       if (f.wait == Fiber::Wait::Warp && w.warps[f.warp].gen == f.waitGen)
         continue;
+      if (f.wait == Fiber::Wait::Squad &&
+          w.squads[f.warp / kSquadWarps].gen == f.waitGen)
+        continue;
       if (f.wait == Fiber::Wait::Async &&
           w.asyncBarriers[f.waitBarrier].phase == f.waitGen)
         continue;
@@ -961,10 +1176,25 @@ static bool runBlock(Worker &w) {
         return false;
       if (!f.done)
         continue;
+      if (f.pendingSQMMA) {
+        w.failed = true;
+        w.error = "kernel '" + config.kernelName + "', " +
+                  describeThread(w, f) + ": " +
+                  std::to_string(f.pendingSQMMA) +
+                  " SQMMA instruction(s) issued and never waited for "
+                  "(llvm.musa.sqmma.wait)";
+        return false;
+      }
       // A finished thread no longer holds back the barriers of the others.
       --w.live;
       Warp &warp = w.warps[f.warp];
       --warp.live;
+      Squad &squad = w.squads[f.warp / kSquadWarps];
+      --squad.live;
+      if (squad.arrived > 0 && squad.arrived == squad.live) {
+        squad.arrived = 0;
+        ++squad.gen;
+      }
       if (w.arrived > 0 && w.arrived == w.live) {
         w.arrived = 0;
         ++w.blockGen;
@@ -995,6 +1225,7 @@ static bool runBlock(Worker &w) {
               " {0}({1})", f.tid,
               f.wait == Fiber::Wait::Block  ? "block"
               : f.wait == Fiber::Wait::Warp ? "warp"
+              : f.wait == Fiber::Wait::Squad ? "squad"
                                             : "async barrier " +
                                                   std::to_string(
                                                       f.waitBarrier));

@@ -426,16 +426,15 @@ FailureOr<Tile> linearTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
 //    -> columns 1, 2, 4, then rows 1, 2, ..., then further columns;
 //    registers -> the remaining columns, then the remaining rows. E.g. mp_22
 //    32x32 (inferred): lane [N 1, N 2, N 4, M 1, M 2, M 4, M 8], register
-//    [N 8, N 16, M 16]: 8 f32 per thread over 128 threads. SQMMA (inferred):
-//    each warp of the squad holds M/4 consecutive rows with this pattern.
+//    [N 8, N 16, M 16]: 8 f32 per thread over 128 threads. SQMMA: stated
+//    by the same source, see sqmmaTile.
 //  * WMMA A [M, K] / B [K, N] operands (inferred): on the M x K (N x K)
 //    atom, K in the role of the column: register bit 0 -> K 1 (pairs of K
 //    pack into 32 bits), lanes -> K 2, 4, then M (N) 1, 2, 4, then K, then M
 //    (N); the remaining registers -> M (N), then K. E.g. mp_22 A 32x16:
 //    register [K 1, M 16], lane [K 2, K 4, M 1, M 2, M 4, K 8, M 8].
 //  * warps (inferred): N fastest (warp 1 holds the tile right of warp 0),
-//    then M, then batch; SQMMA: the 4 warps of a squad are consecutive and
-//    split the instruction's M rows in four, then squads go along M, then N.
+//    then M, then batch.
 //  * repetitions over a larger tensor: in registers, N (or K) first.
 //===----------------------------------------------------------------------===//
 
@@ -629,6 +628,16 @@ FailureOr<Tile> wmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
                           /*dropRegisters=*/true);
 }
 
+/// SQMMA accumulator (MUSA-FACTS.md, last section, from the open MUSA
+/// backend): per instruction of instM x instN and squad, lane l < 32, warp
+/// of the squad w < 4, register r = rn + (instN/8) * rm:
+///   row = (l >> 3) + 4w + 16 rm,  col = (l & 7) + 8 rn,
+/// so lanes -> [N 1, N 2, N 4, M 1, M 2], warp bits 0-1 -> [M 4, M 8],
+/// registers -> [N 8, N 16, .., then M 16, M 32, ..]. Further warps are
+/// squads (warp / 4): along M first (squadM = squad % squadsM, instM rows
+/// each), then N (instN columns each), then batch. Repetitions over a larger
+/// tensor take the next registers, N first (our choice: the lowering finds
+/// each instruction's fragment from the layout, SQMMAOpToLLVM.cpp).
 FailureOr<Tile> sqmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
                           mgpu::SQMMAEncodingAttr sqmma) {
   unsigned rank = shape.size();
@@ -638,17 +647,32 @@ FailureOr<Tile> sqmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
     return failure();
   unsigned mDim = rank - 2, nDim = rank - 1;
   int64_t m = sqmma.getInstrM(), n = sqmma.getInstrN();
-  constexpr int64_t kSquadWarps = 4, kLanes = 32;
-  if (warpsPerCTA[mDim] % kSquadWarps != 0 || m % kSquadWarps != 0)
-    return err.fail("#musagpu.sqmma needs warpsPerCTA and instrShape along M "
-                    "to be multiples of 4 (4 warps per squad)");
+  constexpr int64_t kSquadWarps = 4;
+  if (warpsPerCTA[mDim] % kSquadWarps != 0 || m < 16 || n < 8)
+    return err.fail("#musagpu.sqmma needs warpsPerCTA along M a multiple of 4 "
+                    "(4 warps per squad) and an instruction of at least 16 "
+                    "rows and 8 columns");
   Tile cta(rank);
-  // Each warp of the squad holds M/4 consecutive rows.
-  if (failed(appendFragment(err, what, cta, m / kSquadWarps, n, kLanes, mDim,
-                            nDim, kAccumulatorPattern)))
-    return failure();
-  cta.appendIdentity(kWarp, kSquadWarps, mDim);
-  // Then squads: along M first, then N, then batch.
+  auto unit = [&](unsigned dim, int64_t step) {
+    Basis basis(rank, 0);
+    basis[dim] = static_cast<int32_t>(step);
+    return basis;
+  };
+  std::vector<Basis> &regs = cta.in(kRegister);
+  for (int64_t col = 8; col < n; col *= 2)
+    regs.push_back(unit(nDim, col));
+  for (int64_t row = 16; row < m; row *= 2)
+    regs.push_back(unit(mDim, row));
+  std::vector<Basis> &lanes = cta.in(kLane);
+  for (int64_t col : {1, 2, 4})
+    lanes.push_back(unit(nDim, col));
+  for (int64_t row : {1, 2})
+    lanes.push_back(unit(mDim, row));
+  std::vector<Basis> &warps = cta.in(kWarp);
+  for (int64_t row : {4, 8})
+    warps.push_back(unit(mDim, row));
+  cta.sizes[mDim] = m;
+  cta.sizes[nDim] = n;
   SmallVector<int64_t> squads = toInt64(warpsPerCTA);
   squads[mDim] /= kSquadWarps;
   SmallVector<unsigned> squadOrder = {mDim, nDim};

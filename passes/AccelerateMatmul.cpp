@@ -16,8 +16,32 @@
 //    linear layouts of those encodings, which also define the fragment each
 //    thread hands the instruction: the WMMA lowering needs no other
 //    knowledge of the fragment layout.
-//  * SQMMA (mp_31): chosen by the table but not lowered yet, so such dots
-//    stay on FMA with that reason (never half-lowered).
+//  * SQMMA (mp_31): operands from shared memory. The dot becomes
+//    musagpu.sqmma on two #musagpu.tme_shared buffers (the SQMMA swizzle,
+//    TMESharedEncodingAttr::getForSQMMAOperand) and the accumulator
+//    converted to #musagpu.sqmma, then musagpu.sqmma_wait, then the result
+//    converted back. The instruction shape and warps follow the documented
+//    heuristic (selectSQMMA).
+//
+// SQMMA and pipelining, the ordering decision: Triton's pipeliner runs
+// first, in the ttgir stage (compiler.py), on the generic FMA form; this
+// pass runs after it on the pipelined module. So an operand in a pipelined
+// loop arrives as `ttg.local_load` of a `ttg.memdesc_index` of a
+// multi-buffered `ttg.local_alloc` that `ttg.async_copy_global_to_local`
+// fills. Where every use of that alloc is an index, an async copy, a
+// local_load/local_store or a dealloc (none of which depends on the
+// encoding: they lower through linear layouts), the alloc is retyped in
+// place to the SQMMA encoding and the sqmma reads the ring buffer itself:
+// no local_load and no convert_layout remain in the K loop. Otherwise (the
+// operand computed in registers, an alloc used in other ways, or ring
+// slots smaller than the swizzle period, whose absolute-address swizzle
+// would differ from slot to slot) the operand is stored with an explicit
+// ttg.local_alloc into a fresh SQMMA buffer. Buffers are aligned to the
+// swizzle period 256 * 256 / granularity bytes (MUSA-FACTS.md). The wait
+// follows each sqmma at once: the copies of a later stage refill the slot
+// this sqmma reads (num_stages - 1 slots), so they must not start before
+// its reads are done (--musa-insert-barriers then puts a block barrier
+// between the wait and those copies).
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,9 +87,18 @@ constexpr WMMAAtom kWMMAAtoms[] = {
     {128, mgpu::MmaElementKind::BF16, 32, 32, 16},
 };
 
+/// An SQMMA instruction shape and the operands' storage order.
+struct SQMMAChoice {
+  unsigned m, n, k;
+  /// A stored M-major / B stored K-major (see operandOrder).
+  bool transA = false, transB = false;
+};
+
 struct DotPath {
   /// The chosen WMMA atom and warps, or none (FMA, see `reason`).
   std::optional<WMMAAtom> wmma;
+  /// The chosen SQMMA instruction (with warpsPerCTA), or none.
+  std::optional<SQMMAChoice> sqmma;
   SmallVector<unsigned> warpsPerCTA;
   std::string reason;
 };
@@ -97,18 +130,119 @@ SmallVector<unsigned> chooseWarps(int64_t m, int64_t n, const WMMAAtom &atom,
   return {};
 }
 
+/// The storage order SQMMA reads `operand` in: the order of the shared
+/// buffer it is loaded from (a pipelined ring), else A K-major and B
+/// N-major (order [1, 0] for both: transA = transB = false).
+SmallVector<unsigned> operandOrder(Value operand) {
+  if (auto load = operand.getDefiningOp<ttg::LocalLoadOp>()) {
+    auto type = cast<ttg::MemDescType>(load.getSrc().getType());
+    if (auto enc = dyn_cast_or_null<ttg::SwizzledSharedEncodingAttr>(
+            type.getEncoding());
+        enc && enc.getOrder().size() == 2)
+      return SmallVector<unsigned>(enc.getOrder());
+    if (auto enc =
+            dyn_cast_or_null<mgpu::TMESharedEncodingAttr>(type.getEncoding());
+        enc && enc.getOrder().size() == 2)
+      return SmallVector<unsigned>(enc.getOrder());
+  }
+  return {1, 0};
+}
+
+/// SQMMA for a dot whose operands and accumulator have passed the type
+/// checks (MUSA-FACTS.md, last section): warpsM a multiple of 4, whole
+/// squad tiles (m % (instM * warpsM / 4) == 0, n % (instN * warpsN) == 0),
+/// at most 256 bytes per instruction along an operand's contiguous
+/// dimension. Among the legal (instruction, warps) pairs: fewest
+/// instructions per squad, then the largest instruction, then more squads
+/// along M only when instM >= 32. f16/bf16 K = 128 is not one instruction
+/// (the shipped toolchain crashes): K steps of 64 instead.
+DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
+                    unsigned numWarps) {
+  auto aType = cast<RankedTensorType>(dot.getA().getType());
+  auto dType = cast<RankedTensorType>(dot.getD().getType());
+  if (dType.getRank() != 2)
+    return stayOnFMA("batched (rank-3) dot not on a matrix path yet");
+  Type accElem = dType.getElementType();
+  bool intKind = kind == mgpu::MmaElementKind::S8;
+  if (intKind ? !accElem.isInteger(32) : !accElem.isF32())
+    return stayOnFMA(typeName(accElem) + " accumulator (SQMMA accumulates in " +
+                     (intKind ? "i32" : "f32") + ")");
+  int64_t m = dType.getShape()[0], n = dType.getShape()[1];
+  int64_t k = aType.getShape()[1];
+  if (numWarps % 4 != 0)
+    return stayOnFMA(llvm::formatv("num_warps = {0} is not a multiple of 4 "
+                                   "(SQMMA runs on squads of 4 warps)",
+                                   numWarps)
+                         .str());
+  unsigned elemBytes = aType.getElementTypeBitWidth() / 8;
+  SmallVector<unsigned> orderA = operandOrder(dot.getA());
+  SmallVector<unsigned> orderB = operandOrder(dot.getB());
+  bool transA = orderA[0] == 0, transB = orderB[0] == 0;
+  bool is16Bit = kind == mgpu::MmaElementKind::F16 ||
+                 kind == mgpu::MmaElementKind::BF16;
+  std::optional<SQMMAChoice> best;
+  SmallVector<unsigned> bestWarps;
+  int64_t bestCount = 0;
+  auto better = [&](const SQMMAChoice &c, int64_t count, unsigned warpsM) {
+    if (!best || count != bestCount)
+      return !best || count < bestCount;
+    int64_t size = int64_t(c.m) * c.n * c.k,
+            bestSize = int64_t(best->m) * best->n * best->k;
+    if (size != bestSize)
+      return size > bestSize;
+    return c.m >= 32 && warpsM > bestWarps[0];
+  };
+  for (unsigned warpsM = 4; warpsM <= numWarps; warpsM *= 2) {
+    if (numWarps % warpsM)
+      continue;
+    unsigned squadsM = warpsM / 4, warpsN = numWarps / warpsM;
+    for (unsigned instM : {16u, 32u, 64u, 128u})
+      for (unsigned instN : {16u, 32u, 64u, 128u}) {
+        if (!mgpu::isLegalSQMMAInstrMN(kind, instM, instN))
+          continue;
+        for (unsigned instK : mgpu::getLegalSQMMAInstrK(kind)) {
+          if (is16Bit && instK == 128)
+            continue;
+          if (m % (instM * squadsM) || n % (instN * warpsN) || k % instK)
+            continue;
+          if ((transA ? instM : instK) * elemBytes > 256 ||
+              (transB ? instK : instN) * elemBytes > 256)
+            continue;
+          SQMMAChoice c{instM, instN, instK, transA, transB};
+          int64_t count = (m / (instM * squadsM)) * (n / (instN * warpsN)) *
+                          (k / instK);
+          if (better(c, count, warpsM)) {
+            best = c;
+            bestCount = count;
+            bestWarps = {warpsM, warpsN};
+          }
+        }
+      }
+  }
+  if (!best)
+    return stayOnFMA(
+        llvm::formatv("no SQMMA instruction tiles {0}x{1}x{2} with "
+                      "num_warps = {3} in whole squads (M, N, K must be "
+                      "multiples of a legal instruction, warps along M a "
+                      "multiple of 4)",
+                      m, n, k, numWarps)
+            .str());
+  DotPath path;
+  path.sqmma = *best;
+  path.warpsPerCTA = std::move(bestWarps);
+  return path;
+}
+
 DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                       unsigned numWarps, bool enableMMA, bool enableSQMMA) {
   if (arch.matrixUnit == MatrixUnit::None)
     return stayOnFMA((arch.name + " has no matrix unit").str());
   if (!enableMMA)
     return stayOnFMA("matrix units disabled (ENABLE_MUSA_MMA=0)");
-  if (arch.matrixUnit == MatrixUnit::SQMMA)
-    return stayOnFMA(enableSQMMA
-                   ? "SQMMA lowering not implemented yet"
-                   : "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other "
+  if (arch.matrixUnit == MatrixUnit::SQMMA && !enableSQMMA)
+    return stayOnFMA("SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other "
                      "matrix path on " +
-                         arch.name.str());
+                     arch.name.str());
 
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto bType = cast<RankedTensorType>(dot.getB().getType());
@@ -126,6 +260,8 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
     return stayOnFMA("f32 operands with input_precision = " +
                triton::stringifyInputPrecision(dot.getInputPrecision()).str() +
                " (only tf32 takes a matrix path)");
+  if (arch.matrixUnit == MatrixUnit::SQMMA)
+    return selectSQMMA(dot, *kind, numWarps);
   if (*kind == mgpu::MmaElementKind::E4M3 ||
       *kind == mgpu::MmaElementKind::E5M2)
     return stayOnFMA("fp8 operands need mp_31's SQMMA");
@@ -221,15 +357,16 @@ mgpu::WMMAOp rewriteToWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
   return wmma;
 }
 
-/// Keeps a K loop's accumulator in the #musagpu.wmma layout: where the
-/// accumulator `acc` of `wmma` is an scf.for iter_arg used only by its
-/// conversion into `wmma`, and `wmma`'s result is converted back only to be
-/// yielded into the same iter_arg, the loop carries the WMMA layout itself
+/// Keeps a K loop's accumulator in the matrix unit's layout: where the
+/// accumulator operand `accOperand` (of musagpu.wmma / musagpu.sqmma) is an
+/// scf.for iter_arg used only by its conversion into that layout, and
+/// `accResult` (the op's result, after the SQMMA wait) is converted back
+/// only to be yielded into the same iter_arg, the loop carries the WMMA layout itself
 /// and the two conversions move out of the loop (before it: the init; after
 /// it: the result).
-void carryAccumulatorInLayout(mgpu::WMMAOp wmma) {
-  auto toAcc = wmma.getC().getDefiningOp<ttg::ConvertLayoutOp>();
-  if (!toAcc || !wmma.getD().hasOneUse())
+void carryAccumulatorInLayout(OpOperand &accOperand, Value accResult) {
+  auto toAcc = accOperand.get().getDefiningOp<ttg::ConvertLayoutOp>();
+  if (!toAcc || !accResult.hasOneUse())
     return;
   auto arg = dyn_cast<BlockArgument>(toAcc.getSrc());
   auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
@@ -238,7 +375,7 @@ void carryAccumulatorInLayout(mgpu::WMMAOp wmma) {
       !toAcc->hasOneUse() || toAcc->getParentOp() != loop)
     return;
   unsigned idx = arg.getArgNumber() - 1;
-  auto back = dyn_cast<ttg::ConvertLayoutOp>(*wmma.getD().user_begin());
+  auto back = dyn_cast<ttg::ConvertLayoutOp>(*accResult.user_begin());
   if (!back || !back->hasOneUse())
     return;
   auto yield = dyn_cast<scf::YieldOp>(*back->user_begin());
@@ -246,7 +383,7 @@ void carryAccumulatorInLayout(mgpu::WMMAOp wmma) {
       yield.getOperand(idx) != back.getResult() ||
       llvm::count(yield->getOperands(), back.getResult()) != 1)
     return;
-  Type accType = wmma.getC().getType();
+  Type accType = accOperand.get().getType();
   Type plainType = arg.getType();
   OpBuilder b(loop);
   OpOperand &init = loop.getInitArgsMutable()[idx];
@@ -255,7 +392,7 @@ void carryAccumulatorInLayout(mgpu::WMMAOp wmma) {
   arg.setType(accType);
   toAcc.getResult().replaceAllUsesWith(arg);
   toAcc.erase();
-  yield->setOperand(idx, wmma.getD());
+  yield->setOperand(idx, accResult);
   back.erase();
   Value result = loop.getResult(idx);
   result.setType(accType);
@@ -272,6 +409,138 @@ void carryAccumulatorInLayout(mgpu::WMMAOp wmma) {
     }
   auto out = ttg::ConvertLayoutOp::create(b, loop.getLoc(), plainType, result);
   result.replaceAllUsesExcept(out.getResult(), out);
+}
+
+/// The swizzle period of an SQMMA operand buffer: 256-byte lines, one
+/// phase per line for stride / granularity lines.
+int64_t getSwizzlePeriod(mgpu::TMESharedEncodingAttr enc) {
+  unsigned granule = enc.getSwizzleGranularityBytes();
+  if (granule == 0)
+    return 16;
+  return int64_t(enc.getSwizzleLineBytes()) * enc.getSwizzleStrideBytes() /
+         granule;
+}
+
+void setAlignment(ttg::LocalAllocOp alloc, int64_t alignment) {
+  int64_t current = alloc.getAlignment().value_or(0);
+  if (alignment > current)
+    alloc->setAttr("alignment",
+                   IntegerAttr::get(IntegerType::get(alloc.getContext(), 32),
+                                    alignment));
+}
+
+ttg::MemDescType withEncoding(ttg::MemDescType type, Attribute encoding) {
+  return ttg::MemDescType::get(type.getContext(), type.getShape(),
+                               type.getElementType(), encoding,
+                               type.getMemorySpace(), type.getMutableMemory(),
+                               type.getAllocShape());
+}
+
+/// Retypes the alloc that `load` reads (through at most one memdesc_index)
+/// to `encoding` when nothing else depends on its encoding (see the design
+/// comment); returns the memdesc `load` read, now in `encoding`.
+FailureOr<Value> retypeLoadedBuffer(ttg::LocalLoadOp load,
+                                    mgpu::TMESharedEncodingAttr encoding) {
+  Value src = load.getSrc();
+  auto srcType = cast<ttg::MemDescType>(src.getType());
+  if (srcType.getEncoding() == encoding)
+    return src;
+  ttg::LocalAllocOp alloc = src.getDefiningOp<ttg::LocalAllocOp>();
+  if (auto index = src.getDefiningOp<ttg::MemDescIndexOp>())
+    alloc = index.getSrc().getDefiningOp<ttg::LocalAllocOp>();
+  if (!alloc)
+    return failure();
+  auto allocType = cast<ttg::MemDescType>(alloc.getType());
+  ArrayRef<int64_t> allocShape = allocType.getShape();
+  int64_t slotBytes = srcType.getNumElements() *
+                      srcType.getElementTypeBitWidth() / 8;
+  // Ring slots each start on a swizzle period (or there is one slot).
+  if (allocShape.size() > 2 && allocShape.front() > 1 &&
+      slotBytes % getSwizzlePeriod(encoding) != 0)
+    return failure();
+  auto encodingFree = [](Operation *user) {
+    return isa<ttg::AsyncCopyGlobalToLocalOp, ttg::LocalLoadOp,
+               ttg::LocalStoreOp, ttg::LocalDeallocOp>(user);
+  };
+  SmallVector<ttg::MemDescIndexOp> indices;
+  for (Operation *user : alloc->getUsers()) {
+    if (auto index = dyn_cast<ttg::MemDescIndexOp>(user)) {
+      if (!llvm::all_of(index->getUsers(), encodingFree))
+        return failure();
+      indices.push_back(index);
+      continue;
+    }
+    if (!encodingFree(user))
+      return failure();
+  }
+  alloc.getResult().setType(withEncoding(allocType, encoding));
+  setAlignment(alloc, getSwizzlePeriod(encoding));
+  for (ttg::MemDescIndexOp index : indices)
+    index.getResult().setType(withEncoding(
+        cast<ttg::MemDescType>(index.getType()), encoding));
+  return load.getSrc();
+}
+
+/// Operand `opIdx` of `dot` as a shared buffer in `encoding`: the ring
+/// buffer it was loaded from, retyped, or an explicit copy of it.
+Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
+                     mgpu::TMESharedEncodingAttr encoding) {
+  if (auto load = operand.getDefiningOp<ttg::LocalLoadOp>();
+      load && load->hasOneUse()) {
+    FailureOr<Value> buffer = retypeLoadedBuffer(load, encoding);
+    if (succeeded(buffer))
+      return *buffer;
+  }
+  // Any distributed layout stores: skip a conversion into the FMA operand
+  // layout.
+  if (auto cvt = operand.getDefiningOp<ttg::ConvertLayoutOp>())
+    operand = cvt.getSrc();
+  auto type = cast<RankedTensorType>(operand.getType());
+  auto memType = ttg::MemDescType::get(
+      type.getShape(), type.getElementType(), encoding,
+      ttg::SharedMemorySpaceAttr::get(b.getContext()));
+  auto alloc = ttg::LocalAllocOp::create(b, loc, memType, operand);
+  setAlignment(alloc, getSwizzlePeriod(encoding));
+  return alloc.getResult();
+}
+
+void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
+                    const DotPath &path) {
+  MLIRContext *ctx = dot.getContext();
+  const SQMMAChoice &choice = *path.sqmma;
+  auto acc = mgpu::SQMMAEncodingAttr::get(ctx, arch.major, arch.minor,
+                                          path.warpsPerCTA,
+                                          {choice.m, choice.n, choice.k});
+  unsigned bits = cast<RankedTensorType>(dot.getA().getType())
+                      .getElementTypeBitWidth();
+  auto orderOf = [](bool innerIsRow) {
+    return innerIsRow ? SmallVector<unsigned>{0, 1}
+                      : SmallVector<unsigned>{1, 0};
+  };
+  auto encA = mgpu::TMESharedEncodingAttr::getForSQMMAOperand(
+      ctx, 0, orderOf(choice.transA), bits);
+  auto encB = mgpu::TMESharedEncodingAttr::getForSQMMAOperand(
+      ctx, 1, orderOf(choice.transB), bits);
+  OpBuilder b(dot);
+  Location loc = dot.getLoc();
+  SmallVector<Operation *> inputs = {dot.getA().getDefiningOp(),
+                                     dot.getB().getDefiningOp()};
+  Value a = toSQMMAOperand(b, loc, dot.getA(), encA);
+  Value bb = toSQMMAOperand(b, loc, dot.getB(), encB);
+  Value c = convertTo(b, loc, dot.getC(), acc);
+  auto sqmma = mgpu::SQMMAOp::create(b, loc, c.getType(), a, bb, c,
+                                     choice.transA, choice.transB);
+  auto wait = mgpu::SQMMAWaitOp::create(b, loc, ValueRange{sqmma.getD()});
+  auto dType = cast<RankedTensorType>(dot.getD().getType());
+  Value d = ttg::ConvertLayoutOp::create(b, loc, dType, wait.getResult(0));
+  dot.getD().replaceAllUsesWith(d);
+  dot.erase();
+  // The register operands the buffers replaced are dead now.
+  for (Operation *input : inputs)
+    if (isa_and_nonnull<ttg::ConvertLayoutOp, ttg::LocalLoadOp>(input) &&
+        input->use_empty())
+      input->erase();
+  carryAccumulatorInLayout(sqmma.getCMutable(), wait.getResult(0));
 }
 
 struct MUSAAccelerateMatmul
@@ -298,7 +567,12 @@ struct MUSAAccelerateMatmul
       DotPath path = selectDotPath(dot, **arch, launch->numWarps, enableMMA,
                                    enableSQMMA);
       if (path.wmma) {
-        carryAccumulatorInLayout(rewriteToWMMA(dot, **arch, path));
+        mgpu::WMMAOp wmma = rewriteToWMMA(dot, **arch, path);
+        carryAccumulatorInLayout(wmma.getCMutable(), wmma.getD());
+        continue;
+      }
+      if (path.sqmma) {
+        rewriteToSQMMA(dot, **arch, path);
         continue;
       }
       dot->setAttr(kReasonAttr, StringAttr::get(dot.getContext(), path.reason));

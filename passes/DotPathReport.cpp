@@ -10,6 +10,7 @@
 
 #include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
+#include "dialects/TritonGPU/IR/Dialect.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -21,12 +22,13 @@ namespace mlir::triton_musa {
 using namespace mlir;
 using namespace mlir::triton_musa;
 namespace mgpu = mlir::musagpu;
+namespace ttg = mlir::triton::gpu;
 
 namespace {
 
 /// "MxNxK a -> acc" of a dot with operands `a`, `b` and result `d`.
 std::string describeDot(Value a, Value d) {
-  auto aType = cast<RankedTensorType>(a.getType());
+  auto aType = cast<ShapedType>(a.getType());
   auto dType = cast<RankedTensorType>(d.getType());
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -61,6 +63,20 @@ struct MUSADotPathReport
                          << ": wmma m" << instr[0] << "n" << instr[1] << "k"
                          << instr[2] << ", warpsPerCTA "
                          << list(enc.getWarpsPerCTA());
+      } else if (auto sqmma = dyn_cast<mgpu::SQMMAOp>(op)) {
+        auto enc = cast<mgpu::SQMMAEncodingAttr>(
+            cast<RankedTensorType>(sqmma.getD().getType()).getEncoding());
+        ArrayRef<unsigned> instr = enc.getInstrShape();
+        op->emitRemark() << "dot " << describeDot(sqmma.getA(), sqmma.getD())
+                         << ": sqmma m" << instr[0] << "n" << instr[1] << "k"
+                         << instr[2] << ", warpsPerCTA "
+                         << list(enc.getWarpsPerCTA()) << ", A "
+                         << (sqmma.getTransA() ? "M" : "K") << "-major, B "
+                         << (sqmma.getTransB() ? "K" : "N") << "-major"
+                         << (isa_and_nonnull<ttg::MemDescIndexOp>(
+                                 sqmma.getA().getDefiningOp())
+                                 ? ", operands from the pipelined buffers"
+                                 : "");
       } else if (auto dot = dyn_cast<triton::DotOp>(op)) {
         auto reason = dot->getAttrOfType<StringAttr>("musa.dot_path_reason");
         op->emitRemark() << "dot " << describeDot(dot.getA(), dot.getD())

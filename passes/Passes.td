@@ -203,16 +203,29 @@ def MUSAAccelerateMatmul
        bits. warpsPerCTA splits num_warps over M first (as many warps as M
        has 32-row atoms), the rest over N; a shape the warps cannot tile
        with whole atoms stays on FMA.
-     - SQMMA (mp_31, shared-memory operands with the SQMMA swizzle,
-       `#musagpu.sqmma` accumulator) is selected here but not lowered yet:
-       such a dot stays on FMA with the reason "SQMMA lowering not
-       implemented yet"; so do tf32 and s8 on QY2, whose 32x32x8 and
-       32x32x32 atoms no public source confirms.
+     - SQMMA (mp_31: f16, bf16, tf32 with input_precision = tf32, s8 ->
+       i32, fp8 e4m3/e5m2; num_warps a multiple of 4): the dot becomes
+       `musagpu.sqmma` reading A and B from `#musagpu.tme_shared` buffers
+       (the SQMMA swizzle: 16-byte granules for K-major and 8-bit operands,
+       32/64-byte for 16/32-bit MN-major; 256-byte stride and line;
+       buffers aligned to 256 * 256 / granule bytes), an accumulator
+       converted to `#musagpu.sqmma<{..., warpsPerCTA, instrShape}>`, then
+       `musagpu.sqmma_wait` and the conversion back. The instruction and
+       warps: whole squad tiles (warps along M a multiple of 4), at most
+       256 bytes per instruction along an operand's contiguous dimension;
+       fewest instructions per squad, then the largest, then more squads
+       along M when instM >= 32; f16/bf16 K <= 64 (a K = 128 tile is two
+       steps). A dot no instruction fits stays on FMA with the reason. QY2's
+       tf32 and s8 stay on FMA (no public source confirms their 32x32x8 and
+       32x32x32 atoms).
      - Ordering with Triton's pipeliner: Triton's pipeliner runs in Triton's
        process on the generic form (it cannot parse `#musagpu` encodings);
-       this pass runs after it, on our side, and rewrites only the dot and
-       its operands' register layouts, so multi-buffered shared memory
-       produced by the pipeliner is untouched.
+       this pass runs after it. WMMA rewrites only the dot and its
+       operands' register layouts. SQMMA retypes the pipeliner's ring
+       allocs in place to the SQMMA encoding where nothing else depends on
+       their encoding (then the sqmma reads the ring slots: no local_load
+       in the loop), else stores the operand into a fresh SQMMA buffer
+       (design comment in AccelerateMatmul.cpp).
 
     Options mirror the environment switches: `enable-mma=false`
     (`ENABLE_MUSA_MMA=0`) and `enable-sqmma=false` (`MUSA_ENABLE_SQMMA=0`)
@@ -230,6 +243,18 @@ def MUSAAccelerateMatmul
     %c1 = ttg.convert_layout %c : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #wmma>
     %d1 = musagpu.wmma %a1, %b1, %c1 : ... -> tensor<64x64xf32, #wmma>
     %d = ttg.convert_layout %d1 : tensor<64x64xf32, #wmma> -> tensor<64x64xf32, #blocked>
+    ```
+    On `musa:mp_31` the same dot becomes:
+    ```mlir
+    #sa = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+    #sb = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+    #sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
+    %a1 = ttg.local_alloc %a {alignment = 4096 : i32} : (...) -> !ttg.memdesc<64x32xf16, #sa, #smem>
+    %b1 = ttg.local_alloc %b {alignment = 2048 : i32} : (...) -> !ttg.memdesc<32x64xf16, #sb, #smem>
+    %c1 = ttg.convert_layout %c : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #sqmma>
+    %d1 = musagpu.sqmma %a1, %b1, %c1 : ... -> tensor<64x64xf32, #sqmma>
+    %d2 = musagpu.sqmma_wait %d1 : tensor<64x64xf32, #sqmma>
+    %d = ttg.convert_layout %d2 : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
     ```
   }];
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",

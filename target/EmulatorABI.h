@@ -18,6 +18,18 @@
 //          thread's operand fragment (raw element bits, dense), acc its
 //          accumulators (f32), updated in place; the fragment layouts are
 //          the emulated arch's (Runtime.cpp)
+//   i32    sqmma_desc(ptr<3> tileStart, i32 leadingBytes, i32 sg, i32 ss)
+//          the emulator's SQMMA descriptor of an operand tile (layout in
+//          SQMMADescriptor below): the device's desc intrinsic takes the
+//          element loaded from the tile start, the emulator its address
+//   void   sqmma(i32 SQMMAKind, i32 m, i32 n, i32 k, i32 descA, i32 descB,
+//                i32 transA, i32 transB, ptr acc)
+//          one SQMMA instruction of the calling squad (4 warps): every
+//          thread of the squad calls it with the same operands; acc holds
+//          the thread's m*n/128 accumulators (f32, i32 for s8), updated in
+//          place; A and B are read from shared memory through the
+//          descriptors, with the swizzle they name
+//   void   sqmma_wait()                  the thread's SQMMAs are complete
 //   void   async_copy(ptr<3> dst, ptr<1> src, i32 bytes)
 //                                        source read now, written to dst at
 //                                        the thread's next async_copy_wait
@@ -75,6 +87,9 @@ constexpr llvm::StringLiteral kAsyncBarAddTrans =
     "__musa_emu_async_bar_add_trans";
 constexpr llvm::StringLiteral kAsyncBarArrive = "__musa_emu_async_bar_arrive";
 constexpr llvm::StringLiteral kAsyncBarWait = "__musa_emu_async_bar_wait";
+constexpr llvm::StringLiteral kSQMMADesc = "__musa_emu_sqmma_desc";
+constexpr llvm::StringLiteral kSQMMA = "__musa_emu_sqmma";
+constexpr llvm::StringLiteral kSQMMAWait = "__musa_emu_sqmma_wait";
 constexpr llvm::StringLiteral kAsyncCopy = "__musa_emu_async_copy";
 constexpr llvm::StringLiteral kAsyncCopyWait = "__musa_emu_async_copy_wait";
 // Functions the emulator itself inserts (instrumentation) or defines.
@@ -88,6 +103,27 @@ enum class ShuffleKind : int32_t { Xor = 0, Up = 1, Down = 2, Idx = 3 };
 
 /// The `kind` operand of wmma: the operands' element type.
 enum class MmaKind : int32_t { F16 = 0, BF16 = 1 };
+
+/// The `kind` operand of sqmma: the operands' element type.
+enum class SQMMAKind : int32_t {
+  F16 = 0,
+  BF16 = 1,
+  TF32 = 2,
+  S8 = 3,
+  E4M3 = 4,
+  E5M2 = 5
+};
+
+/// The emulator's SQMMA descriptor, modelled on MUTLASS's bit fields
+/// (MUSA-FACTS.md): bits 0-17 the byte offset of the tile start from the
+/// block's shared memory, 18-20 the leading stride code (8 B = 1 ... 256 B
+/// = 6), 21-23 the swizzle granularity code, 24-25 the swizzle stride code
+/// (the device packs the granularity in 2 bits; the emulator's layout is
+/// its own, only the runtime decodes it).
+namespace sqmma_desc {
+constexpr uint32_t kAddressBits = 18, kLeadingShift = 18, kGranularityShift = 21,
+                   kStrideShift = 24;
+} // namespace sqmma_desc
 
 /// The `kind` operand of the access checks.
 enum class AccessKind : int32_t { Load = 0, Store = 1, Atomic = 2 };

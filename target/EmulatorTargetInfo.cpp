@@ -40,6 +40,24 @@ abi::ShuffleKind toABI(ShuffleKind kind) {
   llvm_unreachable("unknown shuffle kind");
 }
 
+abi::SQMMAKind toABI(SQMMAKind kind) {
+  switch (kind) {
+  case SQMMAKind::F16:
+    return abi::SQMMAKind::F16;
+  case SQMMAKind::BF16:
+    return abi::SQMMAKind::BF16;
+  case SQMMAKind::TF32:
+    return abi::SQMMAKind::TF32;
+  case SQMMAKind::S8:
+    return abi::SQMMAKind::S8;
+  case SQMMAKind::E4M3:
+    return abi::SQMMAKind::E4M3;
+  case SQMMAKind::E5M2:
+    return abi::SQMMAKind::E5M2;
+  }
+  llvm_unreachable("unknown SQMMA kind");
+}
+
 /// The target interface of the CPU emulator emulating `arch`.
 class EmulatorTargetInfo final : public TargetInfo {
 public:
@@ -170,6 +188,52 @@ public:
       d.push_back(LLVM::LoadOp::create(b, loc, accType, ptr));
     }
     return d;
+  }
+
+  /// The runtime encodes the tile's shared address (EmulatorABI.h), where
+  /// the device's intrinsic takes the element loaded from it.
+  FailureOr<Value>
+  sqmmaDescriptor(OpBuilder &b, Location loc,
+                  const SQMMAOperandTile &tile) const override {
+    return callFunction(b, loc, abi::kSQMMADesc, b.getI32Type(),
+                        {tile.tileStart, i32Const(b, loc, tile.leadingBytes),
+                         i32Const(b, loc, tile.swizzleGranularity),
+                         i32Const(b, loc, tile.swizzleStride)},
+                        CalleeKind::ReadNone);
+  }
+
+  /// The accumulators go through an entry-block slot to the runtime, which
+  /// gathers the squad's fragments and computes the instruction.
+  FailureOr<SmallVector<Value>> sqmma(OpBuilder &b, Location loc,
+                                      const SQMMAInstr &instr, Value descA,
+                                      Value descB,
+                                      ArrayRef<Value> c) const override {
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Type accType = c.front().getType();
+    Value slot = getEntryAlloca(
+        b, loc, LLVM::LLVMArrayType::get(accType, c.size()), kHostAddressSpace);
+    auto element = [&](unsigned i) -> Value {
+      return LLVM::GEPOp::create(b, loc, ptrType, accType, slot,
+                                 ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    };
+    for (auto [i, v] : llvm::enumerate(c))
+      LLVM::StoreOp::create(b, loc, v, element(i));
+    callFunction(b, loc, abi::kSQMMA, {},
+                 {i32Const(b, loc, int32_t(toABI(instr.kind))),
+                  i32Const(b, loc, instr.m), i32Const(b, loc, instr.n),
+                  i32Const(b, loc, instr.k), descA, descB,
+                  i32Const(b, loc, instr.transA),
+                  i32Const(b, loc, instr.transB), slot},
+                 CalleeKind::Convergent);
+    SmallVector<Value> d;
+    for (unsigned i = 0; i < c.size(); ++i)
+      d.push_back(LLVM::LoadOp::create(b, loc, accType, element(i)));
+    return d;
+  }
+
+  LogicalResult sqmmaWait(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, abi::kSQMMAWait, {}, {}, CalleeKind::Convergent);
+    return success();
   }
 
   /// A C varargs call of the runtime's printf.

@@ -73,6 +73,20 @@ public:
                                      const WMMAInstr &instr, ArrayRef<Value> a,
                                      ArrayRef<Value> bOperand,
                                      ArrayRef<Value> c) const override;
+
+  FailureOr<Value>
+  sqmmaDescriptor(OpBuilder &b, Location loc,
+                  const SQMMAOperandTile &tile) const override;
+  FailureOr<SmallVector<Value>> sqmma(OpBuilder &b, Location loc,
+                                      const SQMMAInstr &instr, Value descA,
+                                      Value descB,
+                                      ArrayRef<Value> c) const override;
+  /// `llvm.musa.sqmma.wait()`: no operand (MUSA-FACTS.md, last section).
+  LogicalResult sqmmaWait(OpBuilder &b, Location loc) const override {
+    callFunction(b, loc, "llvm.musa.sqmma.wait", {}, {},
+                 CalleeKind::Convergent);
+    return success();
+  }
   void sharedMemoryBarrier(OpBuilder &b, Location loc) const override {
     callFunction(b, loc, "llvm.musa.syncthreads.lm", {}, {},
                  CalleeKind::Convergent);
@@ -317,7 +331,9 @@ static Value packI32Vector(OpBuilder &b, Location loc, ArrayRef<Value> values) {
   for (unsigned w = 0; w < words; ++w) {
     Value word;
     if (perWord == 1) {
-      word = LLVM::BitcastOp::create(b, loc, i32, values[w]);
+      word = values[w].getType() == i32
+                 ? values[w]
+                 : LLVM::BitcastOp::create(b, loc, i32, values[w]).getResult();
     } else {
       auto pairType = VectorType::get({int64_t(perWord)}, values[0].getType());
       Value pair = LLVM::UndefOp::create(b, loc, pairType);
@@ -367,6 +383,93 @@ MUSATargetInfo::wmma(OpBuilder &b, Location loc, const WMMAInstr &instr,
     Value word =
         LLVM::ExtractElementOp::create(b, loc, result, i32Const(b, loc, i));
     d.push_back(LLVM::BitcastOp::create(b, loc, c[i].getType(), word));
+  }
+  return d;
+}
+
+/// `llvm.musa.sqmma.desc.{half,fp32,i8}(elem, leadingStrideBytes, sg, ss)`
+/// (MUSA-FACTS.md, last section): the first operand is the element *loaded*
+/// from the tile start (i16 for 16-bit types, float for tf32, i8 for 8-bit
+/// types); the backend takes the address from that load.
+FailureOr<Value>
+MUSATargetInfo::sqmmaDescriptor(OpBuilder &b, Location loc,
+                                const SQMMAOperandTile &tile) const {
+  unsigned bits = tile.elementType.getIntOrFloatBitWidth();
+  StringRef suffix;
+  Type loaded;
+  if (bits == 16) {
+    suffix = "half";
+    loaded = b.getI16Type();
+  } else if (bits == 32) {
+    suffix = "fp32";
+    loaded = b.getF32Type();
+  } else if (bits == 8) {
+    suffix = "i8";
+    loaded = b.getI8Type();
+  } else {
+    return emitError(loc) << "no SQMMA descriptor for " << tile.elementType
+                          << " elements";
+  }
+  Value elem = LLVM::LoadOp::create(b, loc, loaded, tile.tileStart);
+  Value desc = callFunction(
+      b, loc, ("llvm.musa.sqmma.desc." + suffix).str(), b.getI32Type(),
+      {elem, i32Const(b, loc, tile.leadingBytes),
+       i32Const(b, loc, tile.swizzleGranularity),
+       i32Const(b, loc, tile.swizzleStride)},
+      CalleeKind::ReadNone);
+  if (!desc)
+    return failure();
+  return desc;
+}
+
+static StringRef getSQMMAOpName(SQMMAKind kind) {
+  switch (kind) {
+  case SQMMAKind::F16:
+    return "fmma";
+  case SQMMAKind::BF16:
+    return "bfmma";
+  case SQMMAKind::TF32:
+    return "tfmma";
+  case SQMMAKind::S8:
+    return "smma";
+  case SQMMAKind::E4M3:
+    return "e4m3";
+  case SQMMAKind::E5M2:
+    return "e5m2";
+  }
+  llvm_unreachable("unknown SQMMA kind");
+}
+
+/// `llvm.musa.sqmma.<kind>.m<M>n<N>k<K>.mma(descA, descB, <n x i32> acc,
+/// transA, transB, aNeg = 0, bNeg = 0, scaleOut = 1, sat = 0, stepA = 0,
+/// stepB = 0, stepC = 0) -> <n x i32>`, accumulators bitcast to i32; the
+/// operand values are the ones the open MUSA backend passes (scaleOut = 1
+/// accumulates there; MUTLASS's naming of that value is unresolved).
+FailureOr<SmallVector<Value>>
+MUSATargetInfo::sqmma(OpBuilder &b, Location loc, const SQMMAInstr &instr,
+                      Value descA, Value descB, ArrayRef<Value> c) const {
+  std::string name = ("llvm.musa.sqmma." + getSQMMAOpName(instr.kind) + ".m" +
+                      Twine(instr.m) + "n" + Twine(instr.n) + "k" +
+                      Twine(instr.k) + ".mma")
+                         .str();
+  Value packedC = packI32Vector(b, loc, c);
+  Value result = callFunction(
+      b, loc, name, packedC.getType(),
+      {descA, descB, packedC, i32Const(b, loc, instr.transA),
+       i32Const(b, loc, instr.transB), i32Const(b, loc, 0),
+       i32Const(b, loc, 0), i32Const(b, loc, 1), i32Const(b, loc, 0),
+       i32Const(b, loc, 0), i32Const(b, loc, 0), i32Const(b, loc, 0)},
+      CalleeKind::Convergent);
+  if (!result)
+    return failure();
+  SmallVector<Value> d;
+  for (unsigned i = 0; i < c.size(); ++i) {
+    Value word =
+        LLVM::ExtractElementOp::create(b, loc, result, i32Const(b, loc, i));
+    d.push_back(c[i].getType().isInteger(32)
+                    ? word
+                    : LLVM::BitcastOp::create(b, loc, c[i].getType(), word)
+                          .getResult());
   }
   return d;
 }

@@ -53,6 +53,25 @@ TargetInfo::wmma(OpBuilder &b, Location loc, const WMMAInstr &instr,
                         << " has no WMMA instruction";
 }
 
+FailureOr<Value>
+TargetInfo::sqmmaDescriptor(OpBuilder &b, Location loc,
+                            const SQMMAOperandTile &tile) const {
+  return emitError(loc) << "SQMMA is not available on this target ("
+                        << getArchName() << ")";
+}
+
+FailureOr<SmallVector<Value>>
+TargetInfo::sqmma(OpBuilder &b, Location loc, const SQMMAInstr &instr,
+                  Value descA, Value descB, ArrayRef<Value> c) const {
+  return emitError(loc) << "SQMMA is not available on this target ("
+                        << getArchName() << ")";
+}
+
+LogicalResult TargetInfo::sqmmaWait(OpBuilder &b, Location loc) const {
+  return emitError(loc) << "SQMMA is not available on this target ("
+                        << getArchName() << ")";
+}
+
 std::optional<TargetKind> mlir::triton_musa::parseTargetKind(StringRef name) {
   if (name == "musa")
     return TargetKind::Device;

@@ -85,6 +85,39 @@ struct TMETransfer {
   int32_t prefetch = 0, innerPersist = 0, outerPersist = 0, l2Policy = 0;
 };
 
+//===----------------------------------------------------------------------===//
+// SQMMA (mp_31 squad MMA)
+//===----------------------------------------------------------------------===//
+
+/// The element type of an SQMMA instruction (which `llvm.musa.sqmma.*` op).
+enum class SQMMAKind { F16, BF16, TF32, S8, E4M3, E5M2 };
+
+/// One SQMMA instruction of a squad (4 warps): d = a * b + c on an
+/// m x k by k x n tile, A and B read from shared memory through descriptors,
+/// the accumulator (f32, i32 for s8) in the registers of the squad's 128
+/// threads, m * n / 128 per thread in the order of MUSA-FACTS.md's fragment
+/// (see sqmmaTile in layouts/LayoutConversion.cpp).
+struct SQMMAInstr {
+  SQMMAKind kind;
+  unsigned m, n, k;
+  /// A stored M-major (column-major) / B stored K-major (column-major).
+  bool transA = false, transB = false;
+};
+
+/// Where one SQMMA operand tile starts in shared memory and how it is laid
+/// out: `tileStart` (`!llvm.ptr<3>`) points at the tile's first element
+/// (unswizzled address), rows of the operand's contiguous dimension are
+/// `leadingBytes` apart (a power of two, at most 256), and the buffer is
+/// swizzled with the #musagpu.tme_shared codes `swizzleGranularity` and
+/// `swizzleStride` (the swizzle line is 256 bytes).
+struct SQMMAOperandTile {
+  Value tileStart;
+  /// The element type in memory (f16, bf16, f32, i8, f8...).
+  Type elementType;
+  unsigned leadingBytes = 0;
+  int32_t swizzleGranularity = 0, swizzleStride = 0;
+};
+
 class TargetInfo {
 public:
   explicit TargetInfo(const MUSAArchInfo &arch) : arch(arch) {}
@@ -230,6 +263,25 @@ public:
   /// Waits until the phase of parity `phase` of `barrier` has completed.
   virtual void asyncBarrierWait(OpBuilder &b, Location loc, Value barrier,
                                 Value phase) const;
+
+  //===--------------------------------------------------------------------===//
+  // SQMMA (architectures whose matrix unit is SQMMA). Every thread of a
+  // squad issues the same calls with the same operands. The base class
+  // reports, at `loc`, "SQMMA is not available on this target".
+  //===--------------------------------------------------------------------===//
+
+  /// The i32 shared-memory descriptor of one operand tile.
+  virtual FailureOr<Value> sqmmaDescriptor(OpBuilder &b, Location loc,
+                                           const SQMMAOperandTile &tile) const;
+  /// Issues one SQMMA instruction on descriptors `descA`, `descB` and the
+  /// calling thread's accumulators `c` (LLVM f32 or i32 values); returns d
+  /// in c's order. The result may only be read after sqmmaWait.
+  virtual FailureOr<SmallVector<Value>> sqmma(OpBuilder &b, Location loc,
+                                              const SQMMAInstr &instr,
+                                              Value descA, Value descB,
+                                              ArrayRef<Value> c) const;
+  /// Waits until the SQMMA instructions the calling thread issued are done.
+  virtual LogicalResult sqmmaWait(OpBuilder &b, Location loc) const;
 
 protected:
   const MUSAArchInfo &arch;

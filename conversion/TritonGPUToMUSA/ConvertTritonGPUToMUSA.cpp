@@ -161,6 +161,7 @@ struct ConvertTritonGPUToMUSA
     populateGatherOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateDotOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateWMMAOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateSQMMAOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateAtomicOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateHistogramOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateDebugOpToLLVMPatterns(typeConverter, patterns, *targetInfo);

@@ -128,6 +128,11 @@ void populateDotOpToLLVMPatterns(
 void populateWMMAOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
+/// musagpu.sqmma, musagpu.sqmma_wait (the SQMMA path chosen by
+/// --musa-accelerate-matmul).
+void populateSQMMAOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
 /// tt.atomic_rmw, tt.atomic_cas.
 void populateAtomicOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,

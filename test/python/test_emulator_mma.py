@@ -1,10 +1,17 @@
 """Matrix paths of tl.dot on the CPU emulator (issue 9): which path --musa-accelerate-matmul takes per dot
 (--musa-dot-path-report) and the result against PyTorch, on both archs.
 
-The emulator's WMMA is written from MUSA-FACTS.md's fragment formulas (emulator/MatrixUnits.cpp),
+The emulator's WMMA and SQMMA are written from MUSA-FACTS.md's fragment formulas (emulator/MatrixUnits.cpp),
 independently of the compiler's linear layouts (layouts/LayoutConversion.cpp): a fragment layout that
 disagreed with the emulated hardware's would give wrong numbers here. The register order inside a QY2
 fragment is inferred (no source states it); both sides use the same inference, marked as such.
+
+SQMMA (mp_31): the accumulator fragment and the descriptor's addressing (tile start, leading stride, the
+256-byte swizzle on absolute shared addresses) are stated by the open MUSA backend (MUSA-FACTS.md); inferred
+and so only checked against our own emulator: that the swizzle line is 256 B for every granularity, that tf32
+rounds its inputs to nearest (ties away), that the wait is needed only before the accumulators are read (the
+emulator computes at issue and fails a thread that ends with unwaited SQMMAs). The emulator's descriptor
+encoding is its own (EmulatorABI.h).
 """
 
 from __future__ import annotations
@@ -112,19 +119,50 @@ def reported_paths(ttgir: str, matmul: Optional[MatmulOptions] = None) -> list[T
     return paths
 
 
-def check(d: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype) -> None:
+def check(d: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype, prec: Optional[str] = None) -> None:
     if dtype == torch.int8:
         assert torch.equal(d, ref), (d - ref).abs().max()
+    elif dtype == torch.float32 and prec == "tf32":
+        # tf32 keeps 10 mantissa bits of each input: relative error about 2^-11 per product.
+        torch.testing.assert_close(d.to(torch.float64), ref, rtol=1e-2, atol=5e-2)
     else:
         # Products of 16-bit operands are exact in f32; only the f32 sums round (K <= 128 terms).
         torch.testing.assert_close(d.to(torch.float64), ref, rtol=2e-5, atol=2e-4)
 
 
+_SQMMA_MN = [(32, 32), (32, 64), (32, 128), (16, 64), (64, 16), (64, 32), (64, 64), (64, 128), (128, 32), (128, 64),
+             (128, 128)]
+_SQMMA_MN_TF32 = [(16, 64), (32, 32), (32, 64), (64, 16), (64, 32), (64, 64), (128, 64), (128, 128)]
+
+
+def expected_sqmma(dtype: torch.dtype, prec: Optional[str], BM: int, BN: int, BK: int, num_warps: int) -> bool:
+    """mp_31's SQMMA (MUSA-FACTS.md): a legal instruction tiles the dot in whole squads of 4 warps along M."""
+    if dtype in (torch.float16, torch.bfloat16):
+        mns, ks = _SQMMA_MN, (16, 32, 64)
+    elif dtype == torch.float32 and prec == "tf32":
+        mns, ks = _SQMMA_MN_TF32, (8, 16, 32)
+    elif dtype in (torch.int8, torch.float8_e4m3fn, torch.float8_e5m2):
+        mns, ks = _SQMMA_MN, (32, 64, 128)
+    else:
+        return False
+    if num_warps % 4:
+        return False
+    warps_m = 4
+    while warps_m <= num_warps:
+        squads_m, warps_n = warps_m // 4, num_warps // warps_m
+        if any(BM % (m * squads_m) == 0 and BN % (n * warps_n) == 0 and BK % k == 0 for m, n in mns for k in ks):
+            return True
+        warps_m *= 2
+    return False
+
+
 def expected_path(arch: str, dtype: torch.dtype, prec: Optional[str], BM: int, BN: int, BK: int,
                   num_warps: int) -> str:
-    """The path the selection must take: QY2's WMMA for f16/bf16 on whole m32n32k16 atoms with at least
-    one atom per warp; FMA otherwise (mp_31's SQMMA is not lowered yet; tf32/s8 atoms of QY2 unconfirmed)."""
-    if arch != "mp_22" or dtype not in (torch.float16, torch.bfloat16):
+    """The path the selection must take: mp_31's SQMMA where an instruction fits; QY2's WMMA for f16/bf16 on
+    whole m32n32k16 atoms with at least one atom per warp; FMA otherwise (tf32/s8 atoms of QY2 unconfirmed)."""
+    if arch == "mp_31":
+        return "sqmma" if expected_sqmma(dtype, prec, BM, BN, BK, num_warps) else "fma"
+    if dtype not in (torch.float16, torch.bfloat16):
         return "fma"
     if BM % 32 or BN % 32 or BK % 16:
         return "fma"
@@ -140,10 +178,10 @@ _DTYPES = [(torch.float16, None), (torch.bfloat16, None), (torch.float32, "tf32"
            (torch.int8, None)]
 _SHAPES_22 = [(32, 32, 16, 1), (64, 64, 32, 4), (64, 32, 16, 2), (32, 64, 32, 2), (128, 64, 16, 8), (64, 128, 32, 8),
               (32, 64, 16, 4), (16, 64, 32, 4)]
-_SHAPES_31 = [(32, 32, 16, 4), (64, 64, 32, 4)]
+_SHAPES_31 = [(32, 32, 16, 4), (64, 64, 32, 4), (64, 32, 32, 2)]
 _GRID = ([("mp_22", dt, prec, *shape) for dt, prec in _DTYPES[:2] for shape in _SHAPES_22] +
          [("mp_22", dt, prec, *shape) for dt, prec in _DTYPES[2:] for shape in _SHAPES_22[:4]] +
-         [("mp_31", dt, prec, *shape) for dt, prec in _DTYPES + [(torch.float8_e4m3fn, None)]
+         [("mp_31", dt, prec, *shape) for dt, prec in _DTYPES + [(torch.float8_e4m3fn, None), (torch.float8_e5m2, None)]
           for shape in _SHAPES_31])
 
 
@@ -151,14 +189,12 @@ _GRID = ([("mp_22", dt, prec, *shape) for dt, prec in _DTYPES[:2] for shape in _
                          ids=lambda v: str(v).replace("torch.", "") if not isinstance(v, int) else str(v))
 def test_dot_path_coverage(arch: str, dtype: torch.dtype, prec: Optional[str], BM: int, BN: int, BK: int,
                            num_warps: int) -> None:
-    if dtype == torch.float8_e4m3fn and arch != "mp_31":
-        pytest.skip("fp8 needs mp_31")
     d, ref, ttgir = run_matmul(arch, dtype, BM, BN, 2 * BK, BM, BN, BK, num_warps, prec=prec)
     paths = reported_paths(ttgir)
     assert [p for p, _ in paths] == [expected_path(arch, dtype, prec, BM, BN, BK, num_warps)], paths
     if paths[0][0] == "fma":
         assert paths[0][1].startswith("(") and len(paths[0][1]) > 2, "an FMA dot must say why"
-    check(d, ref, dtype)
+    check(d, ref, dtype, prec)
 
 
 def test_grid_size() -> None:
@@ -196,9 +232,185 @@ def test_switch_forces_fma(monkeypatch: pytest.MonkeyPatch, env: str, reason: st
     check(d, ref, torch.float16)
 
 
-def test_sqmma_switch_reason() -> None:
-    _, _, ttgir = run_matmul("mp_31", torch.float16, 64, 64, 32, 64, 64, 32, 4)
-    assert reported_paths(ttgir, MatmulOptions(enable_sqmma=False)) == [
-        ("fma", "(SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31)")
-    ]
-    assert reported_paths(ttgir) == [("fma", "(SQMMA lowering not implemented yet)")]
+@pytest.mark.parametrize("env,reason", [
+    ("MUSA_ENABLE_SQMMA", "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"),
+    ("ENABLE_MUSA_MMA", "matrix units disabled (ENABLE_MUSA_MMA=0)"),
+])
+def test_sqmma_switches_force_fma(monkeypatch: pytest.MonkeyPatch, env: str, reason: str) -> None:
+    monkeypatch.setenv(env, "0")
+    d, ref, ttgir = run_matmul("mp_31", torch.float16, 64, 64, 64, 64, 64, 32, 4)
+    assert reported_paths(ttgir) == [("fma", f"({reason})")]
+    check(d, ref, torch.float16)
+
+
+def test_sqmma_fma_reasons() -> None:
+    _, _, ttgir = run_matmul("mp_31", torch.float16, 64, 64, 64, 64, 64, 32, 2)
+    assert reported_paths(ttgir) == [("fma", "(num_warps = 2 is not a multiple of 4 (SQMMA runs on squads of 4 "
+                                             "warps))")]
+    _, _, ttgir = run_matmul("mp_31", torch.float32, 64, 64, 64, 64, 64, 32, 4, prec="ieee")
+    assert reported_paths(ttgir) == [("fma", "(f32 operands with input_precision = ieee (only tf32 takes a matrix "
+                                             "path))")]
+
+
+# --- SQMMA end to end: operands from (pipelined) shared memory ----------------------------------
+
+
+@triton.jit
+def sqmma_kernel(a_ptr, b_ptr, b2_ptr, c_ptr, d_ptr, K, sam, sak, sbk, sbn, sdm, BM: tl.constexpr, BN: tl.constexpr,
+                 BK: tl.constexpr, HAS_C: tl.constexpr, TWO_DOTS: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    if HAS_C:
+        acc += tl.load(c_ptr + rm[:, None] * sdm + rn[None, :])
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * sam + (k + rk)[None, :] * sak)
+        b = tl.load(b_ptr + (k + rk)[:, None] * sbk + rn[None, :] * sbn)
+        acc = tl.dot(a, b, acc)
+        if TWO_DOTS:
+            # A second dot chained on the first's accumulator, B2 read like B.
+            b2 = tl.load(b2_ptr + (k + rk)[:, None] * sbk + rn[None, :] * sbn)
+            acc = tl.dot(a, b2, acc)
+    tl.store(d_ptr + rm[:, None] * sdm + rn[None, :], acc)
+
+
+def run_sqmma(dtype: torch.dtype, M: int, N: int, K: int, BM: int, BN: int, BK: int, num_warps: int, *,
+              num_stages: int = 1, trans_a: bool = False, trans_b: bool = False, has_c: bool = False,
+              two_dots: bool = False, seed: int = 0) -> Tuple[torch.Tensor, torch.Tensor, Any]:
+    """sqmma_kernel on mp_31, specialized as Triton's JIT would (unit strides constant, 16-aligned values marked
+    divisible by 16, so that the pipeliner makes async copies); returns (result, float64 reference, kernel).
+    trans_a / trans_b store A / B column-major in memory."""
+    gen = torch.Generator().manual_seed(seed)
+    a = _inputs(dtype, (M, K), gen)
+    b = _inputs(dtype, (K, N), gen)
+    b2 = _inputs(dtype, (K, N), gen)
+    c = torch.randn((M, N), generator=gen) if has_c else torch.zeros((M, N))
+    d = torch.empty((M, N), dtype=torch.float32)
+    a_mem = a.t().contiguous().t() if trans_a else a
+    b_mem = b.t().contiguous().t() if trans_b else b
+    b2_mem = b2.t().contiguous().t() if trans_b else b2
+    args: Dict[str, Any] = dict(a_ptr=a_mem, b_ptr=b_mem, b2_ptr=b2_mem, c_ptr=c, d_ptr=d, K=K, sam=a_mem.stride(0),
+                                sak=a_mem.stride(1), sbk=b_mem.stride(0), sbn=b_mem.stride(1), sdm=d.stride(0))
+    consts: Dict[str, Any] = dict(BM=BM, BN=BN, BK=BK, HAS_C=has_c, TWO_DOTS=two_dots)
+    signature: Dict[str, str] = {}
+    attrs: Dict[Tuple[int, ...], Any] = {}
+    for i, name in enumerate(sqmma_kernel.arg_names):
+        if name in consts:
+            signature[name] = "constexpr"
+            continue
+        value = args[name]
+        if isinstance(value, torch.Tensor):
+            signature[name] = "*" + _SIG[value.dtype]
+            aligned = value.data_ptr() % 16 == 0
+        elif value == 1:
+            signature[name] = "constexpr"
+            consts[name] = 1
+            continue
+        else:
+            signature[name] = "i32"
+            aligned = value % 16 == 0
+        if aligned:
+            attrs[(i, )] = [["tt.divisibility", 16]]
+    src = ASTSource(sqmma_kernel, signature=signature, constexprs=consts, attrs=attrs)
+    kernel = triton.compile(src, target=TARGETS["mp_31"], options=dict(num_warps=num_warps, num_stages=num_stages))
+    kernel[(M // BM, N // BN, 1)](*[args[n] if n in args else consts[n] for n in sqmma_kernel.arg_names])
+    ref = a.to(torch.float64) @ b.to(torch.float64) + c.to(torch.float64)
+    if two_dots:
+        ref += a.to(torch.float64) @ b2.to(torch.float64)
+    return d, ref, kernel
+
+
+def sqmma_reports(kernel: Any) -> list[Tuple[str, str]]:
+    paths = reported_paths(kernel.asm["ttgir"])
+    assert paths and all(p == "sqmma" for p, _ in paths), paths
+    return paths
+
+
+# (BM, BN, BK, num_warps) -> the instruction the heuristic picks (fewest instructions per squad, then the
+# largest; f16 K = 128 goes as K steps of 64).
+_SQMMA_SHAPES = [
+    ((64, 64, 32, 4), "m64n64k32, warpsPerCTA [4, 1]"),
+    ((128, 128, 64, 4), "m128n128k64, warpsPerCTA [4, 1]"),
+    ((64, 64, 128, 4), "m64n64k64, warpsPerCTA [4, 1]"),
+    ((128, 64, 32, 8), "m64n64k32, warpsPerCTA [8, 1]"),
+    ((64, 128, 64, 8), "m32n128k64, warpsPerCTA [8, 1]"),
+    ((64, 256, 32, 8), "m64n128k32, warpsPerCTA [4, 2]"),
+    ((32, 64, 16, 4), "m32n64k16, warpsPerCTA [4, 1]"),
+    ((16, 64, 32, 4), "m16n64k32, warpsPerCTA [4, 1]"),
+]
+
+
+@pytest.mark.parametrize("shape,instr", _SQMMA_SHAPES, ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple)
+                         else "")
+@pytest.mark.parametrize("num_stages", [1, 3])
+def test_sqmma_shapes(shape: Tuple[int, int, int, int], instr: str, num_stages: int) -> None:
+    BM, BN, BK, num_warps = shape
+    d, ref, kernel = run_sqmma(torch.float16, 2 * BM, BN, 2 * BK, BM, BN, BK, num_warps, num_stages=num_stages)
+    [(_, details)] = sqmma_reports(kernel)
+    assert details.startswith(instr + ", A K-major, B N-major"), details
+    check(d, ref, torch.float16)
+
+
+@pytest.mark.parametrize("num_stages", [1, 2, 3])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_sqmma_pipelined_128x128x64(dtype: torch.dtype, num_stages: int) -> None:
+    """The issue's kernel: with num_stages > 1 the sqmma reads the pipeliner's ring buffers themselves."""
+    from triton_musa import _musa_mlir
+    d, ref, kernel = run_sqmma(dtype, 128, 256, 256, 128, 128, 64, 4, num_stages=num_stages, seed=num_stages)
+    [(_, details)] = sqmma_reports(kernel)
+    ttgir = kernel.asm["ttgir"]
+    if num_stages > 1:
+        assert "ttg.async_copy_global_to_local" in ttgir and f"!ttg.memdesc<{num_stages - 1}x" in ttgir
+        assert details.endswith("operands from the pipelined buffers"), details
+        module = _musa_mlir.parse(ttgir)
+        module.run_pipeline(f"builtin.module({MatmulOptions().pass_spec()})")
+        text = str(module)
+        loop = text[text.index("scf.for"):text.index("scf.yield")]
+        assert "musagpu.sqmma" in loop and "musagpu.sqmma_wait" in loop
+        # No register round trip of the operands in the K loop, and the accumulator stays in its layout.
+        assert "ttg.local_load" not in loop and "ttg.convert_layout" not in loop, loop
+    check(d, ref, dtype)
+
+
+@pytest.mark.parametrize("trans_a,trans_b", [(True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("num_stages", [1, 3])
+def test_sqmma_transposed_operands(trans_a: bool, trans_b: bool, num_stages: int) -> None:
+    """Column-major A (M-major buffer, transA) and column-major B (K-major buffer, transB): the 32-byte
+    MN-major swizzle and the 16-byte K-major one."""
+    d, ref, kernel = run_sqmma(torch.bfloat16, 128, 128, 128, 64, 64, 32, 4, num_stages=num_stages,
+                               trans_a=trans_a, trans_b=trans_b, seed=5)
+    [(_, details)] = sqmma_reports(kernel)
+    if num_stages > 1:
+        assert f"A {'M' if trans_a else 'K'}-major, B {'K' if trans_b else 'N'}-major" in details, details
+    check(d, ref, torch.bfloat16)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_sqmma_chained_accumulators(dtype: torch.dtype) -> None:
+    """An initial accumulator, two dots per K step chained on one accumulator, a 2x2 grid of blocks."""
+    d, ref, kernel = run_sqmma(dtype, 128, 128, 192, 64, 64, 64, 4, num_stages=2, has_c=True, two_dots=True,
+                               seed=7)
+    assert len(sqmma_reports(kernel)) == 2
+    check(d, ref, dtype)
+
+
+@pytest.mark.parametrize("dtype,prec", [(torch.float32, "tf32"), (torch.int8, None), (torch.float8_e4m3fn, None),
+                                        (torch.float8_e5m2, None)])
+def test_sqmma_other_dtypes(dtype: torch.dtype, prec: Optional[str]) -> None:
+    d, ref, ttgir = run_matmul("mp_31", dtype, 64, 64, 128, 64, 64, 64, 4, prec=prec, has_c=True, seed=11)
+    assert [p for p, _ in reported_paths(ttgir)] == ["sqmma"]
+    check(d, ref, dtype, prec)
+
+
+def test_proxy_keeps_mp31_dots_on_fma() -> None:
+    """The GPU proxy runs mp_31's TTGIR through NVVM, which has no SQMMA: an f16 dot compiles there on FMA
+    (and the same dot for mp_31 itself takes SQMMA)."""
+    from triton.backends.compiler import GPUTarget
+    constexprs = dict(BM=64, BN=64, BK=32, HAS_C=False, TRANS_B=False, INT_ACC=False, PREC=None)
+    signature = {n: "constexpr" if n in constexprs else "i32" for n in matmul_kernel.arg_names}
+    signature.update(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp32", d_ptr="*fp32")
+    src = ASTSource(matmul_kernel, signature=signature, constexprs=constexprs)
+    kernel = triton.compile(src, target=GPUTarget("musa", "proxy_sm90", 32), options=dict(num_warps=4))
+    assert ".visible .entry matmul_kernel(" in kernel.asm["ptx"]
+    assert [p for p, _ in reported_paths(kernel.asm["ttgir"])] == ["sqmma"]

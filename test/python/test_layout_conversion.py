@@ -544,19 +544,20 @@ def test_wmma_mp22_operands(op_idx: int, wpc: List[int]) -> None:
                                              ([32, 32, 16], [4, 1], [64, 32]),
                                              ([16, 64, 16], [4, 2], [32, 128])])
 def test_sqmma_accumulator(instr: List[int], wpc: List[int], shape: List[int]) -> None:
-    # 4 warps of a squad split M in four; per warp the PH1 WMMA-like fragment (inferred).
+    # MUSA-FACTS.md (open MUSA backend), per instruction and squad: lane l, warp-in-squad w,
+    # register r = rn + (instN/8) rm: row = (l >> 3) + 4w + 16 rm, col = (l & 7) + 8 rn;
+    # squads tile M first, then N.
     m, n = instr[0], instr[1]
-    rows = m // 4
     n_bits = int(math.log2(n // 8))
 
     def atom(r: int, l: int) -> Tuple[int, int]:
-        return (l >> 3) + 4 * (r >> n_bits), (l & 7) + 8 * (r & ((1 << n_bits) - 1))
+        return (l >> 3) + 16 * (r >> n_bits), (l & 7) + 8 * (r & ((1 << n_bits) - 1))
     squads_m = wpc[0] // 4
 
     def warp_tile(w: int) -> Tuple[int, int]:
         q, rest = w % 4, w // 4
-        return rows * q + m * (rest % squads_m), n * (rest // squads_m)
-    atom_regs = rows * n // 32
+        return 4 * q + m * (rest % squads_m), n * (rest // squads_m)
+    atom_regs = m * n // 128
     model = mma_model(atom, atom_regs, (m, n), warp_tile, (m * squads_m, n * wpc[1]), shape,
                       [1, 0])
     text = (f"#musagpu.sqmma<{{versionMajor = 3, versionMinor = 1, warpsPerCTA = {wpc}, "

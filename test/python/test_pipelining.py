@@ -108,7 +108,8 @@ def test_matmul_k_loop(arch: str, num_stages: int, dtype: torch.dtype) -> None:
         num_stages=num_stages)
     assert_pipelined(kernel, num_stages)
     ref = (a.float() @ b.float()).to(dtype)
-    tol = 1e-2 if dtype == torch.float16 else 1e-4
+    # mp_31 runs the f32 dot on SQMMA in tf32 (Triton's default input_precision): 10 mantissa bits.
+    tol = 1e-2 if dtype == torch.float16 or arch == "mp_31" else 1e-4
     torch.testing.assert_close(c, ref, atol=tol * 10, rtol=tol)
 
 

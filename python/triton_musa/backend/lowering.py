@@ -67,6 +67,9 @@ def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = No
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
     matmul = matmul or MatmulOptions.from_env()
+    if target == "proxy":
+        # The proxy (NVVM) has no SQMMA: mp_31's dots stay on FMA there.
+        matmul = MatmulOptions(enable_mma=matmul.enable_mma, enable_sqmma=False)
     option = "" if target == "musa" else f"{{target={target}}}"
     # The matrix paths first, on Triton's (pipelined) TTGIR; then TME, which turns descriptor tiles
     # into shared buffers; the async-copy schedule moves each loop's dot below its refills before the

@@ -53,8 +53,11 @@ class MusaToolchain:
             ll_path.write_text(llir)
             # LLVM 14 and older llc read opaque pointers only when asked (MUSA 5.2's llc is LLVM 14).
             opaque = ["--opaque-pointers"] if self.llvm_major < 15 else []
+            # SQMMA descriptors swizzle absolute shared addresses: shared memory must start at address 0, as
+            # the open MUSA backend asks llc when it uses SQMMA (MUSA-FACTS.md).
+            sqmma = ["-mtgpu-alloc-shared-memory-from-zero=1"] if "@llvm.musa.sqmma." in llir else []
             _run([str(self.llc), str(ll_path), "-march=mtgpu", f"-mcpu={arch.name}", "-O2", "-filetype=obj",
-                  *opaque, "-o", str(obj_path)])
+                  *opaque, *sqmma, "-o", str(obj_path)])
             _run([str(self.lld), "-flavor", "gnu", "-shared", str(obj_path), "-o", str(mubin_path)])
             return mubin_path.read_bytes()
 

@@ -93,19 +93,150 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// On mp_31 SQMMA is the matrix unit and not lowered yet, so the dot stays on
-// FMA, saying so; with MUSA_ENABLE_SQMMA=0 it says that instead.
+// mp_31: SQMMA. Register operands go to shared memory through explicit
+// local_allocs in the SQMMA swizzle (16-byte granules for K-major A, 32-byte
+// for N-major 16-bit B), aligned to the swizzle period (256 * 256 / G bytes);
+// the accumulator is converted to #musagpu.sqmma and read after the wait.
+// 64x64x32 with 4 warps is one m64n64k32 per squad; a K = 128 bf16 tile uses
+// K = 64 instructions (two K steps), never K = 128. With MUSA_ENABLE_SQMMA=0
+// the dot stays on FMA, saying so.
+// PH1: #[[SA:.*]] = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+// PH1: #[[SB:.*]] = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+// PH1: #[[SQ:.*]] = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
+// PH1: #[[SQ64:.*]] = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
 // PH1-LABEL: @ph1_f16
-// PH1: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA lowering not implemented yet"}
-// PH1-NOT: musagpu.wmma
+// PH1: %[[A:.*]] = ttg.local_alloc %arg0 {alignment = 4096 : i32} : ({{.*}}) -> !ttg.memdesc<64x32xf16, #[[SA]], #smem>
+// PH1: %[[B:.*]] = ttg.local_alloc %arg1 {alignment = 2048 : i32} : ({{.*}}) -> !ttg.memdesc<32x64xf16, #[[SB]], #smem>
+// PH1: %[[C:.*]] = ttg.convert_layout %arg2 : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #[[SQ]]>
+// PH1: %[[D:.*]] = musagpu.sqmma %[[A]], %[[B]], %[[C]] :
+// PH1-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
+// PH1-NEXT: ttg.convert_layout %[[W]] : tensor<64x64xf32, #[[SQ]]> -> tensor<64x64xf32, #blocked>
+// PH1-LABEL: @ph1_k128
+// PH1: musagpu.sqmma {{.*}} -> tensor<64x64xf32, #[[SQ64]]>
+// PH1-LABEL: @ph1_f16_acc
+// PH1: tt.dot {{.*}} {musa.dot_path_reason = "f16 accumulator (SQMMA accumulates in f32)"}
 // NOSQ-LABEL: @ph1_f16
 // NOSQ: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"}
+// NOSQ-NOT: musagpu.sqmma
 
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @ph1_f16(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
     %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     tt.return %d : tensor<64x64xf32, #blocked>
+  }
+  tt.func public @ph1_k128(%a: tensor<64x128xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<128x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x128xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<128x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+  tt.func public @ph1_f16_acc(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf16, #blocked>) -> tensor<64x64xf16, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
+    tt.return %d : tensor<64x64xf16, #blocked>
+  }
+}
+
+
+// -----
+
+// Squads are 4 warps: 2 warps cannot run SQMMA.
+// PH1-LABEL: @ph1_two_warps
+// PH1: tt.dot {{.*}} {musa.dot_path_reason = "num_warps = 2 is not a multiple of 4 (SQMMA runs on squads of 4 warps)"}
+
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ph1_two_warps(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+
+// -----
+
+// 8 warps over 128x256x64: the fewest instructions per squad is one
+// m128n128k64 each, two squads along N.
+// PH1: #[[SQ8:.*]] = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 2], instrShape = [128, 128, 64]}>
+// PH1-LABEL: @ph1_eight_warps
+// PH1: musagpu.sqmma {{.*}} -> tensor<128x256xf32, #[[SQ8]]>
+
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ph1_eight_warps(%a: tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<64x256xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<128x256xf32, #blocked>) -> tensor<128x256xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x256xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x256xf32, #blocked>
+    tt.return %d : tensor<128x256xf32, #blocked>
+  }
+}
+
+
+// -----
+
+// A pipelined ring (the pipeliner's form): the ring allocs are retyped in
+// place to the SQMMA swizzle and aligned, the sqmma reads the ring slots
+// themselves and the loop carries the accumulator in #musagpu.sqmma: no
+// local_load and no convert_layout in the loop. A ring whose slots (1 KiB)
+// are smaller than the swizzle period (4 KiB) keeps its encoding and its
+// local_load, and the operand is copied into a fresh SQMMA buffer.
+// PH1: #[[RA:.*]] = #musagpu.tme_shared<{swizzleGranularity = b16, {{.*}}order = [1, 0]}>
+// PH1: #[[RB:.*]] = #musagpu.tme_shared<{swizzleGranularity = b32, {{.*}}order = [1, 0]}>
+// PH1: #[[PLAIN:.*]] = #ttg.swizzled_shared<
+// PH1: #[[RSQ:.*]] = #musagpu.sqmma<{{.*}}instrShape = [64, 64, 32]}>
+// PH1-LABEL: @ph1_ring
+// PH1: %[[RINGA:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<2x64x32xf16, #[[RA]], #smem, mutable>
+// PH1: %[[RINGB:.*]] = ttg.local_alloc {alignment = 2048 : i32} : () -> !ttg.memdesc<2x32x64xf16, #[[RB]], #smem, mutable>
+// PH1: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64x64xf32, #[[RSQ]]>)
+// PH1: %[[SA:.*]] = ttg.memdesc_index %[[RINGA]]
+// PH1: %[[SB:.*]] = ttg.memdesc_index %[[RINGB]]
+// PH1-NOT: ttg.local_load
+// PH1-NOT: ttg.convert_layout
+// PH1: %[[D:.*]] = musagpu.sqmma %[[SA]], %[[SB]], %[[ACC]]
+// PH1-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
+// PH1-NEXT: scf.yield %[[W]]
+// PH1-LABEL: @ph1_small_ring
+// PH1: ttg.local_alloc : () -> !ttg.memdesc<2x32x16xf16, #[[PLAIN]], #smem, mutable>
+// PH1: %[[L:.*]] = ttg.local_load
+// PH1: %[[COPY:.*]] = ttg.local_alloc %[[L]] {alignment = 4096 : i32}
+// PH1: musagpu.sqmma %[[COPY]]
+
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ph1_ring(%pa: tensor<64x32x!tt.ptr<f16>, #ld>, %pb: tensor<32x64x!tt.ptr<f16>, #ld>, %n: i32) -> tensor<64x64xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %ra = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    %rb = ttg.local_alloc : () -> !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked>) : i32 {
+      %slot = arith.remsi %i, %c1 : i32
+      %sa = ttg.memdesc_index %ra[%slot] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+      %sb = ttg.memdesc_index %rb[%slot] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+      %ta = ttg.async_copy_global_to_local %pa, %sa : tensor<64x32x!tt.ptr<f16>, #ld> -> <64x32xf16, #shared, #smem, mutable>
+      %tb = ttg.async_copy_global_to_local %pb, %sb : tensor<32x64x!tt.ptr<f16>, #ld> -> <32x64xf16, #shared, #smem, mutable>
+      %w = ttg.async_wait %ta, %tb {num = 0 : i32}
+      %a = ttg.local_load %sa : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+      %b = ttg.local_load %sb : !ttg.memdesc<32x64xf16, #shared, #smem, mutable> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+      %d = tt.dot %a, %b, %acc : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+      scf.yield %d : tensor<64x64xf32, #blocked>
+    }
+    ttg.local_dealloc %ra : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    ttg.local_dealloc %rb : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
+    tt.return %r : tensor<64x64xf32, #blocked>
+  }
+  tt.func public @ph1_small_ring(%pa: tensor<32x16x!tt.ptr<f16>, #ld>, %b: tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %ra = ttg.local_alloc : () -> !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable>
+    %sa = ttg.memdesc_index %ra[%c0] : !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
+    %ta = ttg.async_copy_global_to_local %pa, %sa : tensor<32x16x!tt.ptr<f16>, #ld> -> <32x16xf16, #shared, #smem, mutable>
+    %w = ttg.async_wait %ta {num = 0 : i32}
+    %a = ttg.local_load %sa : !ttg.memdesc<32x16xf16, #shared, #smem, mutable> -> tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %d = tt.dot %a, %b, %c : tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
+    ttg.local_dealloc %ra : !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable>
+    tt.return %d : tensor<32x32xf32, #blocked>
   }
 }
 

@@ -1,0 +1,259 @@
+//===- SQMMAOpToLLVM.cpp - musagpu.sqmma / sqmma_wait -> LLVM -------------===//
+//
+// musagpu.sqmma reads A and B from shared buffers in #musagpu.tme_shared
+// (the SQMMA swizzle) and keeps the accumulator in #musagpu.sqmma, whose
+// linear layout (layouts/LayoutConversion.cpp, sqmmaTile) puts one
+// instruction's fragment of a squad in m*n/128 consecutive registers. For
+// each such fragment the lowering finds the tile it covers: its register
+// part L(r, 0, 0) (a compile-time repetition offset) plus the squad's offset
+// L(0, 0, warp with the two in-squad bits cleared) (run time). Then per K
+// step it builds one descriptor per operand tile and chains the
+// instructions through the accumulator:
+//
+//   acc(mt, nt) = sqmma(desc A(mt, kt), desc B(kt, nt), acc(mt, nt))
+//
+// f16/bf16 instructions have K <= 64, so a K = 128 tile is two K = 64
+// steps (MUSA-FACTS.md: the shipped toolchain crashes on K = 128).
+// musagpu.sqmma_wait lowers to one TargetInfo::sqmmaWait after the chain.
+//
+// An operand tile starts at the unswizzled element offset of its first
+// element in the buffer (the #musagpu.tme_shared "dense" order: rows of at
+// most 256 bytes along the contiguous dimension, further 256-byte pieces
+// after all rows): for logical coordinates (inner, outer)
+//   (inner / piece) * (outerExtent * piece) + outer * piece + inner % piece,
+// the descriptor's leading stride is piece * elementBytes, and the hardware
+// applies the buffer's swizzle to the absolute addresses it reads (so
+// buffers are aligned to the swizzle period, see AccelerateMatmul.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/TritonGPUToMUSA/LayoutIndices.h"
+#include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/Utility.h"
+
+#include "dialects/MUSAGPU/IR/Dialect.h"
+#include "dialects/TritonGPU/IR/Dialect.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+
+namespace {
+
+namespace mgpu = mlir::musagpu;
+namespace ttg = mlir::triton::gpu;
+
+std::optional<SQMMAKind> getSQMMAKind(Type type) {
+  std::optional<mgpu::MmaElementKind> kind = mgpu::getMmaElementKind(type);
+  if (!kind)
+    return std::nullopt;
+  switch (*kind) {
+  case mgpu::MmaElementKind::F16:
+    return SQMMAKind::F16;
+  case mgpu::MmaElementKind::BF16:
+    return SQMMAKind::BF16;
+  case mgpu::MmaElementKind::TF32:
+    return SQMMAKind::TF32;
+  case mgpu::MmaElementKind::S8:
+    return SQMMAKind::S8;
+  case mgpu::MmaElementKind::E4M3:
+    return SQMMAKind::E4M3;
+  case mgpu::MmaElementKind::E5M2:
+    return SQMMAKind::E5M2;
+  }
+  return std::nullopt;
+}
+
+/// How one operand buffer is addressed (see the file comment).
+struct OperandBuffer {
+  Value base;
+  Type elementType;
+  unsigned elementBytes;
+  /// Logical dims [row, col] of the operand: inner is the contiguous one.
+  unsigned innerDim, outerDim;
+  int64_t outerExtent, piece;
+  int32_t granularity, stride;
+
+  /// The descriptor fields of the tile whose first element is at `coords`
+  /// (i32 values, in the operand's [row, col] order).
+  SQMMAOperandTile tileAt(OpBuilder &b, Location loc,
+                          ArrayRef<Value> coords) const {
+    Type i32 = b.getI32Type();
+    auto c = [&](int64_t v) {
+      return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+    };
+    Value inner = coords[innerDim], outer = coords[outerDim];
+    Value pieceIdx = LLVM::UDivOp::create(b, loc, inner, c(piece));
+    Value inPiece = LLVM::URemOp::create(b, loc, inner, c(piece));
+    Value offset = LLVM::AddOp::create(
+        b, loc,
+        LLVM::MulOp::create(b, loc, pieceIdx, c(outerExtent * piece)),
+        LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, outer, c(piece)),
+                            inPiece));
+    Value bytes = LLVM::MulOp::create(b, loc, offset, c(elementBytes));
+    Value ptr = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(),
+                                    base, ValueRange{bytes});
+    return SQMMAOperandTile{ptr, elementType, unsigned(piece * elementBytes),
+                            granularity, stride};
+  }
+};
+
+/// The addressing of `memdesc` (lowered to `base`), or an error at `op`.
+FailureOr<OperandBuffer> getOperandBuffer(Operation *op, StringRef name,
+                                          Value base, ttg::MemDescType type,
+                                          bool innerIsRow) {
+  auto enc = dyn_cast<mgpu::TMESharedEncodingAttr>(type.getEncoding());
+  if (!enc)
+    return op->emitError() << "'musagpu.sqmma' operand " << name
+                           << " must be in a #musagpu.tme_shared buffer (the "
+                              "SQMMA swizzle), got "
+                           << type;
+  if (enc.getSwizzleLine() != mgpu::TMESwizzleLine::B256)
+    return op->emitError() << "'musagpu.sqmma' operand " << name
+                           << ": SQMMA descriptors assume a 256-byte swizzle "
+                              "line, got "
+                           << type;
+  ArrayRef<int64_t> shape = type.getShape().take_back(2);
+  ArrayRef<unsigned> order = enc.getOrder();
+  if (order.size() != 2 || (order[0] == 0) != innerIsRow)
+    return op->emitError() << "'musagpu.sqmma' operand " << name
+                           << ": the buffer's order " << "[" << order[0]
+                           << ", " << order[1]
+                           << "] does not match the op's trans flag";
+  OperandBuffer buffer;
+  buffer.base = base;
+  buffer.elementType = type.getElementType();
+  buffer.elementBytes = type.getElementTypeBitWidth() / 8;
+  buffer.innerDim = order[0];
+  buffer.outerDim = order[1];
+  buffer.outerExtent = shape[buffer.outerDim];
+  buffer.piece = std::min<int64_t>(shape[buffer.innerDim],
+                                   mgpu::kTMEMaxBoxInnerBytes /
+                                       buffer.elementBytes);
+  buffer.granularity = int32_t(enc.getSwizzleGranularity());
+  buffer.stride = int32_t(enc.getSwizzleStride());
+  return buffer;
+}
+
+/// Lowers musagpu.sqmma to TargetInfo::sqmmaDescriptor/sqmma calls.
+struct SQMMAOpConversion : public MUSAPattern<mgpu::SQMMAOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::SQMMAOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto aType = cast<ttg::MemDescType>(op.getA().getType());
+    auto bType = cast<ttg::MemDescType>(op.getB().getType());
+    auto dType = cast<RankedTensorType>(op.getD().getType());
+    if (dType.getRank() != 2)
+      return op.emitError() << "'musagpu.sqmma' on rank-" << dType.getRank()
+                            << " tensors is not supported by " << kPassFlag
+                            << " yet";
+    auto enc = cast<mgpu::SQMMAEncodingAttr>(dType.getEncoding());
+    std::optional<SQMMAKind> kind = getSQMMAKind(aType.getElementType());
+    if (!kind)
+      return op.emitError() << "'musagpu.sqmma' on " << aType.getElementType()
+                            << " operands";
+    SQMMAInstr instr{*kind, enc.getInstrM(), enc.getInstrN(),
+                     enc.getInstrK(), op.getTransA(), op.getTransB()};
+    // A [M, K] is inner-major along M when transposed; B [K, N] along K.
+    FailureOr<OperandBuffer> a = getOperandBuffer(
+        op, "A", adaptor.getA(), aType, /*innerIsRow=*/op.getTransA());
+    FailureOr<OperandBuffer> b = getOperandBuffer(
+        op, "B", adaptor.getB(), bType, /*innerIsRow=*/op.getTransB());
+    if (failed(a) || failed(b))
+      return failure();
+
+    auto emitError = [&] { return op.emitError(); };
+    FailureOr<LinearLayout> lc = getLinearLayout(dType, emitError);
+    if (failed(lc))
+      return failure();
+    unsigned fragment = instr.m * instr.n / 128;
+    unsigned regs = lc->getInDimSize(kRegister);
+    if (regs % fragment)
+      return op.emitError() << "'musagpu.sqmma': " << regs
+                            << " accumulator registers per thread are not "
+                               "whole m"
+                            << instr.m << "n" << instr.n << " fragments";
+
+    // The squad's tile offset: the warp bits above the four warps of a
+    // squad (the in-squad bits only move rows within the instruction).
+    Type i32 = rewriter.getI32Type();
+    auto c = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i32,
+                                      rewriter.getI32IntegerAttr(v));
+    };
+    Value warp = emitLaneAndWarpId(rewriter, loc, targetInfo).second;
+    Value squadRow = c(0), squadCol = c(0);
+    for (int32_t bit = 2; (1 << bit) < lc->getInDimSize(kWarp); ++bit) {
+      SmallVector<int32_t> basis = applyLayout(*lc, {{kWarp, 1 << bit}});
+      Value set = LLVM::AndOp::create(
+          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, warp, c(bit)),
+          c(1));
+      squadRow = LLVM::AddOp::create(
+          rewriter, loc, squadRow,
+          LLVM::MulOp::create(rewriter, loc, set, c(basis[0])));
+      squadCol = LLVM::AddOp::create(
+          rewriter, loc, squadCol,
+          LLVM::MulOp::create(rewriter, loc, set, c(basis[1])));
+    }
+
+    SmallVector<Value> acc = unpackLLElements(rewriter, loc, adaptor.getC());
+    int64_t kSteps = aType.getShape().back() / instr.k;
+    for (unsigned first = 0; first < regs; first += fragment) {
+      SmallVector<int32_t> rep = applyLayout(*lc, {{kRegister, int32_t(first)}});
+      if (rep[0] % int32_t(instr.m) || rep[1] % int32_t(instr.n))
+        return op.emitError() << "'musagpu.sqmma': accumulator register "
+                              << first << " does not start an m" << instr.m
+                              << "n" << instr.n << " fragment";
+      Value row = LLVM::AddOp::create(rewriter, loc, squadRow, c(rep[0]));
+      Value col = LLVM::AddOp::create(rewriter, loc, squadCol, c(rep[1]));
+      SmallVector<Value> d(acc.begin() + first,
+                           acc.begin() + first + fragment);
+      for (int64_t kt = 0; kt < kSteps; ++kt) {
+        Value k0 = c(kt * instr.k);
+        FailureOr<Value> descA = targetInfo.sqmmaDescriptor(
+            rewriter, loc, a->tileAt(rewriter, loc, {row, k0}));
+        FailureOr<Value> descB = targetInfo.sqmmaDescriptor(
+            rewriter, loc, b->tileAt(rewriter, loc, {k0, col}));
+        if (failed(descA) || failed(descB))
+          return failure();
+        FailureOr<SmallVector<Value>> next =
+            targetInfo.sqmma(rewriter, loc, instr, *descA, *descB, d);
+        if (failed(next))
+          return failure();
+        d = std::move(*next);
+      }
+      llvm::copy(d, acc.begin() + first);
+    }
+    Type structType = getTypeConverter()->convertType(dType);
+    if (!structType)
+      return failure();
+    rewriter.replaceOp(op, packLLElements(rewriter, loc, acc, structType));
+    return success();
+  }
+};
+
+/// Lowers musagpu.sqmma_wait to TargetInfo::sqmmaWait; its results are its
+/// operands.
+struct SQMMAWaitOpConversion : public MUSAPattern<mgpu::SQMMAWaitOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult lower(mgpu::SQMMAWaitOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(targetInfo.sqmmaWait(rewriter, op.getLoc())))
+      return failure();
+    rewriter.replaceOp(op, adaptor.getInputs());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::triton_musa::populateSQMMAOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
+  patterns.add<SQMMAOpConversion, SQMMAWaitOpConversion>(typeConverter,
+                                                          targetInfo);
+}

@@ -1,0 +1,154 @@
+"""The emulator's SQMMA runtime on hand-written LLVM-dialect kernels (the calls the emulator target of
+--convert-tritongpu-to-musa emits, EmulatorTargetInfo.cpp): one m64n32k16 f16 instruction of a squad, with
+its operands placed in shared memory by this test through the 256-byte swizzle on absolute shared
+addresses, checked element by element against exact arithmetic under the accumulator fragment of
+MUSA-FACTS.md (row = (l >> 3) + 4w + 16 rm, col = (l & 7) + 8 rn, register rn + (n / 8) rm), written here
+independently of the emulator (emulator/MatrixUnits.cpp) and of the compiler's layouts.
+
+Stated by the open MUSA backend: the fragment, the descriptor's tile start / leading stride / swizzle codes,
+the swizzle on absolute addresses. Inferred (so checked only against our emulator): that the swizzle line is
+256 bytes for every granularity, and that the wait is only needed before the accumulators are read (the
+emulator computes at issue, and fails a thread that ends with SQMMAs it never waited for)."""
+
+from __future__ import annotations
+
+import ctypes
+import random
+import struct
+from typing import List, Optional
+
+import pytest
+
+from triton_musa import _musa_mlir
+
+M, N, K = 64, 32, 16
+A_BASE, B_BASE, SHARED = 0, 4096, 5120  # A 64x16 f16 K-major (32-byte rows), B 16x32 N-major (64-byte rows)
+REGS = M * N // 128
+
+
+def swizzle(address: int, granule: int, stride: int = 256, line: int = 256) -> int:
+    return address ^ (((address // line) % (stride // granule)) * granule)
+
+
+def f16_bits(value: float) -> int:
+    return struct.unpack("<H", struct.pack("<e", value))[0]
+
+
+def shared_image(a: List[List[int]], b: List[List[int]]) -> bytes:
+    """A (16-byte granules) and B (32-byte granules) stored as SQMMA reads them."""
+    image = bytearray(SHARED)
+    for i in range(M):
+        for k in range(K):
+            struct.pack_into("<H", image, swizzle(A_BASE + i * 2 * K + 2 * k, 16), f16_bits(a[i][k]))
+    for k in range(K):
+        for n in range(N):
+            struct.pack_into("<H", image, swizzle(B_BASE + k * 2 * N + 2 * n, 32), f16_bits(b[k][n]))
+    return bytes(image)
+
+
+def kernel_module(wait: bool = True, desc_b_of_warp1: Optional[int] = None) -> str:
+    """128 threads copy the shared image from `in`, then issue one sqmma (descriptors with leading strides 32
+    and 64 bytes, granularity codes 1 and 2, stride code 3 = 256 B) and store their 16 accumulators to
+    out[tid * 16 + r]. `desc_b_of_warp1`: warp 1 points B elsewhere (a squad that disagrees)."""
+    words = SHARED // 4 // 128
+    copies = "\n".join(f"""
+    %i{j} = llvm.add %tid, %c{j * 128} : i32
+    %g{j} = llvm.getelementptr %in[%i{j}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+    %v{j} = llvm.load %g{j} : !llvm.ptr<1> -> i32
+    %s{j} = llvm.getelementptr %smem[%i{j}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+    llvm.store %v{j}, %s{j} : i32, !llvm.ptr<3>""" for j in range(words))
+    consts = "\n".join(f"    %c{j * 128} = llvm.mlir.constant({j * 128} : i32) : i32" for j in range(1, words))
+    zeros = "\n".join(f"""
+    %z{r} = llvm.getelementptr %acc[{r}] : (!llvm.ptr) -> !llvm.ptr, f32
+    llvm.store %f0, %z{r} : f32, !llvm.ptr""" for r in range(REGS))
+    stores = "\n".join(f"""
+    %r{r} = llvm.getelementptr %acc[{r}] : (!llvm.ptr) -> !llvm.ptr, f32
+    %x{r} = llvm.load %r{r} : !llvm.ptr -> f32
+    %o{r} = llvm.add %base, %c_{r} : i32
+    %p{r} = llvm.getelementptr %out[%o{r}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    llvm.store %x{r}, %p{r} : f32, !llvm.ptr<1>""" for r in range(REGS))
+    reg_consts = "\n".join(f"    %c_{r} = llvm.mlir.constant({r} : i32) : i32" for r in range(REGS))
+    b_offset = "%cB"
+    if desc_b_of_warp1 is not None:
+        b_offset = "%bsel"
+    return f"""
+module attributes {{"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.shared" = {SHARED} : i32}} {{
+  llvm.func @__musa_emu_thread_id(i32) -> i32
+  llvm.func @__musa_emu_barrier()
+  llvm.func @__musa_emu_shared_base() -> !llvm.ptr<3>
+  llvm.func @__musa_emu_sqmma_desc(!llvm.ptr<3>, i32, i32, i32) -> i32
+  llvm.func @__musa_emu_sqmma(i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr)
+  llvm.func @__musa_emu_sqmma_wait()
+  llvm.func @sq(%in: !llvm.ptr<1>, %out: !llvm.ptr<1>) attributes {{musa.kernel}} {{
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    %c1 = llvm.mlir.constant(1 : i32) : i32
+    %c2 = llvm.mlir.constant(2 : i32) : i32
+    %c3 = llvm.mlir.constant(3 : i32) : i32
+    %c5 = llvm.mlir.constant(5 : i32) : i32
+    %c16 = llvm.mlir.constant(16 : i32) : i32
+    %c32 = llvm.mlir.constant(32 : i32) : i32
+    %c64 = llvm.mlir.constant(64 : i32) : i32
+    %cB = llvm.mlir.constant({B_BASE} : i32) : i32
+    %cB2 = llvm.mlir.constant({B_BASE if desc_b_of_warp1 is None else desc_b_of_warp1} : i32) : i32
+    %f0 = llvm.mlir.constant(0.0 : f32) : f32
+{consts}
+{reg_consts}
+    %tid = llvm.call @__musa_emu_thread_id(%c0) : (i32) -> i32
+    %smem = llvm.call @__musa_emu_shared_base() : () -> !llvm.ptr<3>
+{copies}
+    llvm.call @__musa_emu_barrier() : () -> ()
+    %warp = llvm.lshr %tid, %c5 : i32
+    %w1 = llvm.icmp "eq" %warp, %c1 : i32
+    %bsel = llvm.select %w1, %cB2, %cB : i1, i32
+    %pb = llvm.getelementptr %smem[{b_offset}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %da = llvm.call @__musa_emu_sqmma_desc(%smem, %c32, %c1, %c3) : (!llvm.ptr<3>, i32, i32, i32) -> i32
+    %db = llvm.call @__musa_emu_sqmma_desc(%pb, %c64, %c2, %c3) : (!llvm.ptr<3>, i32, i32, i32) -> i32
+    %acc = llvm.alloca %c1 x !llvm.array<{REGS} x f32> : (i32) -> !llvm.ptr
+{zeros}
+    %m = llvm.mlir.constant({M} : i32) : i32
+    %n = llvm.mlir.constant({N} : i32) : i32
+    llvm.call @__musa_emu_sqmma(%c0, %m, %n, %c16, %da, %db, %c0, %c0, %acc) : (i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr) -> ()
+    {"llvm.call @__musa_emu_sqmma_wait() : () -> ()" if wait else ""}
+    %base = llvm.mul %tid, %c16 : i32
+{stores}
+    llvm.return
+  }}
+}}
+"""
+
+
+def run(module: str, image: bytes) -> List[float]:
+    kernel = _musa_mlir.emulator_load(module)
+    src = bytearray(image)
+    out = bytearray(4 * 128 * REGS)
+    src_addr = ctypes.addressof((ctypes.c_char * len(src)).from_buffer(src))
+    out_addr = ctypes.addressof((ctypes.c_char * len(out)).from_buffer(out))
+    kernel.launch((1, 1, 1), struct.pack("<QQ", src_addr, out_addr),
+                  [(src_addr, len(src), "argument 'in'"), (out_addr, len(out), "argument 'out'")])
+    return list(struct.unpack(f"<{128 * REGS}f", bytes(out)))
+
+
+def test_sqmma_fragment_and_swizzle_exact() -> None:
+    rng = random.Random(0)
+    a = [[rng.randint(-4, 4) for _ in range(K)] for _ in range(M)]
+    b = [[rng.randint(-4, 4) for _ in range(N)] for _ in range(K)]
+    result = run(kernel_module(), shared_image(a, b))
+    for t in range(128):
+        lane, warp = t % 32, t // 32
+        for r in range(REGS):
+            rn, rm = r % (N // 8), r // (N // 8)
+            row, col = (lane >> 3) + 4 * warp + 16 * rm, (lane & 7) + 8 * rn
+            expected = sum(a[row][k] * b[k][col] for k in range(K))
+            assert result[t * REGS + r] == expected, (t, r, row, col)
+
+
+def test_sqmma_without_wait_fails() -> None:
+    with pytest.raises(_musa_mlir.EmulatorError, match=r"1 SQMMA instruction\(s\) issued and never waited for"):
+        run(kernel_module(wait=False), bytes(SHARED))
+
+
+def test_sqmma_squad_must_agree() -> None:
+    """Warp 1 of the squad passes another B descriptor: the squad's threads did not issue one instruction."""
+    with pytest.raises(_musa_mlir.EmulatorError, match=r"sqmma: thread \d+ of the squad issued a different "
+                       r"instruction"):
+        run(kernel_module(desc_b_of_warp1=B_BASE - 1024), bytes(SHARED))
