@@ -400,7 +400,8 @@ emitScratchPointers(RewriterBase &rewriter, Location loc,
   for (StringRef dim : {kLane, kWarp})
     for (int32_t i = 0, e = toSlots->getInDimSizeLog2(dim); i < e; ++i)
       dynamicBits |= applyLayout(*toSlots, {{dim.str(), int32_t(1) << i}})[0];
-  Value bytes = i32Const(rewriter, loc, getSharedElementBytes(buffer.elementType));
+  unsigned elementBytes = getSharedElementBytes(buffer.elementType);
+  Value bytes = i32Const(rewriter, loc, elementBytes);
   DenseMap<int32_t, Value> bases;
   DenseMap<unsigned, Value> pointers;
   for (unsigned r : regs) {
@@ -418,8 +419,7 @@ emitScratchPointers(RewriterBase &rewriter, Location loc,
           buffer.base,
           ValueRange{LLVM::MulOp::create(rewriter, loc, swizzled, bytes)});
     }
-    int64_t constant =
-        int64_t(slot & ~dynamicBits) * getSharedElementBytes(buffer.elementType);
+    int64_t constant = int64_t(slot & ~dynamicBits) * elementBytes;
     pointers[r] = constant == 0
                       ? base
                       : LLVM::GEPOp::create(rewriter, loc, base.getType(),

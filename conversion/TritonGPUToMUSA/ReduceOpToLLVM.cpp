@@ -349,8 +349,9 @@ private:
       return Value();
     };
     Value writer;
-    for (auto [id, mask] : {std::pair<Value, int32_t>{lane, plan.writerLaneMask},
-                            std::pair<Value, int32_t>{warp, plan.writerWarpMask}}) {
+    for (auto [id, mask] :
+         {std::pair<Value, int32_t>{lane, plan.writerLaneMask},
+          std::pair<Value, int32_t>{warp, plan.writerWarpMask}}) {
       if (!mask)
         continue;
       Value bits = LLVM::AndOp::create(rewriter, loc, id,
