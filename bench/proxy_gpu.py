@@ -3,7 +3,7 @@
 Two steps, because the GPU machine has no LLVM of ours and our extension is built here:
 
   python bench/proxy_gpu.py build [--out bench/proxy_bundle]     # here: compile for GPUTarget("musa", "proxy_sm90", 32)
-  python bench/proxy_gpu.py run   [--bundle bench/proxy_bundle]  # on the GPU machine
+  python bench/proxy_gpu.py run   [--bundle bench/proxy_bundle] [--repeat N]  # on the GPU machine
 
 ``build`` compiles every case of bench/proxy_kernels.py with the proxy target (same TTGIR and
 passes as mp_31, NVVM below the target interface, PTX from LLVM's NVPTX backend, cubin from the
@@ -11,7 +11,8 @@ wheel's ptxas) and writes ``<case>.cubin``, ``<case>.ptx`` and ``<case>.json`` (
 shared bytes). ``run`` imports only triton, torch and the plain-Python kernel file: per case it
 compiles the same source (same specialization) with Triton's NVIDIA backend for cuda:90, launches
 our cubin through Triton's CUDA launcher (CompiledKernel with the reference's metadata, our
-name, warps and shared memory), checks both against PyTorch on the GPU and times ours, Triton's
+name, warps and shared memory), checks both against PyTorch on the GPU (``--repeat N``: N launches,
+each checked, for races that show once in a while) and times ours, Triton's
 and PyTorch's with ``triton.testing.do_bench``. It prints a markdown table and writes
 ``proxy_results.json`` (to $OUT when set).
 """
@@ -83,7 +84,7 @@ def _rate(case: Any, ms: float) -> float:
     return case.amount * scale / (ms * 1e-3)
 
 
-def run(bundle: Path, only: List[str]) -> int:
+def run(bundle: Path, only: List[str], repeat: int = 1) -> int:
     import torch
     import triton
     from triton.backends.compiler import GPUTarget
@@ -104,10 +105,15 @@ def run(bundle: Path, only: List[str]) -> int:
             setup = case.setup(device, case)
             setup.grid = tuple(setup.grid) + (1, ) * (3 - len(setup.grid))  # CompiledKernel reads grid[0..2]
             for label, kernel in (("ours", ours), ("triton", reference)):
-                setup.reset()
-                kernel[setup.grid](*setup.args)
-                torch.cuda.synchronize()
-                row[f"{label}_error"] = setup.check()
+                errors = []
+                for _ in range(repeat):  # races show as an occasional wrong run
+                    setup.reset()
+                    kernel[setup.grid](*setup.args)
+                    torch.cuda.synchronize()
+                    if (error := setup.check()) is not None:
+                        errors.append(error)
+                row[f"{label}_error"] = None if not errors else (
+                    errors[0] if repeat == 1 else f"{len(errors)} of {repeat} runs wrong, first: {errors[0]}")
 
             def launcher(kernel: Any) -> Any:
                 def go() -> None:
@@ -161,11 +167,12 @@ def main(argv: List[str]) -> int:
     b.add_argument("cases", nargs="*", help="only these cases")
     r = sub.add_parser("run", help="launch, check and time the bundle (on the GPU machine)")
     r.add_argument("--bundle", type=Path, default=DEFAULT_BUNDLE)
+    r.add_argument("--repeat", type=int, default=1, help="launch and check each kernel this many times")
     r.add_argument("cases", nargs="*", help="only these cases")
     args = parser.parse_args(argv)
     if args.command == "build":
         return build(args.out, args.cases)
-    return run(args.bundle, args.cases)
+    return run(args.bundle, args.cases, args.repeat)
 
 
 if __name__ == "__main__":

@@ -84,6 +84,20 @@ def row_sum_kernel(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def reduce_stress_kernel(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    # Two cross-warp reductions per iteration reuse one scratch buffer: a
+    # missing barrier between an iteration's reads and the next writes shows.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    acc = 0
+    for start in range(0, n_cols, BLOCK):
+        x = tl.load(x_ptr + row * stride + start + cols)
+        m = tl.max(x, axis=0)
+        acc += tl.sum(x - m, axis=0) * 3 + m
+    tl.store(out_ptr + row, acc)
+
+
+@triton.jit
 def atomic_sum_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs, mask=offs < n, other=0)
@@ -288,6 +302,31 @@ def _setup_row_sum(dev: Any, c: Case) -> Setup:
                  lambda: _close(out, x.sum(dim=1), 1e-4, 1e-4), lambda: None, lambda: x.sum(dim=1))
 
 
+def _setup_transpose16(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n = c.values["M"], c.values["N"]
+    x = torch.randn(m, n, device=dev, generator=_gen(dev)).half()
+    y = torch.empty(n, m, device=dev, dtype=torch.float16)
+    grid = (triton.cdiv(m, c.values["BM"]), triton.cdiv(n, c.values["BN"]))
+    return Setup(c.value_args({"x_ptr": x, "y_ptr": y}), grid, lambda: _exact(y, x.t()), lambda: None,
+                 lambda: y.copy_(x.t()))
+
+
+def _setup_reduce_stress(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n, block = c.values["M"], c.values["n_cols"], c.values["BLOCK"]
+    x = torch.randint(-1000, 1000, (m, n), device=dev, generator=_gen(dev), dtype=torch.int32)
+    out = torch.empty(m, device=dev, dtype=torch.int32)
+
+    def reference() -> Any:
+        chunks = x.view(m, n // block, block)
+        top = chunks.max(dim=2).values
+        return ((chunks - top[:, :, None]).sum(dim=2) * 3 + top).sum(dim=1, dtype=torch.int32)
+
+    return Setup(c.value_args({"x_ptr": x, "out_ptr": out}), (m, ), lambda: _exact(out, reference()), lambda: None,
+                 reference)
+
+
 def _setup_atomic_sum(dev: Any, c: Case) -> Setup:
     import torch
     n = c.values["n"]
@@ -380,10 +419,19 @@ def cases() -> List[Case]:
                                              "stride_y": "i32", "BM": "constexpr", "BN": "constexpr"},
              {"M": 8192, "N": 8192, "stride_x": 8192, "stride_y": 8192, "BM": 64, "BN": 64}, 4, "GB/s",
              2 * 4 * 8192 * 8192, _setup_transpose, memory_bound=True),
+        Case("transpose_fp16", transpose_kernel, {"x_ptr": "*fp16", "y_ptr": "*fp16", "M": "i32", "N": "i32",
+                                                  "stride_x": "i32", "stride_y": "i32", "BM": "constexpr",
+                                                  "BN": "constexpr"},
+             {"M": 8192, "N": 8192, "stride_x": 8192, "stride_y": 8192, "BM": 64, "BN": 64}, 4, "GB/s",
+             2 * 2 * 8192 * 8192, _setup_transpose16, memory_bound=True),
         Case("row_sum", row_sum_kernel, {"x_ptr": f32, "out_ptr": f32, "stride": "i32", "n_cols": "i32",
                                          "BLOCK": "constexpr"},
              {"stride": n_cols, "n_cols": n_cols, "BLOCK": n_cols, "M": m_rows}, 8, "GB/s", 4 * m_rows * n_cols,
              _setup_row_sum),
+        Case("reduce_stress_i32", reduce_stress_kernel, {"x_ptr": i32, "out_ptr": i32, "stride": "i32",
+                                                         "n_cols": "i32", "BLOCK": "constexpr"},
+             {"stride": 2048, "n_cols": 2048, "BLOCK": 256, "M": 65536}, 8, "GB/s", 4 * 65536 * 2048,
+             _setup_reduce_stress),
         Case("atomic_sum_i32", atomic_sum_kernel, {"x_ptr": i32, "out_ptr": i32, "n": "i32", "BLOCK": "constexpr"},
              {"n": n, "BLOCK": 4096}, 4, "GB/s", 4 * n, _setup_atomic_sum),
         Case("cumsum_i32", cumsum_kernel, {"x_ptr": i32, "out_ptr": i32, "stride": "i32", "BLOCK": "constexpr"},

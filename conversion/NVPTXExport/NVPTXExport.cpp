@@ -27,6 +27,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -69,6 +70,13 @@ createNVPTXTargetMachine(const NVPTXExportOptions &options) {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // Shared-memory pointers are 32 bits wide, as in the MUSA data layout
+    // (p3:32): otherwise every shared access of the proxy pays a 64-bit
+    // address add that MUSA code does not have.
+    auto &registered = llvm::cl::getRegisteredOptions();
+    auto it = registered.find("nvptx-short-ptr");
+    if (it != registered.end())
+      static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(true);
   });
   llvm::Triple triple(kNVPTXTriple);
   std::string error;

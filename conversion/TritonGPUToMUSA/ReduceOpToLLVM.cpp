@@ -11,6 +11,9 @@
 //     each warp writes its partial to slot (output index, warp slot) of a
 //     scratch buffer, a barrier, then every thread that holds an output
 //     element in the result layout reads and combines its slots in order.
+//     After stage 2 every lane of a group holding one output element (and
+//     every warp holding a copy) has the same partial: one of them writes
+//     it, so no two threads store to one slot between two barriers.
 //     The same shared-memory path produces the result when the result
 //     layout does not hold the output elements where stage 2 left them.
 // The combine region is cloned on the converted scalars for each combine.
@@ -19,6 +22,7 @@
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
 #include "conversion/TritonGPUToMUSA/ReduceScanCommon.h"
 #include "conversion/TritonGPUToMUSA/Scratch.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
@@ -49,6 +53,11 @@ struct ReducePlan {
   /// bits i of the warp id; numSlots slots per output element.
   SmallVector<int32_t> slotCoefficients;
   unsigned numSlots = 1;
+  /// Stage 3 writers: lanes and warps with these id bits clear (one per
+  /// group of lanes holding one output element, one per group of warps
+  /// holding copies).
+  int32_t writerLaneMask = 0;
+  int32_t writerWarpMask = 0;
   /// Results go through shared memory.
   bool throughShared = false;
   /// For the register path, the group of each result register.
@@ -141,6 +150,9 @@ FailureOr<ReducePlan> planReduce(triton::ReduceOp op) {
   SmallVector<uint64_t> warpParts = getCombineVectors(layout, kWarp, axis);
   unsigned numWarpBits = layout.getInDimSizeLog2(kWarp);
   plan.numSlots = 1u << warpParts.size();
+  plan.writerLaneMask = int32_t(getCosetPivotMask(
+      getKernelBasis(getImages(layout, kLane, axis, /*acrossOnly=*/true))));
+  plan.writerWarpMask = int32_t(getCosetPivotMask(warpCopies));
   plan.slotCoefficients.assign(numWarpBits, 0);
   if (!warpParts.empty()) {
     SmallVector<uint64_t> basis = extendBasis({}, warpCopies);
@@ -307,13 +319,14 @@ private:
       regions.push_back(
           getStackedRegion(rewriter, loc, *base, elementTypes, count, k));
 
-    Value warp = emitLaneAndWarpId(rewriter, loc, targetInfo).second;
+    auto [lane, warp] = emitLaneAndWarpId(rewriter, loc, targetInfo);
     Value slot = emitLinearFunction(rewriter, loc, warp, plan.slotCoefficients);
     // A scalar has one output element, at index 0.
     SmallVector<SmallVector<Value>> srcIndices;
     if (!plan.outShape.empty())
       srcIndices = emitIndices(rewriter, loc, targetInfo, plan.src);
     Value numSlots = i32Const(rewriter, loc, plan.numSlots);
+    SmallVector<Value> stores; // slot of each group
     for (auto [g, group] : llvm::enumerate(plan.groups)) {
       Value index;
       if (plan.outShape.empty()) {
@@ -327,9 +340,32 @@ private:
         index = LLVM::AddOp::create(
             rewriter, loc, LLVM::MulOp::create(rewriter, loc, index, numSlots),
             slot);
-      for (unsigned k = 0; k < numOperands; ++k)
-        storeShared(rewriter, loc, regions[k], index, acc[g][k]);
+      stores.push_back(index);
     }
+    auto emitStores = [&]() -> Value {
+      for (auto [g, index] : llvm::enumerate(stores))
+        for (unsigned k = 0; k < numOperands; ++k)
+          storeShared(rewriter, loc, regions[k], index, acc[g][k]);
+      return Value();
+    };
+    Value writer;
+    for (auto [id, mask] :
+         {std::pair<Value, int32_t>{lane, plan.writerLaneMask},
+          std::pair<Value, int32_t>{warp, plan.writerWarpMask}}) {
+      if (!mask)
+        continue;
+      Value bits = LLVM::AndOp::create(rewriter, loc, id,
+                                       i32Const(rewriter, loc, mask));
+      Value clear = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                         bits, i32Const(rewriter, loc, 0));
+      writer = writer ? LLVM::AndOp::create(rewriter, loc, writer, clear)
+                            .getResult()
+                      : clear;
+    }
+    if (writer)
+      emitIfThen(rewriter, loc, writer, emitStores, Value());
+    else
+      emitStores();
     targetInfo.sharedMemoryBarrier(rewriter, loc);
 
     Region &combine = op.getCombineOp();

@@ -96,6 +96,29 @@ mlir::triton_musa::extendBasis(ArrayRef<uint64_t> base,
   return kept;
 }
 
+uint64_t mlir::triton_musa::getCosetPivotMask(ArrayRef<uint64_t> basis) {
+  // Reduced echelon form on each row's lowest bit: a pivot bit is set in
+  // its own row only, so clearing an id's pivot bits by XORing rows stays
+  // in its coset and ends at the one id with none of them set.
+  SmallVector<std::pair<unsigned, uint64_t>> rows;
+  for (uint64_t v : basis) {
+    for (auto [pivot, row] : rows)
+      if (v & (uint64_t(1) << pivot))
+        v ^= row;
+    if (!v)
+      continue;
+    unsigned pivot = llvm::countr_zero(v);
+    for (auto &[otherPivot, row] : rows)
+      if (row & (uint64_t(1) << pivot))
+        row ^= v;
+    rows.push_back({pivot, v});
+  }
+  uint64_t mask = 0;
+  for (auto [pivot, row] : rows)
+    mask |= uint64_t(1) << pivot;
+  return mask;
+}
+
 SmallVector<Value> mlir::triton_musa::emitCombine(
     ConversionPatternRewriter &rewriter, Region &combine, ValueRange lhs,
     ValueRange rhs) {

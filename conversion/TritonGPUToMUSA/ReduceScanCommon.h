@@ -53,6 +53,11 @@ SmallVector<uint64_t> getKernelBasis(ArrayRef<uint64_t> images);
 SmallVector<uint64_t> extendBasis(ArrayRef<uint64_t> base,
                                   ArrayRef<uint64_t> candidates);
 
+/// Bits that pick one representative in each coset of span(`basis`) (bit
+/// masks over an id's bits): the ids with all of them clear meet every coset
+/// exactly once (the pivot bits of the basis in reduced echelon form).
+uint64_t getCosetPivotMask(ArrayRef<uint64_t> basis);
+
 /// The element types of the operands of a tt.reduce / tt.scan (`srcs`).
 SmallVector<Type> getElementTypes(ValueRange srcs);
 

@@ -11,7 +11,8 @@
 //     each step selected only on lanes at least that far from the start;
 //     then each element is combined with the previous lane's total;
 //  3. across the warps along the axis, each warp's total (from its last
-//     lane) goes to a scratch slot, a barrier, and each warp combines the
+//     lane) goes to a scratch slot, written by its first lane along the
+//     axis only (not by copies), a barrier, and each warp combines the
 //     totals of the warps before it in order and applies that prefix;
 //  4. chunks after the first take the totals of the chunks before them.
 // The earlier part is always the left operand of the combine region.
@@ -20,6 +21,7 @@
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
 #include "conversion/TritonGPUToMUSA/ReduceScanCommon.h"
 #include "conversion/TritonGPUToMUSA/Scratch.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
@@ -359,7 +361,7 @@ private:
     SmallVector<SmallVector<Value>> indices;
     if (!plan.rowShape.empty())
       indices = emitIndices(rewriter, loc, targetInfo, plan.layout);
-    SmallVector<Value> segmentStarts;
+    SmallVector<Value> segmentStarts, slots;
     for (auto [s, segment] : llvm::enumerate(plan.segments)) {
       Value row = i32Const(rewriter, loc, 0);
       if (!plan.rowShape.empty()) {
@@ -377,10 +379,34 @@ private:
       start = LLVM::MulOp::create(rewriter, loc, start,
                                   i32Const(rewriter, loc, numPositions));
       segmentStarts.push_back(start);
-      Value slot = LLVM::AddOp::create(rewriter, loc, start, position);
-      for (unsigned k = 0; k < numOperands; ++k)
-        storeShared(rewriter, loc, regions[k], slot, totals[s][k]);
+      slots.push_back(LLVM::AddOp::create(rewriter, loc, start, position));
     }
+    // Every lane along the axis holds the warp's total, as does every copy
+    // of a lane or warp: one of them writes it.
+    auto emitStores = [&]() -> Value {
+      for (auto [s, slot] : llvm::enumerate(slots))
+        for (unsigned k = 0; k < numOperands; ++k)
+          storeShared(rewriter, loc, regions[k], slot, totals[s][k]);
+      return Value();
+    };
+    Value writer = emitOwnerPredicate(rewriter, loc, targetInfo, plan.layout);
+    if (plan.numLaneBits > 0) {
+      Value lane = emitLaneAndWarpId(rewriter, loc, targetInfo).first;
+      int32_t axisBits = int32_t((1u << plan.numLaneBits) - 1)
+                         << plan.laneShift;
+      Value first = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::eq,
+          LLVM::AndOp::create(rewriter, loc, lane,
+                              i32Const(rewriter, loc, axisBits)),
+          i32Const(rewriter, loc, 0));
+      writer = writer ? LLVM::AndOp::create(rewriter, loc, writer, first)
+                            .getResult()
+                      : first;
+    }
+    if (writer)
+      emitIfThen(rewriter, loc, writer, emitStores, Value());
+    else
+      emitStores();
     targetInfo.sharedMemoryBarrier(rewriter, loc);
 
     Region &combine = op.getCombineOp();

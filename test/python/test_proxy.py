@@ -62,6 +62,9 @@ def test_transpose_goes_through_shared_memory_with_barriers() -> None:
     assert "st.shared" in ptx and "ld.shared" in ptx
     assert "bar.sync \t0" in ptx or "bar.sync 0" in ptx or "barrier.sync.aligned \t0" in ptx \
         or "barrier.sync.aligned 0" in ptx
+    # Shared pointers are 32-bit as on MUSA (p3:32): addresses in %r registers, no 64-bit adds.
+    assert "p3:32:32" in kernel.asm["llir"]
+    assert re.search(r"st\.shared\.b32 \t\[%r\d+", ptx) and not re.search(r"st\.shared\.\S+ \t\[%rd", ptx)
 
 
 def test_reductions_shuffle_and_atomics() -> None:

@@ -72,8 +72,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
   // CHECK: %[[M3:.*]] = llvm.mlir.constant(3 : i32)
   // CHECK: %[[SLOT:.*]] = llvm.and %[[WARP]], %[[M3]]
   // CHECK: %[[AT:.*]] = llvm.add %{{.*}}, %[[SLOT]]
-  // CHECK: %[[P:.*]] = llvm.getelementptr %[[BUF]][%[[AT]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-  // CHECK: llvm.store %[[PARTIAL]], %[[P]]
+  // Every lane of a warp holds the partial: lane 0 alone stores it.
+  // MP31: %[[LANES:.*]] = llvm.mlir.constant(31 : i32)
+  // MP22: %[[LANES:.*]] = llvm.mlir.constant(127 : i32)
+  // CHECK-NEXT: %[[BITS:.*]] = llvm.and %{{.*}}, %[[LANES]]
+  // CHECK-NEXT: llvm.mlir.constant(0 : i32)
+  // CHECK-NEXT: %[[LANE0:.*]] = llvm.icmp "eq" %[[BITS]]
+  // CHECK-NEXT: llvm.cond_br %[[LANE0]], ^[[STORE:.*]], ^
+  // CHECK-NEXT: ^[[STORE]]:
+  // CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[BUF]][%[[AT]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  // CHECK-NEXT: llvm.store %[[PARTIAL]], %[[P]]
+  // CHECK-NOT: llvm.store
   // CHECK: llvm.call @llvm.musa.syncthreads.lm
   // CHECK: %[[FIRST:.*]] = llvm.mul
   // CHECK: %[[L0:.*]] = llvm.getelementptr %[[BUF]][%[[FIRST]]]

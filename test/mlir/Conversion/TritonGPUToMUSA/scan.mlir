@@ -173,15 +173,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
   // CHECK: %[[NW:.*]] = llvm.mlir.constant(4 : i32)
   // CHECK: %[[START0:.*]] = llvm.mul %[[RC0]], %[[NW]]
   // CHECK: %[[SLOT0:.*]] = llvm.add %[[START0]], %[[POS]]
-  // CHECK: %[[P0:.*]] = llvm.getelementptr %[[BUF]][%[[SLOT0]]]
-  // CHECK: llvm.store %[[WT0]], %[[P0]]
   // CHECK: %[[CH1:.*]] = llvm.mlir.constant(1 : i32)
   // CHECK: %[[R1:.*]] = llvm.mul
   // CHECK: %[[RC1:.*]] = llvm.add %[[R1]], %[[CH1]]
   // CHECK: %[[START1:.*]] = llvm.mul %[[RC1]]
   // CHECK: %[[SLOT1:.*]] = llvm.add %[[START1]], %[[POS]]
+  // Every lane holds its warp's totals: the first lane alone stores them.
+  // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
+  // CHECK-NEXT: llvm.cond_br %[[FIRST]], ^[[STORE:.*]], ^
+  // CHECK: ^[[STORE]]:
+  // CHECK: %[[P0:.*]] = llvm.getelementptr %[[BUF]][%[[SLOT0]]]
+  // CHECK: llvm.store %[[WT0]], %[[P0]]
   // CHECK: %[[P1:.*]] = llvm.getelementptr %[[BUF]][%[[SLOT1]]]
   // CHECK: llvm.store %[[WT1]], %[[P1]]
+  // CHECK-NOT: llvm.store
   // CHECK: llvm.call @llvm.musa.syncthreads.lm
   // All 4 warp totals of chunk 0, in order.
   // CHECK: %[[A0:.*]] = llvm.load

@@ -20,6 +20,17 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32
 
 // -----
 
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [16, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32, ttg.target = "musa:mp_22"} {
+  tt.func public @vectorized(%x: tensor<128x32xf32, #blocked>) -> tensor<128x32xf32, #blocked1> {
+    %y = ttg.convert_layout %x : tensor<128x32xf32, #blocked> -> tensor<128x32xf32, #blocked1>
+    tt.return %y : tensor<128x32xf32, #blocked1>
+  }
+}
+
+// -----
+
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [128], warpsPerCTA = [4], order = [0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [128], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32, ttg.target = "musa:mp_22"} {
