@@ -196,7 +196,7 @@ struct MUSALowerDescriptorsToTME
     std::optional<TargetKind> kind = parseTargetKind(target);
     if (!kind) {
       module.emitError() << kPassFlag << ": unknown target '" << target
-                         << "'; expected 'musa' or 'emulator'";
+                         << "'; expected 'musa', 'emulator' or 'proxy'";
       return signalPassFailure();
     }
     if (numStages < 1) {
@@ -209,7 +209,8 @@ struct MUSALowerDescriptorsToTME
     if (failed(musaArch))
       return signalPassFailure();
     // Without TME every descriptor op keeps the plain path: nothing to say.
-    if (!(*musaArch)->hasTME)
+    // The GPU proxy (NVVM) has no TME either.
+    if (!(*musaArch)->hasTME || *kind == TargetKind::Proxy)
       return;
     emulator = *kind == TargetKind::Emulator;
     for (auto func : module.getOps<triton::FuncOp>())

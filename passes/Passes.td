@@ -351,8 +351,9 @@ def MUSALowerDescriptorsToTME
     MUSAArchOption,
     Option<"target", "target", "std::string", "\"musa\"",
            "What the kernel runs on: 'musa' (the GPU: TME on host-encoded "
-           "kernel-argument descriptors) or 'emulator' (the CPU emulator, "
-           "which builds TME descriptors from base, shape and strides)">,
+           "kernel-argument descriptors), 'emulator' (the CPU emulator, "
+           "which builds TME descriptors from base, shape and strides) or "
+           "'proxy' (the NVVM proxy: no TME, descriptors stay as they are)">,
     Option<"numStages", "num-stages", "int32_t", "1",
            "Buffers (and barriers) in the ring of a descriptor load directly "
            "in an scf.for (the loop's `tt.num_stages` overrides it); 1 "

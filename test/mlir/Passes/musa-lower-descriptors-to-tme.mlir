@@ -7,6 +7,8 @@
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme="arch=mp_22 target=emulator" 2>&1 | FileCheck %s --check-prefix=MP22 --implicit-check-not=musagpu.
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme 2>%t.device-remarks | FileCheck %s --check-prefix=DEVICE
 // RUN: FileCheck %s --check-prefix=DEVICE-REMARK --input-file=%t.device-remarks
+// The GPU proxy (NVVM) has no TME: nothing changes.
+// RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme=target=proxy | FileCheck %s --check-prefix=PROXY --implicit-check-not=musagpu.
 
 // CHECK: #shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -30,6 +32,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: ttg.local_dealloc %[[BUF]]
   // CHECK-NOT: tt.descriptor_load
   // CHECK: tt.return %[[T]]
+  // PROXY-LABEL: tt.func public @load_arg(
+  // PROXY: tt.descriptor_load
   // MP22-LABEL: tt.func public @load_arg(
   // MP22: tt.descriptor_load
   // The GPU: the argument is marked host-encoded, listed in the module.
