@@ -532,6 +532,7 @@ LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
       for (PlannedLoad *load : group) {
         std::string why;
         auto slice = getRecomputableSlice(forLoop, load->op.getIndices(), why);
+        assert(slice && "the ring's loads were checked when planning");
         IRMapping mapping;
         mapping.map(forLoop.getInductionVar(), iv);
         for (Operation *op : *slice)

@@ -258,6 +258,34 @@ def test_ring_carried_through_an_outer_loop(arch: str, num_stages: int) -> None:
     check_ring(compiled, arch, loads=1, stages=num_stages)
 
 
+def _two_level_rings(in_desc, bias_desc, out_ptr, n_rows, n_tiles, BM: tl.constexpr, BN: tl.constexpr):
+    # A ring in each loop: the outer loop's bias tile and the inner loop's tiles.
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for r in range(0, n_rows):
+        acc += bias_desc.load([r * BM, 0])
+        for j in range(0, n_tiles):
+            acc += in_desc.load([r * BM, j * BN])
+    rm = tl.arange(0, BM)[:, None]
+    rn = tl.arange(0, BN)[None, :]
+    tl.store(out_ptr + rm * BN + rn, acc)
+
+
+@pytest.mark.parametrize("num_stages", [2, 3])
+def test_rings_in_nested_loops(arch: str, num_stages: int) -> None:
+    """Rings in both loops of a nest: the inner ring's state is carried through the outer loop, whose
+    own ring prefetches the next row's bias tile."""
+    kernel = fresh(_two_level_rings)
+    BM, BN, n_rows, n_tiles = 16, 32, 3, 4
+    x = torch.randn(n_rows * BM, n_tiles * BN, dtype=torch.float32)
+    bias = torch.randn(n_rows * BM, BN, dtype=torch.float32)
+    out = torch.zeros(BM, BN, dtype=torch.float32)
+    compiled = kernel[(1, )](TensorDescriptor.from_tensor(x, [BM, BN]), TensorDescriptor.from_tensor(bias, [BM, BN]),
+                             out, n_rows, n_tiles, BM=BM, BN=BN, num_stages=num_stages)
+    expected = x.view(n_rows, BM, n_tiles, BN).sum(dim=(0, 2)) + bias.view(n_rows, BM, BN).sum(dim=0)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
+    check_ring(compiled, arch, loads=2, stages=num_stages)
+
+
 def _carried_index_sum(in_desc, out_ptr, n_tiles, BM: tl.constexpr, BN: tl.constexpr):
     # The column is loop-carried (not a function of the induction variable): not pipelined.
     acc = tl.zeros((BM, BN), dtype=tl.float32)
