@@ -6,15 +6,22 @@
 // shapes produced and what stays on the path without TME).
 //
 // Descriptor representation (decided here, used by the lowering): the TME
-// ops keep the `!tt.tensordesc` operand; --convert-tritongpu-to-musa asks
-// the target for its descriptor address (TargetInfo::
-// getTMEDescriptorAddress). On the CPU emulator that is an emulator
-// descriptor the kernel fills from the tensor's base, shape and strides
+// ops keep the `!tt.tensordesc` operand. On the CPU emulator the lowering
+// builds an emulator descriptor from the tensor's base, shape and strides
 // (EmulatorABI.h), for kernel arguments and `tt.make_tensor_descriptor`
-// alike. On the GPU it must be the 64-byte MUtensorDescriptor the host
-// encodes (muTensorDescriptorEncode) and the launcher passes by value;
-// until the lowering receives that parameter, `target=musa` keeps every
-// descriptor on the path without TME and says so in a remark.
+// alike. On the GPU the descriptor is the 64-byte MUtensorDescriptor the
+// host encodes (muTensorDescriptorEncode) and passes by value: only kernel
+// arguments qualify, each one wholly (the host passes one form per
+// argument, so one use without TME keeps all its uses without TME); such
+// an argument is marked `musagpu.tme_descriptor`, and the module attribute
+// `musagpu.tme_descriptor_args` holds, per descriptor argument of the
+// kernel, 1 where the host encodes it (what the launcher reads).
+//
+// Pipelining: a load directly in an scf.for whose indices can be
+// recomputed for a later iteration gets a ring of num-stages buffers and
+// barriers; the loads of the first num-stages - 1 iterations are issued
+// before the loop, and iteration i issues the load of iteration
+// i + num-stages - 1 before waiting for its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +35,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::triton_musa {
 #define GEN_PASS_DEF_MUSALOWERDESCRIPTORSTOTME
@@ -90,6 +101,91 @@ chooseSharedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
           128};
 }
 
+/// Threads i32 values (starting at `inits`) through every scf.for around
+/// `op` as extra iter_args; returns their values at `op`. `next(values)`,
+/// called once with the insertion point unspecified, builds the values to
+/// carry on after `op` (it may replace `op` itself).
+FailureOr<SmallVector<Value>>
+threadState(IRRewriter &rewriter, Operation *op, Operation *func,
+            ValueRange inits,
+            function_ref<FailureOr<SmallVector<Value>>(ValueRange)> next) {
+  size_t n = inits.size();
+  SmallVector<Value> state(inits);
+  size_t depth = getAncestors(op, func).size();
+  for (size_t level = 0; level < depth; ++level) {
+    auto loop = cast<scf::ForOp>(getAncestors(op, func)[level]);
+    rewriter.setInsertionPoint(loop);
+    auto replaced = loop.replaceWithAdditionalYields(
+        rewriter, state, /*replaceInitOperandUsesInLoop=*/false,
+        [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+          return SmallVector<Value>(args.begin(), args.end());
+        });
+    if (failed(replaced))
+      return failure();
+    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    state.assign(newLoop.getRegionIterArgs().take_back(n).begin(),
+                 newLoop.getRegionIterArgs().take_back(n).end());
+  }
+  SmallVector<Operation *> loops = getAncestors(op, func);
+  FailureOr<SmallVector<Value>> carried = next(state);
+  if (failed(carried))
+    return failure();
+  // Innermost yields the new values, each outer loop its inner loop's.
+  SmallVector<Value> values = *carried;
+  for (size_t level = loops.size(); level-- > 0;) {
+    auto loop = cast<scf::ForOp>(loops[level]);
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (size_t i = 0; i < n; ++i)
+      yield->setOperand(yield.getNumOperands() - n + i, values[i]);
+    values.assign(loop.getResults().take_back(n).begin(),
+                  loop.getResults().take_back(n).end());
+  }
+  return state;
+}
+
+/// The ops of `loop`'s body that `values` are computed by, in body order,
+/// provided they can be recomputed for another iteration: pure, without
+/// regions, and depending on the loop only through its induction variable.
+/// Otherwise sets `why`.
+std::optional<SmallVector<Operation *>>
+getRecomputableSlice(scf::ForOp loop, ValueRange values, std::string &why) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist(values.begin(), values.end());
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (v == loop.getInductionVar() || loop.isDefinedOutsideOfLoop(v))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def) {
+      why = "its indices depend on a loop-carried value";
+      return std::nullopt;
+    }
+    if (def->getParentOp() != loop.getOperation() || !isPure(def) ||
+        def->getNumRegions() != 0) {
+      why = ("its indices are computed by '" + def->getName().getStringRef() +
+             "', which cannot be recomputed for a later iteration")
+                .str();
+      return std::nullopt;
+    }
+    if (slice.insert(def))
+      worklist.append(def->operand_begin(), def->operand_end());
+  }
+  SmallVector<Operation *> ordered = slice.takeVector();
+  llvm::sort(ordered, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  return ordered;
+}
+
+/// The type of one slot of the multi-buffered `buffer`.
+ttg::MemDescType getSlotType(Value buffer) {
+  auto type = cast<ttg::MemDescType>(buffer.getType());
+  return ttg::MemDescType::get(type.getShape().drop_front(),
+                               type.getElementType(), type.getEncoding(),
+                               type.getMemorySpace(),
+                               type.getMutableMemory());
+}
+
 struct MUSALowerDescriptorsToTME
     : public mlir::triton_musa::impl::MUSALowerDescriptorsToTMEBase<
           MUSALowerDescriptorsToTME> {
@@ -100,7 +196,12 @@ struct MUSALowerDescriptorsToTME
     std::optional<TargetKind> kind = parseTargetKind(target);
     if (!kind) {
       module.emitError() << kPassFlag << ": unknown target '" << target
-                         << "'; expected 'musa' or 'emulator'";
+                         << "'; expected 'musa', 'emulator' or 'proxy'";
+      return signalPassFailure();
+    }
+    if (numStages < 1) {
+      module.emitError() << kPassFlag << ": num-stages must be at least 1, "
+                         << "got " << numStages;
       return signalPassFailure();
     }
     FailureOr<const MUSAArchInfo *> musaArch =
@@ -108,7 +209,8 @@ struct MUSALowerDescriptorsToTME
     if (failed(musaArch))
       return signalPassFailure();
     // Without TME every descriptor op keeps the plain path: nothing to say.
-    if (!(*musaArch)->hasTME)
+    // The GPU proxy (NVVM) has no TME either.
+    if (!(*musaArch)->hasTME || *kind == TargetKind::Proxy)
       return;
     emulator = *kind == TargetKind::Emulator;
     for (auto func : module.getOps<triton::FuncOp>())
@@ -119,22 +221,37 @@ struct MUSALowerDescriptorsToTME
 private:
   bool emulator = false;
 
-  /// Why `desc` cannot be addressed by TME, or "" if it can.
-  std::string whyNotDescriptor(Value desc) {
-    if (!emulator)
-      return "TME on the MUSA GPU needs a host-encoded MUtensorDescriptor "
-             "kernel parameter, which the lowering does not receive yet";
-    if (desc.getDefiningOp<triton::MakeTensorDescOp>())
-      return "";
+  /// One descriptor load that goes through TME.
+  struct PlannedLoad {
+    triton::DescriptorLoadOp op;
+    /// Buffers (and barriers) in its ring; 1: not pipelined.
+    int32_t stages = 1;
+    int32_t firstBarrier = 0;
+    Value buffer;
+  };
+
+  /// Whether `desc` is a kernel argument followed by its shape and strides.
+  static bool isKernelArgument(Value desc) {
     auto arg = dyn_cast<BlockArgument>(desc);
     auto func = arg ? dyn_cast<triton::FuncOp>(arg.getOwner()->getParentOp())
                     : nullptr;
     unsigned rank = cast<triton::TensorDescType>(desc.getType())
                         .getBlockType()
                         .getRank();
-    if (func && func.isPublic() && arg.getOwner()->isEntryBlock() &&
-        arg.getArgNumber() + 2 * rank < func.getNumArguments())
+    return func && func.isPublic() && arg.getOwner()->isEntryBlock() &&
+           arg.getArgNumber() + 2 * rank < func.getNumArguments();
+  }
+
+  /// Why `desc` cannot be addressed by TME, or "" if it can.
+  std::string whyNotDescriptor(Value desc) {
+    if (isKernelArgument(desc))
       return "";
+    if (desc.getDefiningOp<triton::MakeTensorDescOp>())
+      return emulator ? ""
+                      : "TME on the MUSA GPU reads host-encoded descriptors "
+                        "(kernel arguments); encoding one made by "
+                        "'tt.make_tensor_descriptor' on the device is not "
+                        "known for MUSA";
     return "the descriptor is neither made by 'tt.make_tensor_descriptor' "
            "nor a kernel argument";
   }
@@ -155,201 +272,398 @@ private:
     return "";
   }
 
-  /// Threads a phase (i32, starting at 0) through every scf.for around
-  /// `op`; returns the phase at `op`. `next(phase)` gives the value to
-  /// carry to the next iteration, built at `op`.
-  FailureOr<Value> threadPhase(IRRewriter &rewriter, Operation *op,
-                               Operation *func, Value zero,
-                               function_ref<Value(Value)> next) {
-    SmallVector<Operation *> ancestors = getAncestors(op, func);
-    if (ancestors.empty()) {
-      next(zero);
-      return zero;
+  /// The stages of `load`'s ring: the enclosing loop's `tt.num_stages`, else
+  /// the pass option, where the load can be issued ahead; else 1 (with a
+  /// remark when more were asked for).
+  int32_t getStages(triton::DescriptorLoadOp load) {
+    auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+    if (!loop)
+      return 1;
+    int64_t stages = numStages;
+    if (auto attr = loop->getAttrOfType<IntegerAttr>("tt.num_stages"))
+      stages = attr.getInt();
+    if (stages <= 1)
+      return 1;
+    std::string why;
+    if (!loop.isDefinedOutsideOfLoop(load.getDesc()))
+      why = "its descriptor is made inside the loop";
+    else
+      (void)getRecomputableSlice(loop, load.getIndices(), why);
+    if (!why.empty()) {
+      load->emitRemark() << "descriptor load is not pipelined: " << why;
+      return 1;
     }
-    Value init = zero;
-    for (size_t level = 0; level < ancestors.size(); ++level) {
-      auto loop = cast<scf::ForOp>(getAncestors(op, func)[level]);
-      rewriter.setInsertionPoint(loop);
-      auto replaced = loop.replaceWithAdditionalYields(
-          rewriter, ValueRange{init}, /*replaceInitOperandUsesInLoop=*/false,
-          [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
-            return SmallVector<Value>{args.front()};
-          });
-      if (failed(replaced))
-        return failure();
-      auto newLoop = cast<scf::ForOp>(replaced->getOperation());
-      init = newLoop.getRegionIterArgs().back();
-    }
-    Value phase = init;
-    Value carried = next(phase);
-    // Innermost yields the flipped phase, each outer loop its inner loop's.
-    SmallVector<Operation *> loops = getAncestors(op, func);
-    for (size_t level = loops.size(); level-- > 0;) {
-      auto loop = cast<scf::ForOp>(loops[level]);
-      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-      yield->setOperand(yield.getNumOperands() - 1, carried);
-      carried = loop.getResults().back();
-    }
-    return phase;
+    return int32_t(std::min<int64_t>(stages, kMaxBarrierId));
   }
 
-  LogicalResult runOnFunction(triton::FuncOp func) {
-    MLIRContext *ctx = &getContext();
-    SmallVector<triton::DescriptorLoadOp> loads;
-    SmallVector<triton::DescriptorStoreOp> stores;
-    func.walk([&](Operation *op) {
-      if (auto load = dyn_cast<triton::DescriptorLoadOp>(op)) {
-        std::string why = whyNotDescriptor(load.getDesc());
-        if (why.empty())
-          why = whyNotBox(load.getDesc().getType(),
-                          cast<RankedTensorType>(load.getType()));
-        if (why.empty())
-          for (Operation *p : getAncestors(op, func))
-            if (!isa<scf::ForOp>(p)) {
-              why = ("it is inside '" + p->getName().getStringRef() +
-                     "' (loads are tracked through scf.for loops only)")
-                        .str();
-              break;
-            }
-        if (why.empty() && loads.size() == size_t(kMaxBarrierId))
-          why = "the function already uses all 63 async barriers";
-        if (why.empty())
-          loads.push_back(load);
-        else
-          op->emitRemark() << "descriptor load stays without TME: " << why;
-      } else if (auto store = dyn_cast<triton::DescriptorStoreOp>(op)) {
-        std::string why = whyNotDescriptor(store.getDesc());
-        if (why.empty())
-          why = whyNotBox(store.getDesc().getType(),
-                          cast<RankedTensorType>(store.getSrc().getType()));
-        if (why.empty())
-          stores.push_back(store);
-        else
-          op->emitRemark() << "descriptor store stays without TME: " << why;
-      } else if (isa<triton::DescriptorGatherOp, triton::DescriptorScatterOp,
-                     triton::DescriptorReduceOp>(op)) {
-        op->emitRemark() << "'" << op->getName()
-                         << "' stays without TME: MUSA's TME has no "
-                            "gather/scatter/reduce form known here";
-      }
-    });
-    if (loads.empty() && stores.empty())
-      return success();
-
-    IRRewriter rewriter(ctx);
-    Block &entry = func.getBody().front();
-    rewriter.setInsertionPointToStart(&entry);
-    Location funcLoc = func.getLoc();
-    Type i32 = rewriter.getI32Type();
-    auto i32c = [&](int64_t v) {
-      return arith::ConstantOp::create(rewriter, funcLoc, i32,
-                                       rewriter.getI32IntegerAttr(v));
-    };
-    Value zero = i32c(0), one = i32c(1);
-    // Barrier ids, one per load, starting after id 1 where the function has
-    // g2s copies (public MUSA code keeps id 1 for them).
-    bool hasAsyncCopies = false;
-    func.walk([&](Operation *op) {
-      if (op->getName().getStringRef() == "ttg.async_copy_global_to_local" ||
-          isa<mgpu::AsyncCopyGlobalToSharedOp>(op))
-        hasAsyncCopies = true;
-    });
-    int32_t firstId = hasAsyncCopies ? 2 : 1;
-    if (!loads.empty() && firstId + int32_t(loads.size()) - 1 > kMaxBarrierId)
-      loads.resize(kMaxBarrierId - firstId + 1);
-    SmallVector<Value> barriers;
-    if (!loads.empty()) {
-      mgpu::AsyncBarrierRecordOp::create(
-          rewriter, funcLoc, firstId + int32_t(loads.size()) - 1);
-      for (size_t i = 0; i < loads.size(); ++i) {
-        Value bar = i32c(firstId + int32_t(i));
-        barriers.push_back(bar);
-        mgpu::AsyncBarrierInitOp::create(rewriter, funcLoc, bar, one, zero);
-      }
-    }
-
-    auto memSpace = ttg::SharedMemorySpaceAttr::get(ctx);
-    // A buffer for `op`'s tile, allocated before its outermost enclosing op
-    // and freed after it; `beforeFree` runs just before the free.
-    auto allocateBuffer = [&](Operation *op, RankedTensorType tile,
-                              function_ref<void()> beforeFree) -> Value {
-      SmallVector<Operation *> ancestors = getAncestors(op, func);
-      Operation *outer = ancestors.empty() ? op : ancestors.front();
-      auto [encoding, alignment] = chooseSharedEncoding(
-          ctx, tile.getShape(), tile.getElementType().getIntOrFloatBitWidth());
-      auto type = ttg::MemDescType::get(tile.getShape(), tile.getElementType(),
-                                        encoding, memSpace,
-                                        /*mutableMemory=*/true);
-      rewriter.setInsertionPoint(outer);
-      auto alloc = ttg::LocalAllocOp::create(rewriter, op->getLoc(), type,
-                                             Value(),
-                                             rewriter.getI32IntegerAttr(
-                                                 alignment));
-      rewriter.setInsertionPointAfter(outer);
-      beforeFree();
-      ttg::LocalDeallocOp::create(rewriter, op->getLoc(), alloc);
-      return alloc;
-    };
-    auto innermostFirst = [](ValueRange indices) {
-      return SmallVector<Value>(llvm::reverse(indices));
-    };
-    auto boxOf = [](RankedTensorType tile) {
-      SmallVector<int32_t> box;
-      for (int64_t d : llvm::reverse(tile.getShape()))
-        box.push_back(int32_t(d));
-      return box;
-    };
-
-    for (auto [load, bar] : llvm::zip(loads, barriers)) {
-      Location loc = load.getLoc();
-      auto tile = cast<RankedTensorType>(load.getType());
-      Value buffer = allocateBuffer(load, tile, [] {});
-      int64_t bytes = tile.getNumElements() *
-                      (tile.getElementType().getIntOrFloatBitWidth() / 8);
-      Value result;
-      FailureOr<Value> phase = threadPhase(
-          rewriter, load, func, zero, [&](Value phase) -> Value {
-            rewriter.setInsertionPoint(load);
-            Value bytesValue = arith::ConstantOp::create(
-                rewriter, loc, i32, rewriter.getI32IntegerAttr(bytes));
-            mgpu::AsyncBarrierExpectBytesOp::create(rewriter, loc, bar,
-                                                    bytesValue);
-            mgpu::TMELoadOp::create(
-                rewriter, loc, load.getDesc(),
-                innermostFirst(load.getIndices()), buffer, bar,
-                rewriter.getDenseI32ArrayAttr(boxOf(tile)));
-            mgpu::AsyncBarrierArriveOp::create(rewriter, loc, bar);
-            mgpu::AsyncBarrierWaitOp::create(rewriter, loc, bar, phase);
-            result = ttg::LocalLoadOp::create(rewriter, loc, tile, buffer,
-                                              Value());
-            return arith::XOrIOp::create(rewriter, loc, phase, one);
-          });
-      if (failed(phase))
-        return load.emitError() << kPassFlag
-                                << ": cannot carry the async barrier phase "
-                                   "through the enclosing loops";
-      rewriter.replaceOp(load, result);
-    }
-
-    for (triton::DescriptorStoreOp store : stores) {
-      Location loc = store.getLoc();
-      auto tile = cast<RankedTensorType>(store.getSrc().getType());
-      Value buffer = allocateBuffer(store, tile, [&] {
-        mgpu::TMEStoreWaitOp::create(rewriter, loc);
-      });
-      rewriter.setInsertionPoint(store);
-      // In a loop the previous iteration's store may still read the buffer.
-      if (!getAncestors(store, func).empty())
-        mgpu::TMEStoreWaitOp::create(rewriter, loc);
-      ttg::LocalStoreOp::create(rewriter, loc, store.getSrc(), buffer);
-      mgpu::TMEStoreOp::create(rewriter, loc, buffer, store.getDesc(),
-                               innermostFirst(store.getIndices()),
-                               rewriter.getDenseI32ArrayAttr(boxOf(tile)));
-      mgpu::TMEStoreCommitOp::create(rewriter, loc);
-      rewriter.eraseOp(store);
-    }
-    return success();
-  }
+  LogicalResult runOnFunction(triton::FuncOp func);
 };
+
+LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
+  MLIRContext *ctx = &getContext();
+  // Why each descriptor load/store stays without TME ("" if it need not).
+  llvm::MapVector<Operation *, std::string> reasons;
+  func.walk([&](Operation *op) {
+    if (auto load = dyn_cast<triton::DescriptorLoadOp>(op)) {
+      std::string why = whyNotDescriptor(load.getDesc());
+      if (why.empty())
+        why = whyNotBox(load.getDesc().getType(),
+                        cast<RankedTensorType>(load.getType()));
+      if (why.empty())
+        for (Operation *p : getAncestors(op, func))
+          if (!isa<scf::ForOp>(p)) {
+            why = ("it is inside '" + p->getName().getStringRef() +
+                   "' (loads are tracked through scf.for loops only)")
+                      .str();
+            break;
+          }
+      reasons[op] = why;
+    } else if (auto store = dyn_cast<triton::DescriptorStoreOp>(op)) {
+      std::string why = whyNotDescriptor(store.getDesc());
+      if (why.empty())
+        why = whyNotBox(store.getDesc().getType(),
+                        cast<RankedTensorType>(store.getSrc().getType()));
+      reasons[op] = why;
+    } else if (isa<triton::DescriptorGatherOp, triton::DescriptorScatterOp,
+                   triton::DescriptorReduceOp>(op)) {
+      op->emitRemark() << "'" << op->getName()
+                       << "' stays without TME: MUSA's TME has no "
+                          "gather/scatter/reduce form known here";
+    }
+  });
+
+  // Barrier ids: one per load, a ring per pipelined load, from 2 where the
+  // function has g2s copies (public MUSA code keeps id 1 for them).
+  bool hasAsyncCopies = false;
+  func.walk([&](Operation *op) {
+    if (op->getName().getStringRef() == "ttg.async_copy_global_to_local" ||
+        isa<mgpu::AsyncCopyGlobalToSharedOp>(op))
+      hasAsyncCopies = true;
+  });
+  int32_t firstId = hasAsyncCopies ? 2 : 1;
+  int32_t budget = kMaxBarrierId - firstId + 1;
+  DenseMap<Operation *, int32_t> stages;
+  int64_t needed = 0;
+  for (auto &[op, why] : reasons)
+    if (auto load = dyn_cast<triton::DescriptorLoadOp>(op); load && why.empty())
+      needed += stages[op] = getStages(load);
+  if (needed > budget) {
+    needed = 0;
+    for (auto &[op, why] : reasons) {
+      auto it = stages.find(op);
+      if (!why.empty() || it == stages.end())
+        continue;
+      if (it->second > 1)
+        op->emitRemark() << "descriptor load is not pipelined: the "
+                            "function's rings would need more than the "
+                         << budget << " async barriers it has";
+      it->second = 1;
+      if (++needed > budget) {
+        why = "the function already uses all its async barriers";
+        --needed;
+      }
+    }
+  }
+
+  // On the GPU the host passes one form per argument: TME for all of its
+  // uses, or for none.
+  SmallVector<int32_t> encodedArgs;
+  if (!emulator) {
+    for (BlockArgument arg : func.getArguments()) {
+      if (!isa<triton::TensorDescType>(arg.getType()))
+        continue;
+      encodedArgs.push_back(0);
+      if (arg.use_empty() || !isKernelArgument(arg))
+        continue;
+      std::string blocker;
+      for (Operation *user : arg.getUsers()) {
+        auto it = reasons.find(user);
+        if (it == reasons.end())
+          blocker = ("it is also used by '" + user->getName().getStringRef() +
+                     "'")
+                        .str();
+        else if (!it->second.empty())
+          blocker = it->second;
+      }
+      if (blocker.empty()) {
+        func.setArgAttr(arg.getArgNumber(), kTMEDescriptorArgAttrName,
+                        UnitAttr::get(ctx));
+        encodedArgs.back() = 1;
+        continue;
+      }
+      for (Operation *user : arg.getUsers())
+        if (auto it = reasons.find(user);
+            it != reasons.end() && it->second.empty())
+          it->second = "another use of its descriptor argument stays "
+                       "without TME (" +
+                       blocker + ") and the host passes one form per argument";
+    }
+    if (func.isPublic() && !encodedArgs.empty())
+      func->getParentOfType<ModuleOp>()->setAttr(
+          kTMEDescriptorArgsAttrName,
+          DenseI32ArrayAttr::get(ctx, encodedArgs));
+  }
+
+  SmallVector<PlannedLoad> loads;
+  SmallVector<triton::DescriptorStoreOp> stores;
+  for (auto &[op, why] : reasons) {
+    if (!why.empty()) {
+      op->emitRemark() << (isa<triton::DescriptorLoadOp>(op)
+                               ? "descriptor load"
+                               : "descriptor store")
+                       << " stays without TME: " << why;
+      continue;
+    }
+    if (auto load = dyn_cast<triton::DescriptorLoadOp>(op))
+      loads.push_back({load, stages.lookup(op), 0, Value()});
+    else
+      stores.push_back(cast<triton::DescriptorStoreOp>(op));
+  }
+  if (loads.empty() && stores.empty())
+    return success();
+
+  IRRewriter rewriter(ctx);
+  // Constants and barrier set-up at the function's entry, in creation order.
+  OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
+  Location funcLoc = func.getLoc();
+  Type i32 = rewriter.getI32Type();
+  auto i32c = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(entry, funcLoc, i32,
+                                     entry.getI32IntegerAttr(v));
+  };
+  Value zero = i32c(0), one = i32c(1);
+  SmallVector<Value> barrierIds; // the constant of id firstId + i
+  if (!loads.empty()) {
+    int32_t count = 0;
+    for (PlannedLoad &load : loads) {
+      load.firstBarrier = firstId + count;
+      count += load.stages;
+    }
+    mgpu::AsyncBarrierRecordOp::create(entry, funcLoc, firstId + count - 1);
+    for (int32_t id = firstId; id < firstId + count; ++id) {
+      barrierIds.push_back(i32c(id));
+      mgpu::AsyncBarrierInitOp::create(entry, funcLoc, barrierIds.back(),
+                                       one, zero);
+    }
+  }
+  auto barrierId = [&](int32_t id) { return barrierIds[id - firstId]; };
+
+  auto memSpace = ttg::SharedMemorySpaceAttr::get(ctx);
+  // A buffer of `buffers` tiles for `op`, allocated before its outermost
+  // enclosing op and freed after it; `beforeFree` runs just before the free.
+  auto allocateBuffer = [&](Operation *op, RankedTensorType tile,
+                            int32_t buffers,
+                            function_ref<void()> beforeFree) -> Value {
+    SmallVector<Operation *> ancestors = getAncestors(op, func);
+    Operation *outer = ancestors.empty() ? op : ancestors.front();
+    auto [encoding, alignment] = chooseSharedEncoding(
+        ctx, tile.getShape(), tile.getElementType().getIntOrFloatBitWidth());
+    SmallVector<int64_t> shape;
+    if (buffers > 1)
+      shape.push_back(buffers);
+    shape.append(tile.getShape().begin(), tile.getShape().end());
+    auto type = ttg::MemDescType::get(shape, tile.getElementType(), encoding,
+                                      memSpace, /*mutableMemory=*/true);
+    rewriter.setInsertionPoint(outer);
+    auto alloc = ttg::LocalAllocOp::create(
+        rewriter, op->getLoc(), type, Value(),
+        rewriter.getI32IntegerAttr(alignment));
+    rewriter.setInsertionPointAfter(outer);
+    beforeFree();
+    ttg::LocalDeallocOp::create(rewriter, op->getLoc(), alloc);
+    return alloc;
+  };
+  auto innermostFirst = [](ValueRange indices) {
+    return SmallVector<Value>(llvm::reverse(indices));
+  };
+  auto boxOf = [](RankedTensorType tile) {
+    SmallVector<int32_t> box;
+    for (int64_t d : llvm::reverse(tile.getShape()))
+      box.push_back(int32_t(d));
+    return box;
+  };
+  auto tileBytes = [](RankedTensorType tile) {
+    return tile.getNumElements() *
+           (tile.getElementType().getIntOrFloatBitWidth() / 8);
+  };
+  // Expect the tile's bytes on `bar`, start the load into `buffer` at
+  // `indices`, arrive (thread 0's part of the barrier's phase).
+  auto issue = [&](PlannedLoad &load, ValueRange indices, Value buffer,
+                   Value bar) {
+    Location loc = load.op.getLoc();
+    auto tile = cast<RankedTensorType>(load.op.getType());
+    Value bytes = arith::ConstantOp::create(
+        rewriter, loc, i32, rewriter.getI32IntegerAttr(tileBytes(tile)));
+    mgpu::AsyncBarrierExpectBytesOp::create(rewriter, loc, bar, bytes);
+    mgpu::TMELoadOp::create(rewriter, loc, load.op.getDesc(),
+                            innermostFirst(indices), buffer, bar,
+                            rewriter.getDenseI32ArrayAttr(boxOf(tile)));
+    mgpu::AsyncBarrierArriveOp::create(rewriter, loc, bar);
+  };
+
+  // Pipelined loads, one ring state (extract slot, phase) per loop.
+  llvm::MapVector<Operation *, SmallVector<PlannedLoad *>> rings;
+  for (PlannedLoad &load : loads)
+    if (load.stages > 1) {
+      auto tile = cast<RankedTensorType>(load.op.getType());
+      load.buffer = allocateBuffer(load.op, tile, load.stages, [] {});
+      rings[load.op->getParentOp()].push_back(&load);
+    }
+  for (auto &entryRing : rings) {
+    ArrayRef<PlannedLoad *> group = entryRing.second;
+    // The loop may have been replaced (as an ancestor of an earlier ring's).
+    auto loop = cast<scf::ForOp>(group.front()->op->getParentOp());
+    int32_t ringSize = group.front()->stages;
+    if (llvm::any_of(group,
+                     [&](PlannedLoad *l) { return l->stages != ringSize; }))
+      return group.front()->op.emitError()
+             << kPassFlag << ": the loads of one loop need one ring size";
+    Value ringSizeValue = i32c(ringSize);
+    Location loc = loop.getLoc();
+    // Issues every load of the ring for the iteration whose induction
+    // variable is `iv` (in `forLoop`) into slot `slot`, if `iv` < ub.
+    auto issueAll = [&](scf::ForOp forLoop, Value iv, Value slot) {
+      Value inRange = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt, iv,
+          forLoop.getUpperBound());
+      auto ifOp = scf::IfOp::create(rewriter, loc, inRange,
+                                    /*withElseRegion=*/false);
+      rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      for (PlannedLoad *load : group) {
+        std::string why;
+        auto slice = getRecomputableSlice(forLoop, load->op.getIndices(), why);
+        assert(slice && "the ring's loads were checked when planning");
+        IRMapping mapping;
+        mapping.map(forLoop.getInductionVar(), iv);
+        for (Operation *op : *slice)
+          rewriter.clone(*op, mapping);
+        SmallVector<Value> indices;
+        for (Value index : load->op.getIndices())
+          indices.push_back(mapping.lookupOrDefault(index));
+        Value bar = arith::AddIOp::create(
+            rewriter, loc, barrierId(load->firstBarrier), slot);
+        Value view = ttg::MemDescIndexOp::create(
+            rewriter, loc, getSlotType(load->buffer), load->buffer, slot);
+        issue(*load, indices, view, bar);
+      }
+      rewriter.setInsertionPointAfter(ifOp);
+    };
+    // iv + k * step, in the induction variable's type.
+    auto ivPlus = [&](scf::ForOp forLoop, Value iv, int64_t k) -> Value {
+      if (k == 0)
+        return iv;
+      Value kValue = arith::ConstantOp::create(
+          rewriter, loc, IntegerAttr::get(iv.getType(), k));
+      return arith::AddIOp::create(
+          rewriter, loc, iv,
+          arith::MulIOp::create(rewriter, loc, kValue, forLoop.getStep()));
+    };
+    auto slotPlus = [&](Value slot, int64_t k) -> Value {
+      return arith::RemUIOp::create(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, slot, i32c(k)),
+          ringSizeValue);
+    };
+    int32_t ahead = ringSize - 1;
+    FailureOr<SmallVector<Value>> state = threadState(
+        rewriter, loop, func, {zero, zero},
+        [&](ValueRange at) -> FailureOr<SmallVector<Value>> {
+          Value firstSlot = at[0], firstPhase = at[1];
+          // The first `ahead` iterations' loads, before the loop.
+          rewriter.setInsertionPoint(loop);
+          for (int32_t k = 0; k < ahead; ++k)
+            issueAll(loop, ivPlus(loop, loop.getLowerBound(), k),
+                     slotPlus(firstSlot, k));
+          rewriter.setInsertionPoint(loop);
+          auto replaced = loop.replaceWithAdditionalYields(
+              rewriter, ValueRange{firstSlot, firstPhase},
+              /*replaceInitOperandUsesInLoop=*/false,
+              [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> args) {
+                // The next slot; the phase flips when the slots wrap.
+                Value next = arith::AddIOp::create(b, l, args[0], one);
+                Value wrap = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::eq, next, ringSizeValue);
+                Value flipped = arith::XOrIOp::create(b, l, args[1], one);
+                return SmallVector<Value>{
+                    arith::SelectOp::create(b, l, wrap, zero, next),
+                    arith::SelectOp::create(b, l, wrap, flipped, args[1])};
+              });
+          if (failed(replaced))
+            return failure();
+          auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+          Value slot = newLoop.getRegionIterArgs().take_back(2)[0];
+          Value phase = newLoop.getRegionIterArgs().take_back(2)[1];
+          // Iteration i first issues iteration i + ahead's loads into the
+          // slot iteration i - 1 read (every thread is past that read: the
+          // load is issued after a block barrier).
+          rewriter.setInsertionPointToStart(newLoop.getBody());
+          issueAll(newLoop, ivPlus(newLoop, newLoop.getInductionVar(), ahead),
+                   slotPlus(slot, ahead));
+          for (PlannedLoad *load : group) {
+            Location loadLoc = load->op.getLoc();
+            rewriter.setInsertionPoint(load->op);
+            Value bar = arith::AddIOp::create(
+                rewriter, loadLoc, barrierId(load->firstBarrier), slot);
+            mgpu::AsyncBarrierWaitOp::create(rewriter, loadLoc, bar, phase);
+            Value view = ttg::MemDescIndexOp::create(
+                rewriter, loadLoc, getSlotType(load->buffer), load->buffer,
+                slot);
+            Value result = ttg::LocalLoadOp::create(
+                rewriter, loadLoc, load->op.getType(), view, Value());
+            rewriter.replaceOp(load->op, result);
+          }
+          return SmallVector<Value>(newLoop.getResults().take_back(2));
+        });
+    if (failed(state))
+      return func.emitError() << kPassFlag
+                              << ": cannot carry the TME ring state through "
+                                 "the enclosing loops";
+  }
+
+  for (PlannedLoad &load : loads) {
+    if (load.stages > 1)
+      continue;
+    triton::DescriptorLoadOp op = load.op;
+    Location loc = op.getLoc();
+    auto tile = cast<RankedTensorType>(op.getType());
+    Value buffer = allocateBuffer(op, tile, 1, [] {});
+    Value bar = barrierId(load.firstBarrier);
+    Value result;
+    FailureOr<SmallVector<Value>> phase = threadState(
+        rewriter, op, func, {zero},
+        [&](ValueRange at) -> FailureOr<SmallVector<Value>> {
+          rewriter.setInsertionPoint(op);
+          issue(load, op.getIndices(), buffer, bar);
+          mgpu::AsyncBarrierWaitOp::create(rewriter, loc, bar, at[0]);
+          result = ttg::LocalLoadOp::create(rewriter, loc, tile, buffer,
+                                            Value());
+          return SmallVector<Value>{
+              arith::XOrIOp::create(rewriter, loc, at[0], one)};
+        });
+    if (failed(phase))
+      return op.emitError() << kPassFlag
+                            << ": cannot carry the async barrier phase "
+                               "through the enclosing loops";
+    rewriter.replaceOp(op, result);
+  }
+
+  for (triton::DescriptorStoreOp store : stores) {
+    Location loc = store.getLoc();
+    auto tile = cast<RankedTensorType>(store.getSrc().getType());
+    Value buffer = allocateBuffer(store, tile, 1, [&] {
+      mgpu::TMEStoreWaitOp::create(rewriter, loc);
+    });
+    rewriter.setInsertionPoint(store);
+    // In a loop the previous iteration's store may still read the buffer.
+    if (!getAncestors(store, func).empty())
+      mgpu::TMEStoreWaitOp::create(rewriter, loc);
+    ttg::LocalStoreOp::create(rewriter, loc, store.getSrc(), buffer);
+    mgpu::TMEStoreOp::create(rewriter, loc, buffer, store.getDesc(),
+                             innermostFirst(store.getIndices()),
+                             rewriter.getDenseI32ArrayAttr(boxOf(tile)));
+    mgpu::TMEStoreCommitOp::create(rewriter, loc);
+    rewriter.eraseOp(store);
+  }
+  return success();
+}
 
 } // namespace

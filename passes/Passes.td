@@ -307,10 +307,32 @@ def MUSALowerDescriptorsToTME
     loop) and flips after each wait. The buffer is allocated before the
     outermost loop around the op and freed after it.
 
+    Pipelining (`num-stages` S > 1, or the loop's `tt.num_stages`): a load
+    directly in an `scf.for`, whose descriptor is loop-invariant and whose
+    indices depend on the loop only through its induction variable (pure
+    ops, recomputed for a later iteration), gets a ring of S buffers (one
+    `ttg.local_alloc` of S tiles) and S barrier ids. Before the loop the
+    loads of iterations 0..S-2 are issued into slots 0..S-2 (each under
+    `scf.if iv < ub`); iteration i first issues iteration i+S-1's load into
+    the slot iteration i-1 read, then waits on (bar[slot], phase) and reads
+    its slot. The loop carries (slot, phase): slot + 1, wrapping to 0, the
+    phase flipping on the wrap; through enclosing loops too. Loads that
+    cannot be issued ahead stay unpipelined, with a remark.
+
     A store: (in a loop, `musagpu.tme_store_wait` so that the previous
     store has read the buffer) `ttg.local_store`, `musagpu.tme_store`,
     `musagpu.tme_store_commit`; after the outermost enclosing op (or the
     store), `musagpu.tme_store_wait` before the buffer is freed.
+
+    Descriptors. On the emulator the lowering builds a descriptor for kernel
+    arguments and `tt.make_tensor_descriptor` alike. On the GPU
+    (`target=musa`) only kernel arguments qualify: the host encodes a
+    64-byte MUtensorDescriptor and passes it by value. An argument goes
+    through TME with all of its uses or with none (one form per argument);
+    those that do are marked `musagpu.tme_descriptor`; the module attribute
+    `musagpu.tme_descriptor_args` holds, per descriptor argument of the
+    kernel in order, 1 where the host encodes it and 0 where it passes the
+    tensor's base address (what the launcher reads).
 
     Left on the path without TME (the lowering's bounds-checked global
     accesses), each with a remark saying why: gathers, scatters and
@@ -318,9 +340,9 @@ def MUSALowerDescriptorsToTME
     legal TME boxes (fewer than 32 bytes innermost, or wider than 256 bytes
     and not a multiple of 256 bytes); loads inside anything but `scf.for`;
     descriptors neither made by `tt.make_tensor_descriptor` nor kernel
-    arguments; and, with `target=musa`, every descriptor: the GPU's TME
-    descriptor is the host-encoded MUtensorDescriptor, which the lowering
-    does not receive yet. Architectures without TME are left alone.
+    arguments; on the GPU, descriptors made in the kernel and the other
+    uses of an argument one of whose uses stays without TME. Architectures
+    without TME are left alone.
 
     Before (`target=emulator`, mp_31):
     ```mlir
@@ -353,10 +375,14 @@ def MUSALowerDescriptorsToTME
   let options = [
     MUSAArchOption,
     Option<"target", "target", "std::string", "\"musa\"",
-           "What the kernel runs on: 'musa' (the GPU; descriptors stay "
-           "without TME until the host-encoded descriptor reaches the "
-           "lowering) or 'emulator' (the CPU emulator, which builds TME "
-           "descriptors from base, shape and strides)">
+           "What the kernel runs on: 'musa' (the GPU: TME on host-encoded "
+           "kernel-argument descriptors), 'emulator' (the CPU emulator, "
+           "which builds TME descriptors from base, shape and strides) or "
+           "'proxy' (the NVVM proxy: no TME, descriptors stay as they are)">,
+    Option<"numStages", "num-stages", "int32_t", "1",
+           "Buffers (and barriers) in the ring of a descriptor load directly "
+           "in an scf.for (the loop's `tt.num_stages` overrides it); 1 "
+           "issues each load where it is">
   ];
 }
 

@@ -277,6 +277,11 @@ public:
   FailureOr<Value>
   getTMEDescriptorAddress(OpBuilder &b, Location loc,
                           const TMEDescriptorFields &fields) const override {
+    if (fields.hostEncoded)
+      return emitError(loc)
+             << "a host-encoded MUtensorDescriptor parameter is the GPU's "
+                "ABI; the emulator builds its own descriptors (run "
+                "--musa-lower-descriptors-to-tme with target=emulator)";
     unsigned rank = fields.shape.size();
     if (rank == 0 || rank > unsigned(abi::kTMEMaxRank) ||
         fields.strides.size() != rank)

@@ -141,18 +141,23 @@ public:
                            StringRef function) const override;
 
   /// The device's descriptor is the 64-byte MUtensorDescriptor the host
-  /// encodes with muTensorDescriptorEncode and passes by value; its layout
-  /// is not public, so a kernel cannot build one from base, shape and
-  /// strides.
+  /// encodes with muTensorDescriptorEncode and passes by value (a
+  /// grid-constant `byval` parameter); its layout is not public, so a
+  /// kernel cannot build one from base, shape and strides.
   FailureOr<Value>
   getTMEDescriptorAddress(OpBuilder &b, Location loc,
                           const TMEDescriptorFields &fields) const override {
+    // The TME instruction takes the address of the grid-constant parameter.
+    if (fields.hostEncoded)
+      return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                      fields.hostEncoded)
+          .getResult();
     return emitError(loc)
-           << "TME on the MUSA GPU needs a host-encoded MUtensorDescriptor "
-              "kernel parameter (the launcher's tensordesc_meta), which the "
-              "lowering does not receive yet; descriptors on the device take "
-              "the path without TME (--musa-lower-descriptors-to-tme "
-              "target=musa keeps them there)";
+           << "TME on the MUSA GPU reads host-encoded MUtensorDescriptor "
+              "kernel parameters; this descriptor is not one (made in the "
+              "kernel, whose encoding on the device is not known for MUSA); "
+              "--musa-lower-descriptors-to-tme target=musa keeps such "
+              "descriptors on the path without TME";
   }
 
   void tmeLoad(OpBuilder &b, Location loc, Value barrier,

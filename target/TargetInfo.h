@@ -68,7 +68,25 @@ struct TMEDescriptorFields {
   unsigned elementBytes = 0;
   /// Out-of-bounds elements read as NaN instead of zero.
   bool padNaN = false;
+  /// The kernel parameter holding the host-encoded MUtensorDescriptor (an
+  /// argument marked kTMEDescriptorArgAttrName), or null.
+  Value hostEncoded;
 };
+
+/// The TME descriptor kernel-parameter ABI on the GPU (MUSA-FACTS.md, "ABI"):
+/// --musa-lower-descriptors-to-tme marks each `!tt.tensordesc` kernel
+/// argument the host passes as a 64-byte MUtensorDescriptor with this unit
+/// argument attribute; the kernel then receives it `byval([64 x i8]) align
+/// 64` and grid-constant, followed by its i32 shape and i64 strides.
+inline constexpr llvm::StringLiteral kTMEDescriptorArgAttrName =
+    "musagpu.tme_descriptor";
+/// Module attribute (dense i32 array): per tensor-descriptor argument of the
+/// kernel, in order, 1 where the host encodes a MUtensorDescriptor, 0 where
+/// it passes the tensor's base address (the launcher's tensordesc_meta).
+inline constexpr llvm::StringLiteral kTMEDescriptorArgsAttrName =
+    "musagpu.tme_descriptor_args";
+/// Bytes and alignment of a MUtensorDescriptor.
+inline constexpr unsigned kTMEDescriptorBytes = 64;
 
 /// One hardware TME tile transfer between global and shared memory (the
 /// operands of `llvm.musa.tme.{ld.tile,st}.<rank>d`, MUSA-FACTS.md).
@@ -231,8 +249,9 @@ public:
   //===--------------------------------------------------------------------===//
 
   /// The i64 address of a TME descriptor of `fields`, built at the builder's
-  /// insertion point. Fails (reporting at `loc`) where the target cannot
-  /// make one.
+  /// insertion point: on the GPU that of the host-encoded parameter, on the
+  /// emulator one the kernel builds. Fails (reporting at `loc`) where the
+  /// target cannot make one.
   virtual FailureOr<Value>
   getTMEDescriptorAddress(OpBuilder &b, Location loc,
                           const TMEDescriptorFields &fields) const;

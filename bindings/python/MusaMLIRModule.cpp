@@ -202,9 +202,9 @@ public:
     return std::move(*text);
   }
 
-  /// The module's attribute `name` as a Python value (integers and strings),
-  /// None where the module has no such attribute.
-  std::optional<std::variant<int64_t, std::string>>
+  /// The module's attribute `name` as a Python value (integers, strings and
+  /// dense i32 arrays as lists), None where the module has no such attribute.
+  std::optional<std::variant<int64_t, std::string, std::vector<int64_t>>>
   attribute(const std::string &name) {
     Attribute attr = (*module)->getAttr(name);
     if (!attr)
@@ -213,11 +213,14 @@ public:
       return integer.getValue().getSExtValue();
     if (auto string = dyn_cast<StringAttr>(attr))
       return string.getValue().str();
+    if (auto array = dyn_cast<DenseI32ArrayAttr>(attr))
+      return std::vector<int64_t>(array.asArrayRef().begin(),
+                                  array.asArrayRef().end());
     std::string text;
     llvm::raw_string_ostream os(text);
     attr.print(os);
     throw std::invalid_argument("module attribute '" + name + "' = " + text +
-                                " is neither an integer nor a string");
+                                " is neither an integer, a string nor a dense i32 array");
   }
 
   std::string str(bool debugInfo, bool generic) {

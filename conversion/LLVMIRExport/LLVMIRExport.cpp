@@ -51,6 +51,8 @@ llvm::Error emitFailure(Location loc, const llvm::Twine &message) {
 struct KernelMarker {
   std::string name;
   std::optional<uint32_t> maxNTidX;
+  /// 0-based numbers of the grid-constant parameters.
+  SmallVector<unsigned> gridConstants;
 };
 
 /// Reads the `musa.kernel` / `musa.maxntidx` attributes (LLVMIRExport.h).
@@ -75,7 +77,14 @@ llvm::Expected<SmallVector<KernelMarker>> collectKernels(ModuleOp module) {
                   "' must be a unit attribute");
     if (func.isExternal())
       return fail("kernel '" + func.getName() + "' has no body");
-    KernelMarker marker{func.getName().str(), std::nullopt};
+    KernelMarker marker{func.getName().str(), std::nullopt, {}};
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      if (Attribute attr = func.getArgAttr(i, kGridConstantAttrName)) {
+        if (!isa<UnitAttr>(attr))
+          return fail(llvm::Twine("'") + kGridConstantAttrName +
+                      "' must be a unit attribute");
+        marker.gridConstants.push_back(i);
+      }
     if (maxAttr) {
       auto intAttr = dyn_cast<IntegerAttr>(maxAttr);
       if (!intAttr || intAttr.getValue().isNegative() ||
@@ -115,6 +124,16 @@ void markKernels(llvm::Module &module, ArrayRef<KernelMarker> kernels) {
     addAnnotation(func, "kernel", 1);
     if (kernel.maxNTidX)
       addAnnotation(func, "maxntidx", *kernel.maxNTidX);
+    if (!kernel.gridConstants.empty()) {
+      SmallVector<llvm::Metadata *> params;
+      for (unsigned i : kernel.gridConstants)
+        params.push_back(llvm::ConstantAsMetadata::get(
+            llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), i + 1)));
+      llvm::Metadata *operands[] = {llvm::ValueAsMetadata::get(func),
+                                    llvm::MDString::get(ctx, "grid_constant"),
+                                    llvm::MDNode::get(ctx, params)};
+      annotations->addOperand(llvm::MDNode::get(ctx, operands));
+    }
   }
 }
 

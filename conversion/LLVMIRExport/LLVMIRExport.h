@@ -20,8 +20,11 @@
 // convention 102 (`mtgpu_kernel`, printed `cc102`; MLIR's CConv enum has no
 // spelling for it), external linkage, and `!{ptr @k, !"kernel", i32 1}` in
 // `!musa.annotations`. `musa.maxntidx` (integer; num_warps * warp_size) adds
-// `!{ptr @k, !"maxntidx", i32 N}`. Everything else about the function (its
-// arguments, `llvm.musa.*` calls) is plain LLVM dialect.
+// `!{ptr @k, !"maxntidx", i32 N}`. `musa.grid_constant` (unit, on a
+// kernel argument) adds `!{ptr @k, !"grid_constant", !{i32 i + 1}}` (the
+// 1-based parameter numbers, as NVVM spells grid constants; inferred for
+// MUSA). Everything else about the function (its arguments, `llvm.musa.*`
+// calls) is plain LLVM dialect.
 //
 // `llvm.musa.*` declarations need no attributes from the conversion: the
 // export makes all of them nounwind, special-register reads
@@ -56,6 +59,10 @@ namespace mlir::triton_musa {
 inline constexpr llvm::StringLiteral kKernelAttrName = "musa.kernel";
 /// Integer attribute on a kernel: the maximum threads per block.
 inline constexpr llvm::StringLiteral kMaxNTidXAttrName = "musa.maxntidx";
+/// Unit attribute on a kernel argument: a grid-constant parameter (the
+/// `byval` TME descriptor), `!{ptr @k, !"grid_constant", !{i32 i + 1}}`.
+inline constexpr llvm::StringLiteral kGridConstantAttrName =
+    "musa.grid_constant";
 
 /// LLVM target facts for MUSA GPUs (MUSA-FACTS.md, "LLVM target").
 inline constexpr llvm::StringLiteral kMUSATriple = "mtgpu-mt-musa";

@@ -197,6 +197,8 @@ struct ConvertTritonGPUToMUSA
     if (failed(applyFullConversion(module, target, std::move(patterns))) ||
         sawError)
       return signalPassFailure();
+    if (failed(finalizeTMEDescriptorParameters(module)))
+      return signalPassFailure();
   }
 };
 

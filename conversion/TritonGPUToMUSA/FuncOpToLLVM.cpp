@@ -7,6 +7,14 @@
 //   musa.kernel   (unit) -> cc 102, !{ptr @k, !"kernel", i32 1}
 //   musa.maxntidx (i32)  -> !{ptr @k, !"maxntidx", i32 N}, N = warps x lanes
 //
+// A `!tt.tensordesc` kernel argument the host passes as a 64-byte
+// MUtensorDescriptor (marked `musagpu.tme_descriptor` by
+// --musa-lower-descriptors-to-tme) is converted like any descriptor (the
+// TME ops take its address, TMEOpToLLVM.cpp); once the whole module is
+// converted, finalizeTMEDescriptorParameters makes it the parameter the
+// host passes: `ptr byval([64 x i8]) align 64` with `musa.grid_constant`,
+// which the LLVM IR export turns into a `!musa.annotations` entry.
+//
 //===----------------------------------------------------------------------===//
 
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
@@ -15,6 +23,8 @@
 
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
+
+#include "target/TargetInfo.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 
@@ -134,4 +144,55 @@ void mlir::triton_musa::populateFuncOpToLLVMPatterns(
     const TargetInfo &targetInfo) {
   patterns.add<FuncOpConversion, ReturnOpConversion, CallOpConversion>(
       typeConverter, targetInfo);
+}
+
+LogicalResult mlir::triton_musa::finalizeTMEDescriptorParameters(
+    ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  auto byvalType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
+                                            kTMEDescriptorBytes);
+  auto generic = LLVM::LLVMPointerType::get(ctx);
+  WalkResult result = module.walk([&](LLVM::LLVMFuncOp func) {
+    SmallVector<Type> inputs(func.getFunctionType().getParams());
+    bool changed = false;
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      if (!func.getArgAttr(i, kTMEDescriptorArgAttrName))
+        continue;
+      if (!func->hasAttr(kKernelAttrName)) {
+        func.emitError() << "argument " << i << " of '" << func.getName()
+                         << "' is a host-encoded TME descriptor, which only "
+                            "kernels receive";
+        return WalkResult::interrupt();
+      }
+      // The kernel only ever takes the parameter's address (the TME
+      // instruction's descriptor operand); any other use would read the
+      // opaque descriptor as a tensor address.
+      BlockArgument arg = func.getArgument(i);
+      for (Operation *user : arg.getUsers())
+        if (!isa<LLVM::PtrToIntOp>(user)) {
+          user->emitError()
+              << "'" << user->getName()
+              << "' uses the host-encoded TME descriptor parameter " << i
+              << " of '" << func.getName()
+              << "' as a tensor address; only TME ops may use it";
+          return WalkResult::interrupt();
+        }
+      arg.setType(generic);
+      inputs[i] = generic;
+      func.removeArgAttr(i, StringAttr::get(ctx, kTMEDescriptorArgAttrName));
+      func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                      TypeAttr::get(byvalType));
+      func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                      IntegerAttr::get(IntegerType::get(ctx, 64),
+                                       kTMEDescriptorBytes));
+      func.setArgAttr(i, kGridConstantAttrName, UnitAttr::get(ctx));
+      changed = true;
+    }
+    if (changed)
+      func.setFunctionType(LLVM::LLVMFunctionType::get(
+          func.getFunctionType().getReturnType(), inputs,
+          func.getFunctionType().isVarArg()));
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }

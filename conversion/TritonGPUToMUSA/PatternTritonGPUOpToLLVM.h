@@ -55,6 +55,9 @@ constexpr unsigned kTensorPatternBenefit = 10;
 void populateFuncOpToLLVMPatterns(TritonGPUToMUSATypeConverter &typeConverter,
                                   RewritePatternSet &patterns,
                                   const TargetInfo &targetInfo);
+/// After the conversion: host-encoded TME descriptor kernel arguments become
+/// `ptr byval([64 x i8]) align 64` grid-constant parameters (FuncOpToLLVM.cpp).
+LogicalResult finalizeTMEDescriptorParameters(ModuleOp module);
 
 /// tt.get_program_id, tt.get_num_programs.
 void populateSPMDOpToLLVMPatterns(TritonGPUToMUSATypeConverter &typeConverter,

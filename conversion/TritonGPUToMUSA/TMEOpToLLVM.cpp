@@ -84,6 +84,13 @@ FailureOr<Value> getDescriptorAddress(Operation *op, Value desc, Value lowered,
   fields.shape = values->shape;
   fields.strides = values->strides;
   fields.padNaN = values->padNaN;
+  // A kernel argument the host encodes (--musa-lower-descriptors-to-tme
+  // marked it; FuncOpToLLVM.cpp makes it the byval parameter).
+  if (auto arg = dyn_cast<BlockArgument>(lowered))
+    if (auto func = dyn_cast<LLVM::LLVMFuncOp>(arg.getOwner()->getParentOp());
+        func && arg.getOwner()->isEntryBlock() &&
+        func.getArgAttr(arg.getArgNumber(), kTMEDescriptorArgAttrName))
+      fields.hostEncoded = lowered;
   Type element = descType.getBlockType().getElementType();
   fields.elementBytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
   return target.getTMEDescriptorAddress(rewriter, loc, fields);

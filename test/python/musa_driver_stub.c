@@ -1,5 +1,6 @@
 /* A stand-in for libmusa.so in tests: records what the generated launcher passes to the driver. Addresses in
    [stub_device_lo, stub_device_hi) count as device memory. */
+#include <stdint.h>
 #include <string.h>
 #include "triton_musa_driver.h"
 
@@ -9,7 +10,9 @@ int stub_num_params;
 unsigned stub_grid[3], stub_block[3], stub_shared;
 unsigned long long stub_stream, stub_function;
 unsigned char stub_params[1024];
-unsigned long long stub_encoded[16]; /* type, rank, address, dims[5], strides[4] */
+unsigned long long stub_encoded[16]; /* type, rank, address, dims[5], strides[4], interleave, oob fill, desc % 64 */
+int stub_encode_calls;
+int stub_param_aligned64[32]; /* per kernel parameter: its address is 64-byte aligned */
 
 MUresult muGetErrorString(MUresult error, const char **str) { (void)error; *str = "stub error"; return MUSA_SUCCESS; }
 
@@ -23,13 +26,16 @@ MUresult muPointerGetAttribute(void *data, MUpointer_attribute attribute, MUdevi
 MUresult muTensorDescriptorEncode(MUtensorDescriptor *desc, MUtensorDescriptorDataType type, muuint32_t rank,
                                   void *globalAddress, const muuint64_t *globalDim, const muuint64_t *globalStrides,
                                   MUtensorDescriptorInterleave interleave, muuint64_t oobConstantFill) {
-  (void)interleave; (void)oobConstantFill;
   memset(stub_encoded, 0, sizeof(stub_encoded));
+  ++stub_encode_calls;
   stub_encoded[0] = (unsigned long long)type;
   stub_encoded[1] = rank;
   stub_encoded[2] = (unsigned long long)globalAddress;
   for (muuint32_t i = 0; i < rank; ++i) stub_encoded[3 + i] = globalDim[i];
   for (muuint32_t i = 0; i + 1 < rank; ++i) stub_encoded[8 + i] = globalStrides[i];
+  stub_encoded[12] = (unsigned long long)interleave;
+  stub_encoded[13] = oobConstantFill;
+  stub_encoded[14] = (unsigned long long)(uintptr_t)desc % 64;
   memset(desc, 0xA5, sizeof(*desc));
   desc->opaque[0] = (unsigned long long)globalAddress;
   return MUSA_SUCCESS;
@@ -46,6 +52,7 @@ MUresult muLaunchKernel(MUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   size_t offset = 0;
   for (int i = 0; i < stub_num_params; ++i) {
     memcpy(stub_params + offset, params[i], stub_param_sizes[i]);
+    stub_param_aligned64[i] = (uintptr_t)params[i] % 64 == 0;
     offset += stub_param_sizes[i];
   }
   return MUSA_SUCCESS;

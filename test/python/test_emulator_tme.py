@@ -168,6 +168,148 @@ def test_descriptor_loads_in_k_loop(arch: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Pipelined descriptor loads: a ring of num_stages buffers and barriers (mp_31)
+
+
+def emuir_text(compiled: Any) -> str:
+    emuir = compiled.asm["emuir"]
+    return emuir.decode() if isinstance(emuir, bytes) else str(emuir)
+
+
+def check_ring(compiled: Any, arch: str, loads: int, stages: int) -> None:
+    """mp_31: one barrier per load and stage, initialized once each; the ring's slots in one allocation."""
+    if arch != "mp_31":
+        assert "__musa_emu_async_bar_init" not in emuir_text(compiled)
+        return
+    assert emuir_text(compiled).count("llvm.call @__musa_emu_async_bar_init(") == loads * stages
+
+
+@pytest.mark.parametrize("num_stages", [1, 2, 3, 4])
+@pytest.mark.parametrize("K", [192, 176, 16])  # whole tiles; a ragged last tile; fewer iterations than stages
+def test_pipelined_k_loop(arch: str, num_stages: int, K: int) -> None:
+    """The K loop's two descriptor loads, pipelined num_stages deep: the loads of the next iterations are
+    in flight while the current one computes; ragged K reads zeros past the end; against torch.matmul."""
+    kernel = fresh(_k_loop_matmul)
+    M, N, BM, BN, BK = 64, 32, 32, 32, 32
+    torch.manual_seed(num_stages * 1000 + K)
+    a = torch.randn(M, K, dtype=torch.float16)
+    b = torch.randn(K, N, dtype=torch.float16)
+    c = torch.full((M, N), 5.0, dtype=torch.float32)
+    compiled = kernel[(M // BM, N // BN)](TensorDescriptor.from_tensor(a, [BM, BK]),
+                                          TensorDescriptor.from_tensor(b, [BK, BN]),
+                                          TensorDescriptor.from_tensor(c, [BM, BN]), K, BM=BM, BN=BN, BK=BK,
+                                          num_stages=num_stages)
+    torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-3, atol=1e-3)
+    check_path(compiled, arch)
+    check_ring(compiled, arch, loads=2, stages=num_stages)
+
+
+def _tile_loop_sum(in_desc, out_ptr, n_tiles, BM: tl.constexpr, BN: tl.constexpr, STAGES: tl.constexpr):
+    # Row block r (program id) sums tiles (r, 0..n_tiles) under tl.range's own num_stages.
+    m = tl.program_id(0) * BM
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for j in tl.range(0, n_tiles, num_stages=STAGES):
+        acc += in_desc.load([m, j * BN]).to(tl.float32)
+    rm = m + tl.arange(0, BM)[:, None]
+    rn = tl.arange(0, BN)[None, :]
+    tl.store(out_ptr + rm * BN + rn, acc)
+
+
+@pytest.mark.parametrize("stages", [2, 4])
+def test_tl_range_num_stages(arch: str, stages: int) -> None:
+    """tl.range(..., num_stages=n) sets the loop's ring size whatever the kernel's num_stages; the
+    indices are computed from the induction variable (j * BN), recomputed for the loads ahead."""
+    kernel = fresh(_tile_loop_sum)
+    M, BM, BN, n_tiles = 32, 16, 32, 5
+    # Ragged: the last tile is partly outside (a column slice keeps the row stride 16-byte aligned).
+    x = torch.randn(M, n_tiles * BN, dtype=torch.float32)[:, :n_tiles * BN - 8]
+    out = torch.zeros(M, BN, dtype=torch.float32)
+    compiled = kernel[(M // BM, )](TensorDescriptor.from_tensor(x, [BM, BN]), out, n_tiles, BM=BM, BN=BN,
+                                   STAGES=stages, num_stages=1)
+    padded = torch.zeros(M, n_tiles * BN)
+    padded[:, :x.shape[1]] = x
+    torch.testing.assert_close(out, padded.view(M, n_tiles, BN).sum(dim=1), rtol=1e-5, atol=1e-5)
+    check_ring(compiled, arch, loads=1, stages=stages)
+
+
+def _persistent_sum(in_desc, out_ptr, n_rows, n_tiles, BM: tl.constexpr, BN: tl.constexpr):
+    # Each program walks row blocks (outer loop) and sums each one's tiles (inner loop): the inner
+    # loop's ring continues across the outer iterations (slot and phase carried through both loops).
+    for r in range(tl.program_id(0), n_rows, tl.num_programs(0)):
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for j in range(0, n_tiles):
+            acc += in_desc.load([r * BM, j * BN])
+        rm = r * BM + tl.arange(0, BM)[:, None]
+        rn = tl.arange(0, BN)[None, :]
+        tl.store(out_ptr + rm * BN + rn, acc)
+
+
+@pytest.mark.parametrize("num_stages", [2, 3])
+def test_ring_carried_through_an_outer_loop(arch: str, num_stages: int) -> None:
+    """3 row blocks over 2 programs, 3 tiles each (not a multiple of the ring): the slots and phases
+    continue across the outer loop; a wrong phase would deadlock or read a stale tile."""
+    kernel = fresh(_persistent_sum)
+    BM, BN, n_rows, n_tiles = 16, 32, 3, 3
+    x = torch.randn(n_rows * BM, n_tiles * BN, dtype=torch.float32)
+    out = torch.zeros(n_rows * BM, BN, dtype=torch.float32)
+    compiled = kernel[(2, )](TensorDescriptor.from_tensor(x, [BM, BN]), out, n_rows, n_tiles, BM=BM, BN=BN,
+                             num_stages=num_stages)
+    torch.testing.assert_close(out, x.view(n_rows * BM, n_tiles, BN).sum(dim=1), rtol=1e-5, atol=1e-5)
+    check_ring(compiled, arch, loads=1, stages=num_stages)
+
+
+def _two_level_rings(in_desc, bias_desc, out_ptr, n_rows, n_tiles, BM: tl.constexpr, BN: tl.constexpr):
+    # A ring in each loop: the outer loop's bias tile and the inner loop's tiles.
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for r in range(0, n_rows):
+        acc += bias_desc.load([r * BM, 0])
+        for j in range(0, n_tiles):
+            acc += in_desc.load([r * BM, j * BN])
+    rm = tl.arange(0, BM)[:, None]
+    rn = tl.arange(0, BN)[None, :]
+    tl.store(out_ptr + rm * BN + rn, acc)
+
+
+@pytest.mark.parametrize("num_stages", [2, 3])
+def test_rings_in_nested_loops(arch: str, num_stages: int) -> None:
+    """Rings in both loops of a nest: the inner ring's state is carried through the outer loop, whose
+    own ring prefetches the next row's bias tile."""
+    kernel = fresh(_two_level_rings)
+    BM, BN, n_rows, n_tiles = 16, 32, 3, 4
+    x = torch.randn(n_rows * BM, n_tiles * BN, dtype=torch.float32)
+    bias = torch.randn(n_rows * BM, BN, dtype=torch.float32)
+    out = torch.zeros(BM, BN, dtype=torch.float32)
+    compiled = kernel[(1, )](TensorDescriptor.from_tensor(x, [BM, BN]), TensorDescriptor.from_tensor(bias, [BM, BN]),
+                             out, n_rows, n_tiles, BM=BM, BN=BN, num_stages=num_stages)
+    expected = x.view(n_rows, BM, n_tiles, BN).sum(dim=(0, 2)) + bias.view(n_rows, BM, BN).sum(dim=0)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
+    check_ring(compiled, arch, loads=2, stages=num_stages)
+
+
+def _carried_index_sum(in_desc, out_ptr, n_tiles, BM: tl.constexpr, BN: tl.constexpr):
+    # The column is loop-carried (not a function of the induction variable): not pipelined.
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    col = 0
+    for j in range(0, n_tiles):
+        acc += in_desc.load([0, col])
+        col += BN
+    rm = tl.arange(0, BM)[:, None]
+    rn = tl.arange(0, BN)[None, :]
+    tl.store(out_ptr + rm * BN + rn, acc)
+
+
+def test_loop_carried_index_stays_unpipelined(arch: str) -> None:
+    """A load whose index is loop-carried keeps one buffer and one barrier, and stays correct."""
+    kernel = fresh(_carried_index_sum)
+    BM, BN, n_tiles = 16, 32, 4
+    x = torch.randn(BM, n_tiles * BN, dtype=torch.float32)
+    out = torch.zeros(BM, BN, dtype=torch.float32)
+    compiled = kernel[(1, )](TensorDescriptor.from_tensor(x, [BM, BN]), out, n_tiles, BM=BM, BN=BN, num_stages=3)
+    torch.testing.assert_close(out, x.view(BM, n_tiles, BN).sum(dim=1), rtol=1e-5, atol=1e-5)
+    check_ring(compiled, arch, loads=1, stages=1)
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # The runtime's async barriers, driven directly
 
 BARRIER_DECLS = """

@@ -18,7 +18,7 @@ import functools
 import hashlib
 from dataclasses import dataclass, fields
 from types import ModuleType
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from triton import knobs
 from triton._C.libtriton import ir, passes
@@ -290,7 +290,8 @@ class MusaBackend(BaseBackend):
         metadata["shared"] = 0
         # Not mod.get_tensordesc_metadata(): it dereferences the NVIDIA shared encoding
         # that only nvidia passes attach to descriptors and segfaults on a musa module.
-        # Descriptor metadata for the launcher will come from the MUSA TME stage.
+        # The GPU's llir stage fills it in (the TME stage decides which descriptors the
+        # host encodes); the emulator takes every descriptor as base, shape and strides.
         metadata["tensordesc_meta"] = None
         metadata["global_scratch_size"] = 0
         metadata["global_scratch_align"] = 1
@@ -346,8 +347,10 @@ class MusaBackend(BaseBackend):
         from .lowering import lower_to_llir
         name = metadata.get("name", "kernel")
         with user_errors(name, opt.arch):
-            lowered = lower_to_llir(str(ttgir), opt.musa_arch, source_name=f"{name}.ttgir")
+            lowered = lower_to_llir(str(ttgir), opt.musa_arch, source_name=f"{name}.ttgir",
+                                    num_stages=opt.num_stages)
         metadata["shared"] = lowered.shared_bytes
+        metadata["tensordesc_meta"] = tensordesc_meta(lowered.tme_descriptor_args)
         return lowered.llir
 
     @staticmethod
@@ -355,7 +358,8 @@ class MusaBackend(BaseBackend):
         """TTGIR -> LLVM dialect for the CPU emulator target (what the emulator loads)."""
         name = metadata.get("name", "kernel")
         with user_errors(name, opt.arch):
-            lowered = lower_for_emulator(str(ttgir), opt.musa_arch, source_name=f"{name}.ttgir")
+            lowered = lower_for_emulator(str(ttgir), opt.musa_arch, source_name=f"{name}.ttgir",
+                                         num_stages=opt.num_stages)
         metadata["shared"] = lowered.shared_bytes
         return lowered.llvm_dialect
 
@@ -370,6 +374,15 @@ class MusaBackend(BaseBackend):
             mubin = find_toolchain().compile_mubin(llir, opt.musa_arch, name)
         timer.report()
         return mubin
+
+
+def tensordesc_meta(tme_flags: Sequence[int]) -> Optional[List[Optional[Dict[str, Any]]]]:
+    """The launcher's ``tensordesc_meta`` from --musa-lower-descriptors-to-tme's per-descriptor-argument
+    flags (in argument order): a dict where the host encodes a 64-byte MUtensorDescriptor, None where it
+    passes the tensor's base address. None when no flags were recorded (no descriptor, or the emulator)."""
+    if not tme_flags:
+        return None
+    return [{"encoding": "MUtensorDescriptor"} if flag else None for flag in tme_flags]
 
 
 def binary_stage() -> str:

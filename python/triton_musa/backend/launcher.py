@@ -158,7 +158,7 @@ def make_launcher_source(kernel_name: str, params: Sequence[Param]) -> str:
             strides = ", ".join(f"(muuint64_t){_c_ident(i + 1 + p.rank + d)}_in" for d in range(p.rank))
             prepare.append(f"  MUdeviceptr {v}_base = 0;\n"
                            f"  if (!tm_device_pointer({v}_obj, {i}, \"{label}\", &{v}_base)) return NULL;\n"
-                           f"  MUtensorDescriptor {v};\n"
+                           f"  _Alignas(64) MUtensorDescriptor {v};\n"
                            f"  {{\n"
                            f"    const muuint64_t sizes[{p.rank}] = {{{sizes}}};\n"
                            f"    const muuint64_t strides[{p.rank}] = {{{strides}}};\n"
@@ -241,6 +241,11 @@ static int tm_encode_descriptor(MUtensorDescriptor *desc, MUdeviceptr base, int 
   }}
   if (base % 16 != 0) {{
     PyErr_Format(PyExc_ValueError, "kernel \"{kernel_name}\": descriptor '%s' base address is not 16-byte aligned", name);
+    return 0;
+  }}
+  if (strides[rank - 1] != 1) {{
+    PyErr_Format(PyExc_ValueError, "kernel \"{kernel_name}\": descriptor '%s' has innermost stride %llu; TME needs "
+                 "a contiguous innermost dimension", name, (unsigned long long)strides[rank - 1]);
     return 0;
   }}
   muuint64_t dims[5], byte_strides[4];
@@ -333,6 +338,10 @@ class MusaLauncher:
         self.kernel_name: str = getattr(metadata, "name", "kernel")
         params = expand_signature(list(signature), self.arg_types, getattr(metadata, "tensordesc_meta", None))
         self.needs_expansion = any(t.startswith("tensordesc") or t in ("fp16", "bf16") for t in self.arg_types)
+        # Positions (among all arguments) of the descriptors the host encodes.
+        meta = list(getattr(metadata, "tensordesc_meta", None) or [])
+        desc_positions = [i for i, t in enumerate(self.arg_types) if t.startswith("tensordesc")]
+        self.encoded_descriptors = [i for i, m in zip(desc_positions, meta) if m is not None]
         self.threads = int(metadata.num_warps) * int(metadata.warp_size)
         self.shared = int(metadata.shared)
         self.source = make_launcher_source(self.kernel_name, params)
@@ -340,6 +349,10 @@ class MusaLauncher:
 
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: Any, packed_metadata: Any,
                  launch_metadata: Any, launch_enter_hook: Any, launch_exit_hook: Any, *args: Any) -> None:
+        for i in self.encoded_descriptors:
+            if getattr(args[i], "padding", "zero") != "zero":
+                raise ValueError(f"kernel {self.kernel_name!r}: argument {i} is a TensorDescriptor with padding "
+                                 f"{args[i].padding!r}; MUSA TME descriptors pad out-of-bounds reads with zero only")
         if self.needs_expansion:
             args = tuple(expand_arguments(self.arg_types, args))
         self.launch(grid_x, grid_y, grid_z, stream, function, self.threads, self.shared, launch_metadata,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 from .instrumentation import StepTimer, run_pipeline
 from .target import MusaArch, libdevice_path
@@ -33,11 +33,14 @@ class LoweredModule:
     pipeline: str
     llvm_dialect: str  # the module after `pipeline`, in the MLIR LLVM dialect
     shared_bytes: int  # shared memory per block, as --musa-allocate-shared-memory planned it
+    # Per tensor-descriptor argument of the kernel, in order: 1 where the host passes a 64-byte
+    # MUtensorDescriptor, 0 where the tensor's base address (GPU target only; empty on the emulator).
+    tme_descriptor_args: Tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class LoweredKernel(LoweredModule):
-    llir: str  # LLVM IR text for mtgpu-mt-musa, readable by the SDK's llc
+    llir: str = ""  # LLVM IR text for mtgpu-mt-musa, readable by the SDK's llc
 
 
 @dataclass(frozen=True)
@@ -61,20 +64,26 @@ class MatmulOptions:
         return "musa-accelerate-matmul" + (f"{{{' '.join(options)}}}" if options else "")
 
 
-def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = None) -> str:
+def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:
     """The pass pipeline from TTGIR to the LLVM dialect for ``target`` ("musa", "emulator" or
-    "proxy"); the matrix-path switches default to the environment's."""
+    "proxy"); the matrix-path switches default to the environment's. ``num_stages`` > 1 pipelines
+    descriptor loads in loops through a ring of TME buffers (Triton's pipeliner leaves them alone)."""
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
+    if not isinstance(num_stages, int) or num_stages < 0:
+        raise ValueError(f"num_stages must be a non-negative integer, got {num_stages!r}")
     matmul = matmul or MatmulOptions.from_env()
     if target == "proxy":
         # The proxy (NVVM) has no SQMMA: mp_31's dots stay on FMA there.
         matmul = MatmulOptions(enable_mma=matmul.enable_mma, enable_sqmma=False)
     option = "" if target == "musa" else f"{{target={target}}}"
+    tme_options = ([] if target == "musa" else [f"target={target}"]) + (
+        [f"num-stages={num_stages}"] if num_stages > 1 else [])
+    tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(tme_options)}}}" if tme_options else "")
     # The matrix paths first, on Triton's (pipelined) TTGIR; then TME, which turns descriptor tiles
     # into shared buffers; the async-copy schedule moves each loop's dot below its refills before the
     # allocation places the buffers.
-    return (f"builtin.module({matmul.pass_spec()},musa-lower-descriptors-to-tme{option},"
+    return (f"builtin.module({matmul.pass_spec()},{tme},"
             "musa-relayout-gather-offsets,musa-schedule-async-copies,musa-allocate-shared-memory,"
             f"musa-insert-barriers,convert-tritongpu-to-musa{option},canonicalize,cse)")
 
@@ -90,7 +99,7 @@ def dot_path_report(ttgir: str, matmul: Optional[MatmulOptions] = None, *,
     return list(module.run_pipeline(f"builtin.module({matmul.pass_spec()},musa-dot-path-report)"))
 
 
-def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str) -> tuple[Any, LoweredModule]:
+def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str, num_stages: int = 1) -> tuple[Any, LoweredModule]:
     from .. import _musa_mlir
 
     module = _musa_mlir.parse(ttgir, source_name=source_name)
@@ -98,23 +107,26 @@ def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str) -> tuple[A
     if module_target != f"musa:{arch.name}":
         raise ValueError(f"{source_name}: the module's ttg.target is {module_target!r}, "
                          f"not 'musa:{arch.name}': compile it for the architecture it was made for")
-    pipeline = lowering_pipeline(target)
+    pipeline = lowering_pipeline(target, num_stages=num_stages)
     if os.environ.get("MLIR_ENABLE_DUMP") == "1":
         print(f"// triton-musa: musa-opt '--pass-pipeline={pipeline}' {source_name}")
     run_pipeline(module, pipeline, kernel=os.path.splitext(source_name)[0])
     shared = module.attribute("ttg.shared") or 0
-    return module, LoweredModule(pipeline=pipeline, llvm_dialect=str(module), shared_bytes=int(shared))
+    tme_args = tuple(module.attribute("musagpu.tme_descriptor_args") or ())
+    return module, LoweredModule(pipeline=pipeline, llvm_dialect=str(module), shared_bytes=int(shared),
+                                 tme_descriptor_args=tme_args)
 
 
-def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel.ttgir") -> LoweredModule:
+def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel.ttgir",
+                       num_stages: int = 1) -> LoweredModule:
     """TTGIR -> LLVM dialect for the CPU emulator emulating ``arch`` (what the emulator JIT loads)."""
-    return _lower(ttgir, arch, "emulator", source_name)[1]
+    return _lower(ttgir, arch, "emulator", source_name, num_stages)[1]
 
 
 def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name: str = "kernel.ttgir",
-                  libdevice: Optional[str] = None) -> LoweredKernel:
+                  libdevice: Optional[str] = None, num_stages: int = 1) -> LoweredKernel:
     """TTGIR -> LLVM IR for the MUSA GPU ``arch``; links ``libdevice`` (default: the SDK's, when installed)."""
-    module, lowered = _lower(ttgir, arch, "musa", source_name)
+    module, lowered = _lower(ttgir, arch, "musa", source_name, num_stages)
     if libdevice is None:
         sdk_libdevice = libdevice_path(arch)
         libdevice = sdk_libdevice if os.path.exists(sdk_libdevice) else None
@@ -126,7 +138,8 @@ def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name
                                  llvm14_compatible=target_llvm_major() < LLVM_MAJOR_WITHOUT_REWRITES)
     timer.report()
     return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
-                         shared_bytes=lowered.shared_bytes, llir=llir)
+                         shared_bytes=lowered.shared_bytes, tme_descriptor_args=lowered.tme_descriptor_args,
+                         llir=llir)
 
 
 def lower_for_proxy(ttgir: str, arch: MusaArch, *, sm: str, ptx_version: int, libdevice: Optional[str],

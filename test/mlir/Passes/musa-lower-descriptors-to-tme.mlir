@@ -1,11 +1,14 @@
 // --musa-lower-descriptors-to-tme: descriptor tiles through TME and integer
-// async barriers on mp_31; mp_22 (no TME) and the GPU target (no
-// host-encoded descriptor yet) keep the path without TME.
+// async barriers on mp_31; mp_22 (no TME) keeps the path without TME; the
+// GPU target (DEVICE) takes TME for host-encoded kernel arguments only,
+// each argument with all of its uses or none.
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme=target=emulator 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme="arch=mp_22 target=emulator" 2>&1 | FileCheck %s --check-prefix=MP22 --implicit-check-not=musagpu.
-// RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme 2>%t.device-remarks | FileCheck %s --check-prefix=DEVICE --implicit-check-not=musagpu.tme
+// RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme 2>%t.device-remarks | FileCheck %s --check-prefix=DEVICE
 // RUN: FileCheck %s --check-prefix=DEVICE-REMARK --input-file=%t.device-remarks
+// The GPU proxy (NVVM) has no TME: nothing changes.
+// RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme=target=proxy | FileCheck %s --check-prefix=PROXY --implicit-check-not=musagpu.
 
 // CHECK: #shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -29,11 +32,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: ttg.local_dealloc %[[BUF]]
   // CHECK-NOT: tt.descriptor_load
   // CHECK: tt.return %[[T]]
+  // PROXY-LABEL: tt.func public @load_arg(
+  // PROXY: tt.descriptor_load
   // MP22-LABEL: tt.func public @load_arg(
   // MP22: tt.descriptor_load
+  // The GPU: the argument is marked host-encoded, listed in the module.
+  // DEVICE: module attributes {{.*}}musagpu.tme_descriptor_args = array<i32: 1>
   // DEVICE-LABEL: tt.func public @load_arg(
-  // DEVICE-REMARK: remark: descriptor load stays without TME: TME on the MUSA GPU needs a host-encoded MUtensorDescriptor
-  // DEVICE: tt.descriptor_load
+  // DEVICE-SAME: !tt.tensordesc<tensor<64x64xf16>> {musagpu.tme_descriptor}
+  // DEVICE: musagpu.tme_load
+  // DEVICE-NOT: tt.descriptor_load
   tt.func public @load_arg(%d: !tt.tensordesc<tensor<64x64xf16>>, %m: i32, %n: i32, %sm: i64, %sn: i64, %i: i32, %j: i32) -> tensor<64x64xf16, #blocked> {
     %t = tt.descriptor_load %d[%i, %j] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
     tt.return %t : tensor<64x64xf16, #blocked>
@@ -47,6 +55,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: #shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 32
   // A load in a K loop: one buffer before the loop, the phase carried
   // through the loop and flipped after each wait.
+  // A descriptor made in the kernel has no host encoding on the GPU.
+  // DEVICE-LABEL: tt.func public @load_in_loop(
+  // DEVICE-NOT: musagpu.tme_load
+  // DEVICE: tt.descriptor_load
+  // DEVICE-REMARK: remark: descriptor load stays without TME: TME on the MUSA GPU reads host-encoded descriptors (kernel arguments); encoding one made by 'tt.make_tensor_descriptor' on the device is not known for MUSA
   // CHECK-LABEL: tt.func public @load_in_loop(
   // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
   // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
@@ -81,6 +94,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: #shared = #musagpu.tme_shared<{swizzleGranularity = b64,
   // Stores in a loop: wait for the previous store to read the buffer,
   // fill it, store, commit; one wait after the loop before the free.
+  // DEVICE-LABEL: tt.func public @store_in_loop(
+  // DEVICE-SAME: {musagpu.tme_descriptor}
+  // DEVICE: musagpu.tme_store
   // CHECK-LABEL: tt.func public @store_in_loop(
   // CHECK-NOT: musagpu.async_barrier
   // A 1 KiB buffer: the 64-byte granularity is the one whose period fits.
@@ -131,5 +147,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     }
     %e = tt.descriptor_load %narrow[%c0, %c0] : !tt.tensordesc<tensor<16x8xf16>> -> tensor<16x8xf16, #blocked>
     tt.return %a, %b, %e : tensor<16x256xf16, #blocked>, tensor<16x256xf16, #blocked>, tensor<16x8xf16, #blocked>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // On the GPU one use of %a without TME (under scf.if) keeps its other
+  // use without TME too (the host passes one form per argument); %b goes
+  // through TME. The module lists the host-encoded arguments: only %b.
+  // DEVICE: module attributes {{.*}}musagpu.tme_descriptor_args = array<i32: 0, 1>
+  // DEVICE-LABEL: tt.func public @one_form(
+  // DEVICE-SAME: %{{[^:]*}}: !tt.tensordesc<tensor<16x32xf16>>, %{{[^:]*}}: i32
+  // DEVICE-SAME: %{{[^:]*}}: !tt.tensordesc<tensor<16x32xf16>> {musagpu.tme_descriptor}
+  // DEVICE: tt.descriptor_load %arg0
+  // DEVICE: musagpu.tme_load %arg5
+  // DEVICE: scf.if
+  // DEVICE: tt.descriptor_load %arg0
+  // DEVICE-REMARK: remark: descriptor load stays without TME: another use of its descriptor argument stays without TME (it is inside 'scf.if' (loads are tracked through scf.for loops only)) and the host passes one form per argument
+  // DEVICE-REMARK: remark: descriptor load stays without TME: it is inside 'scf.if'
+  tt.func public @one_form(%a: !tt.tensordesc<tensor<16x32xf16>>, %am: i32, %an: i32, %asm: i64, %asn: i64, %b: !tt.tensordesc<tensor<16x32xf16>>, %bm: i32, %bn: i32, %bsm: i64, %bsn: i64, %c: i1) -> (tensor<16x32xf16, #blocked>, tensor<16x32xf16, #blocked>, tensor<16x32xf16, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %x = tt.descriptor_load %a[%c0, %c0] : !tt.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16, #blocked>
+    %y = tt.descriptor_load %b[%c0, %c0] : !tt.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16, #blocked>
+    %z = scf.if %c -> (tensor<16x32xf16, #blocked>) {
+      %w = tt.descriptor_load %a[%c0, %c0] : !tt.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16, #blocked>
+      scf.yield %w : tensor<16x32xf16, #blocked>
+    } else {
+      scf.yield %x : tensor<16x32xf16, #blocked>
+    }
+    tt.return %x, %y, %z : tensor<16x32xf16, #blocked>, tensor<16x32xf16, #blocked>, tensor<16x32xf16, #blocked>
   }
 }

@@ -1,7 +1,8 @@
 // A TME op on a !tt.tensordesc: on the emulator the kernel builds an
 // emulator descriptor from the tensor's base, shape and strides
-// (EmulatorABI.h); the GPU needs the host-encoded MUtensorDescriptor, which
-// the lowering does not receive yet: a clear error.
+// (EmulatorABI.h); the GPU reads host-encoded MUtensorDescriptor
+// parameters only (tme-device-abi.mlir), and this argument is not marked as
+// one: a clear error.
 // RUN: musa-opt %s -convert-tritongpu-to-musa="arch=mp_31 target=emulator" | FileCheck %s --check-prefix=EMU --implicit-check-not=llvm.musa.
 // RUN: not musa-opt %s -convert-tritongpu-to-musa=arch=mp_31 2>&1 | FileCheck %s --check-prefix=DEVICE
 
@@ -25,7 +26,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // EMU: %[[ADDR:.*]] = llvm.ptrtoint %[[SLOTS]] : !llvm.ptr to i64
   // EMU: llvm.call @__musa_emu_tme_store(%{{.*}}, %[[ADDR]],
   // EMU: llvm.call @__musa_emu_tme_store_commit()
-  // DEVICE: error: TME on the MUSA GPU needs a host-encoded MUtensorDescriptor kernel parameter
+  // DEVICE: error: TME on the MUSA GPU reads host-encoded MUtensorDescriptor kernel parameters; this descriptor is not one
   tt.func public @store_desc(%d: !tt.tensordesc<tensor<16x32xf32>>, %m: i32, %n: i32, %sm: i64, %sn: i64, %v: tensor<16x32xf32, #blocked>, %i: i32) {
     %buf = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<16x32xf32, #smem, #ttg.shared_memory, mutable>
     musagpu.tme_store_wait
