@@ -70,7 +70,7 @@ def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = No
     # The matrix paths first, on Triton's (pipelined) TTGIR; then TME, which turns descriptor tiles
     # into shared buffers; the async-copy schedule moves each loop's dot below its refills before the
     # allocation places the buffers.
-    return (f"builtin.module({matmul.pass_spec()},musa-lower-descriptors-to-tme{option},"
+    return (f"builtin.module(musa-decompose-scaled-dot,{matmul.pass_spec()},musa-lower-descriptors-to-tme{option},"
             "musa-relayout-gather-offsets,musa-schedule-async-copies,musa-allocate-shared-memory,"
             f"musa-insert-barriers,convert-tritongpu-to-musa{option},canonicalize,cse)")
 
