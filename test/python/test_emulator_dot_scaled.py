@@ -198,3 +198,31 @@ def test_dot_scaled_on_wmma(monkeypatch: pytest.MonkeyPatch) -> None:
 
     c, exact, magnitude = _run("e2m1", "bf16", scale_a=True, scale_b=False, M=64, N=64, K=64)
     _assert_close(c, exact, magnitude, "e2m1 x bf16 64x64x64 on mp_22 (WMMA)")
+
+
+def test_dot_scaled_in_a_pipelined_loop(arch: str) -> None:
+    """K-loop of scaled dots accumulating into one result, with num_stages=3: Triton's pipeliner
+    turns the loads into async copies, and the decomposition runs on what it leaves."""
+
+    @triton.jit
+    def loop(a_ptr, b_ptr, sa_ptr, c_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
+        m, n = tl.arange(0, M), tl.arange(0, N)
+        acc = tl.zeros((M, N), tl.float32)
+        for k in range(0, K, BK):
+            a = tl.load(a_ptr + m[:, None] * (K // 2) + (k // 2 + tl.arange(0, BK // 2))[None, :])
+            b = tl.load(b_ptr + (k + tl.arange(0, BK))[:, None] * N + n[None, :])
+            sa = tl.load(sa_ptr + m[:, None] * (K // 32) + (k // 32 + tl.arange(0, BK // 32))[None, :])
+            acc = tl.dot_scaled(a, sa, "e2m1", b, None, "bf16", acc)
+        tl.store(c_ptr + m[:, None] * N + n[None, :], acc)
+
+    M, N, K, BK = 32, 32, 256, 64
+    gen = torch.Generator().manual_seed(5)
+    a = _random_operand((M, K // 2), "e2m1", gen)
+    b = _random_operand((K, N), "bf16", gen)
+    sa = torch.randint(118, 137, (M, K // GROUP), dtype=torch.uint8, generator=gen)
+    c = torch.full((M, N), float("nan"))
+    compiled = loop[(1, )](a, b, sa, c, K, M, N, BK, num_stages=3)
+    assert "ttg.async_copy_global_to_local" in compiled.asm["ttgir"]
+    A = _scaled(_decode(a, "e2m1", 1), sa, torch.bfloat16, False, 1)
+    B = _scaled(_decode(b, "bf16", 0), None, torch.bfloat16, False, 0)
+    _assert_close(c.double(), A @ B, A.abs() @ B.abs(), f"pipelined scaled-dot loop on {arch}", K=K)
