@@ -90,7 +90,7 @@ bool isFp16Format(tt::ScaleDotElemType t) {
 /// Rewrites one tt.dot_scaled.
 class ScaledDotDecomposer {
 public:
-  ScaledDotDecomposer(tt::DotScaledOp op)
+  explicit ScaledDotDecomposer(tt::DotScaledOp op)
       : op(op), b(op), loc(op.getLoc()), ctx(op.getContext()) {}
 
   LogicalResult run() {
