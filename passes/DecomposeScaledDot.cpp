@@ -144,11 +144,23 @@ private:
         return failure();
       v = *scaled;
     }
+    // Into the dot operand layout through shared memory, in the form
+    // Triton's passes give every other dot's operands (an unswizzled
+    // ttg.local_alloc read by ttg.local_load), which the matrix-path
+    // selection reads as shared-memory operands.
     auto vType = cast<RankedTensorType>(v.getType());
     auto operandEncoding = ttg::DotOperandEncodingAttr::get(
         ctx, opIdx, cast<RankedTensorType>(op.getType()).getEncoding(), 0);
-    return ttg::ConvertLayoutOp::create(
-               b, loc, vType.cloneWithEncoding(operandEncoding), v)
+    SmallVector<unsigned> order = llvm::to_vector(
+        llvm::reverse(llvm::seq<unsigned>(vType.getRank())));
+    auto shared = ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, order);
+    auto memType = ttg::MemDescType::get(
+        vType.getShape(), vType.getElementType(), shared,
+        ttg::SharedMemorySpaceAttr::get(ctx));
+    Value buffer = ttg::LocalAllocOp::create(b, loc, memType, v, nullptr);
+    return ttg::LocalLoadOp::create(
+               b, loc, vType.cloneWithEncoding(operandEncoding), buffer,
+               Value())
         .getResult();
   }
 

@@ -348,10 +348,11 @@ def MUSADecomposeScaledDot
     broadcast over its group of K elements (K / number of groups: 32 for the
     mx formats); unless `fastMath`, a scale of 0xFF makes its group NaN. The
     rhs scale is indexed [N, group], as tt.dot_scaled takes it. The operands
-    are converted to the dot operand layouts of the result's `#ttg.blocked`
-    and multiplied by a `tt.dot` (input precision ieee), which
-    `--musa-accelerate-matmul`, running after this pass, may put on a matrix
-    unit.
+    go to the dot operand layouts of the result's `#ttg.blocked` through
+    shared memory (an unswizzled `ttg.local_alloc` read by `ttg.local_load`,
+    the form Triton gives every other dot's operands) and are multiplied by
+    a `tt.dot` (input precision ieee), which `--musa-accelerate-matmul`,
+    running after this pass, may put on a matrix unit.
 
     The broadcast's expand_dims, broadcast, reshape (and trans for the rhs)
     carry `#ttg.linear` layouts derived from the operand's, so only the
@@ -376,8 +377,10 @@ def MUSADecomposeScaledDot
     %s3 = tt.broadcast %s2 : ... -> tensor<32x2x32xbf16, #linear1>
     %s4 = tt.reshape %s3 : ... -> tensor<32x64xbf16, #linear>
     %as = arith.mulf %a16, %s4 : tensor<32x64xbf16, #linear>
-    %x = ttg.convert_layout %as : ... -> tensor<32x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
-    %y = ttg.convert_layout %b : ... -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %abuf = ttg.local_alloc %as : (tensor<32x64xbf16, #linear>) -> !ttg.memdesc<32x64xbf16, #shared, #smem>
+    %x = ttg.local_load %abuf : ... -> tensor<32x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %bbuf = ttg.local_alloc %b : (tensor<64x32xbf16, #blocked>) -> !ttg.memdesc<64x32xbf16, #shared, #smem>
+    %y = ttg.local_load %bbuf : ... -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
     %d = tt.dot %x, %y, %c : ... -> tensor<32x32xf32, #blocked>
     ```
   }];

@@ -13,6 +13,7 @@
 // doubles every K basis.
 // CHECK-DAG: #[[UNPACKED:linear[0-9]*]] = #ttg.linear<{register = {{\[}}[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = {{\[}}[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = {{\[}}[0, 0], [0, 0]], block = []}>
 // The same layout over [32 rows, 2 groups, 32 in a group]: K bit 5 is the group.
+// CHECK-DAG: #[[SHARED0:shared[0-9]*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 // CHECK-DAG: #[[GROUPED:linear[0-9]*]] = #ttg.linear<{register = {{\[}}[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 0, 16], [0, 1, 0]], lane = {{\[}}[1, 0, 0], [2, 0, 0], [4, 0, 0], [8, 0, 0], [16, 0, 0]], warp = {{\[}}[0, 0, 0], [0, 0, 0]], block = []}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -39,10 +40,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: %[[S3:.*]] = tt.broadcast %[[S2]] : tensor<32x2x1xbf16, #[[GROUPED]]> -> tensor<32x2x32xbf16, #[[GROUPED]]>
   // CHECK: %[[S4:.*]] = tt.reshape %[[S3]] : tensor<32x2x32xbf16, #[[GROUPED]]> -> tensor<32x64xbf16, #[[UNPACKED]]>
   // CHECK: %[[AS:.*]] = arith.mulf %[[A]], %[[S4]] : tensor<32x64xbf16, #[[UNPACKED]]>
-  // CHECK: %[[X:.*]] = ttg.convert_layout %[[AS]] : {{.*}} -> tensor<32x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>
+  // Operands reach the dot operand layouts through shared memory, as Triton
+  // routes every other dot's operands.
+  // CHECK: %[[ABUF:.*]] = ttg.local_alloc %[[AS]] : (tensor<32x64xbf16, #[[UNPACKED]]>) -> !ttg.memdesc<32x64xbf16, #[[SHARED0]], #smem>
+  // CHECK: %[[X:.*]] = ttg.local_load %[[ABUF]] : {{.*}} -> tensor<32x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>
   // The bf16 rhs is used as it is.
   // CHECK-NOT: tt.fp_to_fp %arg2
-  // CHECK: %[[Y:.*]] = ttg.convert_layout %arg2 : tensor<64x32xbf16, #blocked1> -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>>
+  // CHECK: %[[BBUF:.*]] = ttg.local_alloc %arg2 : (tensor<64x32xbf16, #blocked1>) -> !ttg.memdesc<64x32xbf16, #[[SHARED0]], #smem>
+  // CHECK: %[[Y:.*]] = ttg.local_load %[[BBUF]] : {{.*}} -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>>
   // CHECK: %[[D:.*]] = tt.dot %[[X]], %[[Y]], %arg3 : tensor<32x64xbf16, {{.*}}> * tensor<64x32xbf16, {{.*}}> -> tensor<32x32xf32, #blocked1>
   // CHECK: tt.return %[[D]]
   tt.func public @lhs_e2m1_scaled(%a: tensor<32x32xi8, #blocked>, %sa: tensor<32x2xi8, #blocked1>, %b: tensor<64x32xbf16, #blocked1>, %c: tensor<32x32xf32, #blocked1>) -> tensor<32x32xf32, #blocked1> {
@@ -67,7 +72,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: %[[NK:.*]] = tt.reshape {{.*}} -> tensor<32x64xf16,
   // CHECK: %[[KN:.*]] = tt.trans %[[NK]] {order = array<i32: 1, 0>} : tensor<32x64xf16, {{.*}}> -> tensor<64x32xf16, #blocked>
   // CHECK: %[[BS:.*]] = arith.mulf %[[B]], %[[KN]] : tensor<64x32xf16, #blocked>
-  // CHECK: ttg.convert_layout %[[BS]] : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+  // CHECK: %[[BBUF:.*]] = ttg.local_alloc %[[BS]] : (tensor<64x32xf16, #blocked>)
+  // CHECK: ttg.local_load %[[BBUF]] : {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
   // CHECK: tt.dot {{.*}} : tensor<32x64xf16, {{.*}}> * tensor<64x32xf16, {{.*}}> -> tensor<32x32xf32, #blocked>
   tt.func public @rhs_e4m3_scaled_fp16(%a: tensor<32x64xf16, #blocked>, %b: tensor<64x32xf8E4M3FN, #blocked>, %sb: tensor<32x2xi8, #blocked>, %c: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #blocked> {
     %d = tt.dot_scaled %a, %b scale %sb, %c lhs = fp16 rhs = e4m3 {fastMath = true} : tensor<32x64xf16, #blocked> * tensor<64x32xf8E4M3FN, #blocked>, tensor<32x2xi8, #blocked> -> tensor<32x32xf32, #blocked>
