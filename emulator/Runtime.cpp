@@ -429,11 +429,35 @@ static void emuCheckGlobal(const void *address, uint64_t bytes, uint64_t align,
                              what, bytes, addr, align));
   if (w.lastBuffer < buffers.size() && inside(buffers[w.lastBuffer]))
     return;
+  // With TRITON_MUSA_EMULATOR_BOUNDS=warn the launcher runs the kernel on
+  // copies of its tensors with a margin around each (listed after all the
+  // tensors, under this prefix) and a report buffer: an access that lands
+  // in a margin is counted there, the first one described, and carried out
+  // on the margin; the launcher turns the report into a Python warning.
+  static constexpr llvm::StringLiteral kMarginPrefix =
+      "out-of-bounds margin of ";
+  static constexpr llvm::StringLiteral kReportName =
+      "out-of-bounds report";
   for (size_t i = 0; i < buffers.size(); ++i) {
-    if (inside(buffers[i])) {
+    if (buffers[i].name == kReportName || !inside(buffers[i]))
+      continue;
+    if (!llvm::StringRef(buffers[i].name).starts_with(kMarginPrefix)) {
       w.lastBuffer = i;
       return;
     }
+    for (const Buffer &report : buffers) {
+      if (report.name != kReportName || report.bytes < 4 * sizeof(uint64_t))
+        continue;
+      // [count, kind, bytes, address] of the first access in a margin.
+      auto *slots = reinterpret_cast<uint64_t *>(report.base);
+      if (__atomic_fetch_add(&slots[0], 1, __ATOMIC_RELAXED) == 0) {
+        slots[1] = uint64_t(kind);
+        slots[2] = bytes;
+        slots[3] = addr;
+      }
+      return;
+    }
+    break; // a margin without a report: fail as without margins
   }
   // Name the nearest buffer to help find the bad index.
   std::string nearest;

@@ -386,4 +386,58 @@ def MUSALowerDescriptorsToTME
   ];
 }
 
+def MUSADecomposeScaledDot
+    : Pass<"musa-decompose-scaled-dot", "mlir::ModuleOp"> {
+  let summary = "Rewrite tt.dot_scaled as operand upcasts, scaling and a tt.dot";
+  let description = [{
+    MUSA has no scaled (microscaling) matrix instruction. Each operand of a
+    `tt.dot_scaled` is upcast to bf16, or to fp16 when either operand is
+    fp16 (Triton's rule): e2m1 through `ttg.fp4_to_fp` (two values per i8
+    along the packed dimension, low nibble first), e4m3/e5m2 and bf16/fp16
+    through `tt.fp_to_fp` (rtne when narrowing). An operand with a scale is
+    then multiplied by 2^(s - 127) (s the e8m0 byte; s = 0 is 2^-127),
+    broadcast over its group of K elements (K / number of groups: 32 for the
+    mx formats); unless `fastMath`, a scale of 0xFF makes its group NaN. The
+    rhs scale is indexed [N, group], as tt.dot_scaled takes it. The operands
+    go to the dot operand layouts of the result's `#ttg.blocked` through
+    shared memory (an unswizzled `ttg.local_alloc` read by `ttg.local_load`,
+    the form Triton gives every other dot's operands) and are multiplied by
+    a `tt.dot` (input precision ieee), which `--musa-accelerate-matmul`,
+    running after this pass, may put on a matrix unit.
+
+    The broadcast's expand_dims, broadcast, reshape (and trans for the rhs)
+    carry `#ttg.linear` layouts derived from the operand's, so only the
+    scale's `ttg.convert_layout` moves data; `ttg.fp4_to_fp`'s result layout
+    is the source's with the packed dimension doubled in registers.
+
+    Reported as errors: fp6 operands (e2m3, e3m2), float scales, and a
+    result that is not `#ttg.blocked`.
+
+    Before:
+    ```mlir
+    %d = tt.dot_scaled %a scale %sa, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false}
+        : tensor<32x32xi8, #blocked>, tensor<32x2xi8, #blocked1> * tensor<64x32xbf16, #blocked>
+        -> tensor<32x32xf32, #blocked>
+    ```
+    After:
+    ```mlir
+    %a16 = ttg.fp4_to_fp %a {axis = 1 : i32} : tensor<32x32xi8, #blocked> -> tensor<32x64xbf16, #linear>
+    %s = ... 2^(%sa - 127) in bf16, NaN where %sa = 0xFF ...
+    %s1 = ttg.convert_layout %s : tensor<32x2xbf16, #blocked1> -> tensor<32x2xbf16, #ttg.slice<{dim = 2, parent = #linear1}>>
+    %s2 = tt.expand_dims %s1 {axis = 2 : i32} : ... -> tensor<32x2x1xbf16, #linear1>
+    %s3 = tt.broadcast %s2 : ... -> tensor<32x2x32xbf16, #linear1>
+    %s4 = tt.reshape %s3 : ... -> tensor<32x64xbf16, #linear>
+    %as = arith.mulf %a16, %s4 : tensor<32x64xbf16, #linear>
+    %abuf = ttg.local_alloc %as : (tensor<32x64xbf16, #linear>) -> !ttg.memdesc<32x64xbf16, #shared, #smem>
+    %x = ttg.local_load %abuf : ... -> tensor<32x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %bbuf = ttg.local_alloc %b : (tensor<64x32xbf16, #blocked>) -> !ttg.memdesc<64x32xbf16, #shared, #smem>
+    %y = ttg.local_load %bbuf : ... -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %x, %y, %c : ... -> tensor<32x32xf32, #blocked>
+    ```
+  }];
+  let dependentDialects = ["mlir::triton::TritonDialect",
+                           "mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 #endif // TRITON_MUSA_PASSES_PASSES_TD

@@ -9,6 +9,9 @@ line's ``python/test/unit/language/`` (with a conftest providing the ``device`` 
     TRITON_MUSA_ARCH=mp_31 scripts/triton_conformance.py --tests /tmp/conform \\
         --file test_core.py --sample 300 --seed 0 -k "shift_op or bitwise_op"
 
+``--match`` keeps the test ids a regular expression finds (before sampling), for what ``-k`` cannot
+express, e.g. parameter values: ``--match 'test_scaled_dot\[(32|64)-(32|64)-'``.
+
 Prints pass/fail/skip counts and one line per distinct failure cause (the exception's first line
 with numbers and quoted names blanked), most frequent first, with an example test id.
 """
@@ -84,6 +87,7 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--tests", type=Path, required=True, help="folder with Triton's language test files")
     parser.add_argument("--file", action="append", default=[], help="test file(s) in --tests (default: all test_*.py)")
     parser.add_argument("-k", dest="keyword", default="", help="pytest -k expression applied before sampling")
+    parser.add_argument("--match", default="", help="regular expression a test id must contain (before sampling)")
     parser.add_argument("--sample", type=int, default=200, help="cases to run (0: all collected)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cpu", help="the --device option passed to Triton's tests")
@@ -93,6 +97,8 @@ def main(argv: List[str]) -> int:
     os.environ.setdefault("TRITON_MUSA_EMULATOR", "1")
     files = args.file or sorted(p.name for p in args.tests.glob("test_*.py"))
     ids = collect(args.tests, files, args.keyword)
+    if args.match:
+        ids = [i for i in ids if re.search(args.match, i)]
     if not ids:
         print("no tests collected", file=sys.stderr)
         return 1

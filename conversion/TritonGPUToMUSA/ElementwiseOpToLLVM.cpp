@@ -6,7 +6,8 @@
 // the scalar copies. Only ops those patterns lower are listed, so anything
 // else is reported as unsupported before the conversion starts.
 //
-// Also here: tt.fp_to_fp and the exact float conversions of
+// Also here: ttg.fp4_to_fp (e2m1 pairs unpacked in registers), tt.fp_to_fp
+// and the exact float conversions of
 // FloatConversion.h (integer bit manipulation), tt.clampf, math.erf (a call
 // to MUSA libdevice's __mt_erf_f32 / __mt_erf_f64: there is no erf
 // intrinsic), tt.extern_elementwise (a call to the named libdevice
@@ -17,10 +18,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/TritonGPUToMUSA/FloatConversion.h"
+#include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
 #include "dialects/Triton/IR/Dialect.h"
+#include "dialects/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -268,6 +271,91 @@ struct FpToFpOpConversion : public MUSAPattern<triton::FpToFpOp> {
           return emitFloatConversion(rewriter, loc, s[0], srcType, dstType,
                                      rtz);
         });
+  }
+};
+
+/// The bf16/f16 bits (i16) of the e2m1 value in the low nibble of `nibble`
+/// (i16): sign, 2 exponent bits (bias 1), 1 mantissa bit. Every e2m1 value
+/// is exact in both: normal ones rebias the exponent, the subnormal is 0.5.
+Value decodeE2M1(OpBuilder &b, Location loc, Value nibble, FloatType type) {
+  auto i16 = b.getI16Type();
+  auto c = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i16, b.getIntegerAttr(i16, v));
+  };
+  unsigned mantissa = type.isBF16() ? 7 : 10;
+  int64_t bias = type.isBF16() ? 127 : 15;
+  Value em = LLVM::AndOp::create(b, loc, nibble, c(0x7));
+  // (e, m) moved to the top of the mantissa field, exponent rebiased by
+  // bias - 1.
+  Value normal = LLVM::AddOp::create(
+      b, loc, LLVM::ShlOp::create(b, loc, em, c(mantissa - 1)),
+      c((bias - 1) << mantissa));
+  Value half = c((bias - 1) << mantissa);
+  Value isNormal =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, em, c(2));
+  Value isHalf = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, em, c(1));
+  Value magnitude = LLVM::SelectOp::create(
+      b, loc, isNormal, normal,
+      LLVM::SelectOp::create(b, loc, isHalf, half, c(0)));
+  Value sign = LLVM::ShlOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, nibble, c(0x8)), c(12));
+  return LLVM::BitcastOp::create(b, loc, type,
+                                 LLVM::OrOp::create(b, loc, magnitude, sign));
+}
+
+/// Lowers ttg.fp4_to_fp where each thread holds both values of its bytes:
+/// result register r takes the low (even coordinate along `axis`) or high
+/// nibble of the source register holding coordinate / 2.
+struct Fp4ToFpOpConversion : public MUSAPattern<triton::gpu::Fp4ToFpOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult
+  lower(triton::gpu::Fp4ToFpOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    auto floatType = dyn_cast<FloatType>(dstType.getElementType());
+    if (!floatType || !(floatType.isBF16() || floatType.isF16()))
+      return op.emitError() << "'ttg.fp4_to_fp' to " << dstType.getElementType()
+                            << " is not supported by " << kPassFlag
+                            << " (bf16 or f16 only)";
+    auto emitError = [&] { return op.emitError(); };
+    auto srcLayout = getLinearLayout(srcType, emitError);
+    auto dstLayout = getLinearLayout(dstType, emitError);
+    if (failed(srcLayout) || failed(dstLayout))
+      return failure();
+    unsigned axis = op.getAxis();
+    auto registers =
+        mapRegisters(*srcLayout, *dstLayout, [&](ArrayRef<int32_t> coords) {
+          SmallVector<int32_t> src(coords);
+          src[axis] /= 2;
+          return src;
+        });
+    if (failed(registers))
+      return op.emitError() << "'ttg.fp4_to_fp' from " << srcType << " to "
+                            << dstType
+                            << " splits bytes between threads, which is not "
+                               "supported by "
+                            << kPassFlag;
+    Type structType = getTypeConverter()->convertType(dstType);
+    if (!structType)
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> src = unpackLLElements(rewriter, loc, adaptor.getSrc());
+    auto i16 = rewriter.getI16Type();
+    SmallVector<Value> values;
+    for (auto [r, srcRegister] : llvm::enumerate(*registers)) {
+      bool high = applyLayout(*dstLayout, {{kRegister, int32_t(r)}})[axis] & 1;
+      Value byte = LLVM::ZExtOp::create(rewriter, loc, i16, src[srcRegister]);
+      if (high)
+        byte = LLVM::LShrOp::create(
+            rewriter, loc, byte,
+            LLVM::ConstantOp::create(rewriter, loc, i16,
+                                     rewriter.getIntegerAttr(i16, 4)));
+      values.push_back(decodeE2M1(rewriter, loc, byte, floatType));
+    }
+    rewriter.replaceOp(op, packLLElements(rewriter, loc, values, structType));
+    return success();
   }
 };
 
@@ -797,7 +885,8 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
       typeConverter, targetInfo, buildPreciseSqrt);
   patterns.add<TritonElementwiseConversion<triton::PreciseDivFOp>>(
       typeConverter, targetInfo, buildPreciseDivF);
-  patterns.add<FpToFpOpConversion, ClampFOpConversion, ErfOpConversion,
+  patterns.add<FpToFpOpConversion, Fp4ToFpOpConversion, ClampFOpConversion,
+               ErfOpConversion,
                ExternElementwiseOpConversion, MapElementwiseOpConversion>(
       typeConverter, targetInfo);
 

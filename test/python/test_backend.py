@@ -94,7 +94,7 @@ def test_make_backend_selects_musa_only_for_musa_targets() -> None:
 # -- options -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("target,fp8", [(MP31, ("fp8e4nv", "fp8e5")), (MP22, ("fp8e4nv", "fp8e5"))])
+@pytest.mark.parametrize("target,fp8", [(MP31, ("fp8e4nv", "fp8e5", "fp8e4b15")), (MP22, ("fp8e4nv", "fp8e5", "fp8e4b15"))])
 def test_default_options(target: GPUTarget, fp8: tuple) -> None:
     opts = MusaBackend(target).parse_options({})
     assert opts.arch == target.arch and opts.warp_size == target.warp_size
@@ -121,7 +121,8 @@ def test_options_round_trip_through_dict() -> None:
     (MP31, {"num_warps": 3}, "num_warps must be a positive power of two"),
     (MP31, {"num_warps": 0}, "num_warps must be a positive power of two"),
     (MP31, {"num_ctas": 2}, "num_ctas=2 is not supported"),
-    (MP22, {"supported_fp8_dtypes": ("fp8e4b15", )}, "mp_22 does not support fp8 types \\['fp8e4b15'\\]"),
+    # An fp8 type outside MUSA's list (AMD's fp8e4b8) is refused by name.
+    (MP22, {"supported_fp8_dtypes": ("fp8e4b8", )}, "mp_22 does not support fp8 types \\['fp8e4b8'\\]"),
     (MP31, {"allowed_dot_input_precisions": ("ieee", "bf16x9")}, "bf16x9"),
     (MP31, {"arch": "mp_22"}, "contradicts the target architecture mp_31"),
 ])

@@ -85,3 +85,31 @@ def test_descriptor_reduce_float_add(arch: str) -> None:
     triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8))
     triton.jit(kernel)[(1, )](out, src, 20, 32)
     torch.testing.assert_close(out, want)
+
+
+def test_dot3d_f16_out_rounds_once(arch: str) -> None:
+    # A batched fp16 dot with out_dtype=fp16 (K = 64): the sum is accumulated in f32 and rounded to
+    # f16 once, so every element is within half an f16 ulp of the exact value plus the f32
+    # accumulation error. Rounding to f16 after each multiply-add missed this by up to 4 ulps.
+    def kernel(x_ptr, y_ptr, o_ptr, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+        b = tl.arange(0, B)[:, None, None]
+        m = (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M))[None, :, None]
+        n = (tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N))[None, None, :]
+        k = tl.arange(0, K)
+        x = tl.load(x_ptr + b * M * K + m * K + k[None, None, :])
+        y = tl.load(y_ptr + b * K * N + k[None, :, None] * N + n)
+        tl.store(o_ptr + b * M * N + m * N + n, tl.dot(x, y, out_dtype=tl.float16))
+
+    B, M, N, K = 2, 64, 64, 64
+    gen = torch.Generator().manual_seed(17)
+    x = torch.randn(B, M, K, generator=gen).to(torch.float16)
+    y = torch.randn(B, K, N, generator=gen).to(torch.float16)
+    out = torch.full((B, M, N), float("nan"), dtype=torch.float16)
+    triton.jit(kernel)[(M // 32, N // 32)](x, y, out, B, M, N, K, 32, 32, num_warps=4)
+    exact = x.double() @ y.double()
+    # Half an ulp of the f16 result (normal range: |v| >= 2^-14 here) plus K f32 roundings.
+    half_ulp = torch.pow(2.0, torch.floor(torch.log2(exact.abs().clamp_min(2.0**-14))) - 11)
+    f32_error = K * 2.0**-24 * (x.double().abs() @ y.double().abs())
+    err = (out.double() - exact).abs()
+    assert (err <= half_ulp + f32_error).all(), f"max error {err.max().item():.3g} on {arch}"

@@ -32,9 +32,10 @@ from .proxy import proxy_target
 from .target import MusaArch, libdevice_path, parse_arch
 
 # fp8 storage and conversion types on every arch: the conversions are integer code (no fp8
-# hardware needed) and the FMA dot upcasts fp8 operands. The table's has_fp8 is about fp8
-# matrix units (mp_31), which the matrix-path selection reads.
-_FP8_DTYPES = ("fp8e4nv", "fp8e5")
+# hardware needed) and the FMA dot upcasts fp8 operands; fp8e4b15, which Triton keeps as i8,
+# converts through convert_custom_types (language/fp8e4b15.py) and enters dots as fp16. The
+# table's has_fp8 is about fp8 matrix units (mp_31), which the matrix-path selection reads.
+_FP8_DTYPES = ("fp8e4nv", "fp8e5", "fp8e4b15")
 # The FMA path computes every fp32 dot in fp32, so tf32x3/bf16x3/bf16x6 are honoured by
 # being more precise than asked (Triton's F32DotTC split would only multiply the work). A
 # matrix path that runs fp32 dots on tf32/bf16 units must split them first.
@@ -193,9 +194,9 @@ class MusaBackend(BaseBackend):
         return (metadata.num_warps, metadata.num_ctas, metadata.shared)
 
     def get_codegen_implementation(self, options: MusaOptions) -> Dict[str, Callable[..., Any]]:
-        # No "convert_custom_types": it only serves fp8e4b15, which MUSA does not offer
-        # (the frontend rejects it first through supported_fp8_dtypes).
-        return {"min_dot_size": min_dot_size}
+        # convert_custom_types: every cast from or to fp8e4b15 (Triton has no IR type for it).
+        from ..language.fp8e4b15 import convert_fp8e4b15
+        return {"min_dot_size": min_dot_size, "convert_custom_types": convert_fp8e4b15}
 
     def get_module_map(self) -> Dict[str, ModuleType]:
         from ..language import libdevice

@@ -33,6 +33,7 @@ EMULATOR_ENV = "TRITON_MUSA_EMULATOR"
 ARCH_ENV = "TRITON_MUSA_ARCH"
 THREADS_ENV = "TRITON_MUSA_EMULATOR_THREADS"
 RACECHECK_ENV = "TRITON_MUSA_EMULATOR_RACECHECK"
+BOUNDS_ENV = "TRITON_MUSA_EMULATOR_BOUNDS"
 DEFAULT_ARCH = "mp_31"
 # MUSA GPUs run at most 1024 threads per block.
 MAX_THREADS_PER_BLOCK = 1024
@@ -81,6 +82,18 @@ def emulator_active() -> bool:
     if forced is not None:
         return forced
     return not musa_device_available() and not _other_gpu_driver_active()
+
+
+def bounds_check_warns() -> bool:
+    """``TRITON_MUSA_EMULATOR_BOUNDS``: ``error`` (the default) stops a kernel at its first global
+    access outside every tensor argument; ``warn`` lets accesses near a tensor proceed on a margin
+    around it and reports them as an ``OutOfBoundsWarning`` after the launch."""
+    value = os.environ.get(BOUNDS_ENV, "").strip().lower()
+    if value in ("", "error"):
+        return False
+    if value == "warn":
+        return True
+    raise ValueError(f"{BOUNDS_ENV}={value!r}: expected 'error' (the default) or 'warn'")
 
 
 def emulated_arch() -> MusaArch:

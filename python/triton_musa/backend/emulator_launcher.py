@@ -7,9 +7,23 @@ from __future__ import annotations
 import os
 import re
 import struct
-from typing import Any, Dict, List, Sequence, Tuple, Union
+import warnings
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from .emulator import RACECHECK_ENV, THREADS_ENV
+from .emulator import BOUNDS_ENV, RACECHECK_ENV, THREADS_ENV, bounds_check_warns
+
+# TRITON_MUSA_EMULATOR_BOUNDS=warn: the bytes of zeros around each tensor argument's copy that
+# out-of-bounds accesses may touch, and the names the runtime's bounds check knows them by
+# (emuCheckGlobal in emulator/Runtime.cpp).
+MARGIN_BYTES = 1 << 20
+_MARGIN_PREFIX = "out-of-bounds margin of "
+_REPORT_NAME = "out-of-bounds report"
+_ACCESS_KINDS = ("load", "store", "atomic")
+
+
+class OutOfBoundsWarning(UserWarning):
+    """A kernel accessed global memory outside its tensors (TRITON_MUSA_EMULATOR_BOUNDS=warn)."""
 
 
 def _pack_scalar(kind: str, value: Any) -> bytes:
@@ -79,6 +93,63 @@ def _storage(arg: Any) -> Any:
     return arg.untyped_storage() if hasattr(arg, "untyped_storage") else None
 
 
+@dataclass
+class _MarginCopy:
+    """A tensor's storage copied into the middle of a zeroed buffer MARGIN_BYTES larger on each side."""
+    name: str
+    original: Any  # uint8 view of the storage
+    padded: Any  # uint8, MARGIN_BYTES + storage + MARGIN_BYTES
+
+    @property
+    def base(self) -> int:
+        return self.padded.data_ptr() + MARGIN_BYTES
+
+    def copy_back(self) -> None:
+        self.original.copy_(self.padded[MARGIN_BYTES:MARGIN_BYTES + self.original.numel()])
+
+
+class _BoundsWarnings:
+    """The margins and report of one launch under TRITON_MUSA_EMULATOR_BOUNDS=warn."""
+
+    def __init__(self) -> None:
+        import torch
+        self.copies: Dict[int, _MarginCopy] = {}
+        self.report = torch.zeros(4, dtype=torch.int64)  # count, kind, bytes, address
+
+    def pointer(self, storage: Any, name: str, offset: int) -> int:
+        import torch
+        key = storage.data_ptr()
+        if key not in self.copies:
+            original = torch.empty(0, dtype=torch.uint8).set_(storage)
+            padded = torch.zeros(original.numel() + 2 * MARGIN_BYTES, dtype=torch.uint8)
+            padded[MARGIN_BYTES:MARGIN_BYTES + original.numel()].copy_(original)
+            self.copies[key] = _MarginCopy(name, original, padded)
+        return self.copies[key].base + offset
+
+    def buffers(self) -> List[Tuple[int, int, str]]:
+        # The tensors first: the runtime takes the first buffer that holds an address.
+        inner = [(c.base, c.original.numel(), c.name) for c in self.copies.values()]
+        margins = [(c.padded.data_ptr(), c.padded.numel(), _MARGIN_PREFIX + c.name) for c in self.copies.values()]
+        return inner + margins + [(self.report.data_ptr(), self.report.numel() * 8, _REPORT_NAME)]
+
+    def finish(self, kernel_name: str) -> None:
+        for copy in self.copies.values():
+            copy.copy_back()
+        count, kind, nbytes, address = (int(v) for v in self.report.tolist())
+        if count == 0:
+            return
+        where = ""
+        for c in self.copies.values():
+            if c.padded.data_ptr() <= address < c.padded.data_ptr() + c.padded.numel():
+                offset = address - c.base
+                where = (f", {-offset} bytes before {c.name}" if offset < 0 else
+                         f", {offset - c.original.numel()} bytes past the end of {c.name}")
+        warnings.warn(f"kernel {kernel_name!r}: {count} global memory access(es) outside every tensor argument, "
+                      f"the first a {_ACCESS_KINDS[kind % 3]} of {nbytes} bytes{where}; carried out on a zeroed "
+                      f"margin of {MARGIN_BYTES} bytes around the tensor ({BOUNDS_ENV}=warn; on a GPU such accesses "
+                      "read or overwrite whatever memory is there)", OutOfBoundsWarning, stacklevel=3)
+
+
 class EmulatorLauncher:
     """Launches a loaded kernel: Triton calls it as
     ``launcher(gx, gy, gz, stream, function, packed_metadata, launch_metadata,
@@ -95,8 +166,10 @@ class EmulatorLauncher:
         ]
         self.kernel_name: str = getattr(metadata, "name", "kernel")
 
-    def pack(self, kernel: Any, args: Sequence[Any]) -> Tuple[bytes, List[Tuple[int, int, str]]]:
-        """The parameter slots and the memory the kernel may touch."""
+    def pack(self, kernel: Any, args: Sequence[Any],
+             margins: Optional[_BoundsWarnings] = None) -> Tuple[bytes, List[Tuple[int, int, str]]]:
+        """The parameter slots and the memory the kernel may touch (with ``margins``: copies of the
+        tensors inside margins, which the caller copies back)."""
         if len(args) != len(self.arg_types):
             raise TypeError(f"kernel {self.kernel_name!r} takes {len(self.arg_types)} arguments, got {len(args)}")
         leaves: List[Leaf] = []
@@ -117,12 +190,13 @@ class EmulatorLauncher:
                 raise RuntimeError(f"kernel {self.kernel_name!r}: argument {name!r} of type {ty} lands in a "
                                    f"parameter of kind {kind!r}; the launcher and the lowering disagree on the layout")
             if kind == "ptr":
-                slots += struct.pack("<Q", self._pointer(name, arg, buffers))
+                slots += struct.pack("<Q", self._pointer(name, arg, buffers, margins))
             else:
                 slots += _pack_scalar(kind, arg)
-        return bytes(slots), list(buffers.values())
+        return bytes(slots), margins.buffers() if margins else list(buffers.values())
 
-    def _pointer(self, name: str, arg: Any, buffers: Dict[int, Tuple[int, int, str]]) -> int:
+    def _pointer(self, name: str, arg: Any, buffers: Dict[int, Tuple[int, int, str]],
+                 margins: Optional[_BoundsWarnings] = None) -> int:
         if arg is None:
             return 0
         if isinstance(arg, int):
@@ -140,15 +214,22 @@ class EmulatorLauncher:
         base, nbytes = storage.data_ptr(), storage.nbytes()
         if base not in buffers:
             buffers[base] = (base, nbytes, f"argument '{name}'")
+        if margins is not None:
+            return margins.pointer(storage, buffers[base][2], arg.data_ptr() - base)
         return arg.data_ptr()
 
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: Any, packed_metadata: Any,
                  launch_metadata: Any, launch_enter_hook: Any, launch_exit_hook: Any, *args: Any) -> None:
         if launch_enter_hook is not None:
             launch_enter_hook(launch_metadata)
-        slots, buffers = self.pack(function, args)
-        function.launch((grid_x, grid_y, grid_z), slots, buffers, num_workers=num_workers(),
-                        race_check=os.environ.get(RACECHECK_ENV) == "1")
+        margins = _BoundsWarnings() if bounds_check_warns() else None
+        slots, buffers = self.pack(function, args, margins)
+        try:
+            function.launch((grid_x, grid_y, grid_z), slots, buffers, num_workers=num_workers(),
+                            race_check=os.environ.get(RACECHECK_ENV) == "1")
+        finally:
+            if margins is not None:
+                margins.finish(self.kernel_name)
         if launch_exit_hook is not None:
             launch_exit_hook(launch_metadata)
 
