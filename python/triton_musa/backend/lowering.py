@@ -81,8 +81,8 @@ def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = No
         [f"num-stages={num_stages}"] if num_stages > 1 else [])
     tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(tme_options)}}}" if tme_options else "")
     # Scaled dots become plain dots first; then the matrix paths, on Triton's (pipelined) TTGIR; then
-    # TME, which turns descriptor tiles into shared buffers; the async-copy schedule moves each loop's dot below its refills before the
-    # allocation places the buffers.
+    # TME, which turns descriptor tiles into shared buffers; the async-copy schedule moves each loop's
+    # dot below its refills before the allocation places the buffers.
     return (f"builtin.module(musa-decompose-scaled-dot,{matmul.pass_spec()},{tme},"
             "musa-relayout-gather-offsets,musa-schedule-async-copies,musa-allocate-shared-memory,"
             f"musa-insert-barriers,convert-tritongpu-to-musa{option},canonicalize,cse)")
