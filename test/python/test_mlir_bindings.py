@@ -315,3 +315,37 @@ def test_import_orders(order: List[str], tmp_path: Path) -> None:
                             env={**os.environ, "TRITON_CACHE_DIR": str(tmp_path / "cache")})
     assert result.returncode == 0, result.stderr[-4000:]
     assert result.stdout.strip().endswith("ok")
+
+
+def test_lowering_errors_carry_located_diagnostics() -> None:
+    # The backend reads diagnostics as data: the failing op's location and message, and MLIR's note
+    # printing the op as a note of its own kind (left out of the concise error).
+    from triton_musa.backend.errors import MusaCompileError, translate
+    from triton_musa.backend.lowering import LoweringError, lower_for_emulator
+    from triton_musa.backend.target import parse_arch
+
+    ttgir = textwrap.dedent("""\
+        module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+          tt.func public @scratch() {
+            %p = ttg.global_scratch_alloc {alignment = 8 : i32, nbytes = 100 : i32} : !tt.ptr<i8>
+            tt.return
+          }
+        }
+        """)
+    with pytest.raises(_musa_mlir.MLIRError) as info:
+        lower_for_emulator(ttgir, parse_arch("mp_31"), source_name="scratch.ttgir")
+    assert isinstance(info.value, LoweringError)
+    error = info.value.diagnostics[0]
+    assert (error.severity, error.where) == ("error", "scratch.ttgir:3:10")
+    assert "ttg.global_scratch_alloc" in error.message
+    assert any(d.shows_ir for d in info.value.diagnostics)
+    concise = translate(info.value, "scratch", "mp_31")
+    assert isinstance(concise, MusaCompileError)
+    assert "scratch.ttgir:3:10: error:" in str(concise) and "see current operation" not in str(concise)
+
+
+def test_dot_path_report_from_remarks(corpus_ir) -> None:
+    from triton_musa.backend.lowering import MatmulOptions, dot_path_report
+
+    ttgir = corpus_ir.get("add", "mp_31")["ttgir"]
+    assert dot_path_report(ttgir, MatmulOptions()) == []  # no dot, no remark
