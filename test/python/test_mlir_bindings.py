@@ -349,3 +349,26 @@ def test_dot_path_report_from_remarks(corpus_ir) -> None:
 
     ttgir = corpus_ir.get("add", "mp_31")["ttgir"]
     assert dot_path_report(ttgir, MatmulOptions()) == []  # no dot, no remark
+
+
+def test_cache_key_digests_the_one_library() -> None:
+    # _musa_mlir is a small entry point: the backend's cache key follows the library with the code.
+    from triton_musa.backend import cache_key
+
+    lib = Path(ir.__file__).parent / "_mlir_libs" / "libTritonMUSAPythonCAPI.so"
+    assert os.path.samefile(cache_key._library_path(), lib)
+    assert cache_key.library_digest() not in ("", "none")
+
+
+def test_musagpu_and_rewrite_modules() -> None:
+    from triton_musa.mlir import rewrite
+    from triton_musa.mlir.dialects import musagpu
+
+    ops = [getattr(musagpu, name) for name in dir(musagpu) if name.endswith("Op")]
+    assert ops and all(op.OPERATION_NAME.startswith("musagpu.") for op in ops)
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse("func.func @f(%a: i32) -> i32 {\n  %c0 = arith.constant 0 : i32\n"
+                                 "  %0 = arith.addi %a, %c0 : i32\n  return %0 : i32\n}")
+        # No patterns: the greedy driver still folds x + 0.
+        rewrite.apply_patterns_and_fold_greedily(module, rewrite.RewritePatternSet().freeze())
+        assert "arith.addi" not in str(module)
