@@ -372,3 +372,81 @@ def test_musagpu_and_rewrite_modules() -> None:
         # No patterns: the greedy driver still folds x + 0.
         rewrite.apply_patterns_and_fold_greedily(module, rewrite.RewritePatternSet().freeze())
         assert "arith.addi" not in str(module)
+
+
+def _default_visibility_mlir_c() -> List[str]:
+    """A libMLIR-C.so with MLIR's C++ exported at default visibility (thousands of STB_GNU_UNIQUE
+    symbols): the xtc-mlir-dev wheel's, where that build dependency is installed."""
+    try:
+        from importlib.metadata import PackageNotFoundError, distribution
+        path = Path(distribution("xtc-mlir-dev").locate_file("mlir/lib/libMLIR-C.so"))
+    except (ImportError, PackageNotFoundError):
+        return []
+    return [str(path)] if path.is_file() else []
+
+
+_OTHER_MLIR_SCRIPT = textwrap.dedent("""\
+    import ctypes, sys
+
+    class Ref(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_char_p), ("length", ctypes.c_size_t)]
+
+    class Handle(ctypes.Structure):
+        _fields_ = [("ptr", ctypes.c_void_p)]
+
+    def other():
+        # How Python loads an extension's libraries: RTLD_LOCAL.
+        lib = ctypes.CDLL(sys.argv[1], mode=ctypes.RTLD_LOCAL)
+        for name, res, args in [("mlirContextCreate", Handle, []), ("mlirDialectRegistryCreate", Handle, []),
+                                ("mlirRegisterAllDialects", None, [Handle]),
+                                ("mlirContextAppendDialectRegistry", None, [Handle, Handle]),
+                                ("mlirModuleCreateParse", Handle, [Handle, Ref]),
+                                ("mlirModuleGetOperation", Handle, [Handle]),
+                                ("mlirOperationVerify", ctypes.c_bool, [Handle])]:
+            f = getattr(lib, name)
+            f.restype, f.argtypes = res, args
+        ctx, registry = lib.mlirContextCreate(), lib.mlirDialectRegistryCreate()
+        lib.mlirRegisterAllDialects(registry)
+        lib.mlirContextAppendDialectRegistry(ctx, registry)
+        text = b"func.func @f(%a: i32) -> i32 {\\n %0 = arith.addi %a, %a : i32\\n return %0 : i32\\n}"
+        module = lib.mlirModuleCreateParse(ctx, Ref(text, len(text)))
+        assert module.ptr and lib.mlirOperationVerify(lib.mlirModuleGetOperation(module))
+
+    def ours():
+        from triton_musa import _musa_mlir
+        from triton_musa.mlir import ir, passmanager
+        with ir.Context():
+            m = ir.Module.parse('module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, '
+                                'ttg.target = "musa:mp_31"} {\\n tt.func @f(%p: !tt.ptr<f32>) {\\n'
+                                ' %v = tt.load %p : !tt.ptr<f32>\\n tt.store %p, %v : !tt.ptr<f32>\\n'
+                                ' tt.return\\n }\\n}')
+            passmanager.PassManager.parse("builtin.module(musa-allocate-shared-memory,"
+                                          "convert-tritongpu-to-musa,canonicalize)").run(m.operation)
+            assert "llvm.func" in str(m)
+            assert "mtgpu-mt-musa" in _musa_mlir.translate_to_llvm_ir(m, opt_level=0)
+
+    steps = [other, ours] if sys.argv[2] == "other-first" else [ours, other]
+    for step in steps + steps:
+        step()
+    print("ok")
+    """)
+
+
+def _beside_a_default_visibility_mlir(library: str, order: str, tmp_path: Path) -> None:
+    # Another MLIR that exports its C++ (as a default-visibility build of the upstream bindings does):
+    # both work in one process, in either order, each on its own registries.
+    script = tmp_path / "other_mlir.py"
+    script.write_text(_OTHER_MLIR_SCRIPT)
+    result = subprocess.run([sys.executable, str(script), library, order], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert result.stdout.strip() == "ok"
+
+
+# Defined only where such a library is installed (a build dependency, not a test dependency): an
+# empty parametrization would be reported as a skip.
+if _default_visibility_mlir_c():
+    @pytest.mark.parametrize("library", _default_visibility_mlir_c())
+    @pytest.mark.parametrize("order", ["other-first", "ours-first"])
+    def test_beside_a_default_visibility_mlir(library: str, order: str, tmp_path: Path) -> None:
+        _beside_a_default_visibility_mlir(library, order, tmp_path)
