@@ -12,6 +12,8 @@
 #include "registration/InitAll.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Bindings/Python/NanobindAdaptors.h"
+#include "mlir/CAPI/IR.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Location.h"
@@ -79,6 +81,23 @@ mlir::triton_musa::LinearLayout layoutToLinear(const std::string &text,
   return std::move(*result);
 }
 
+/// The same for a layout attribute of the bindings (triton_musa.mlir.ir).
+mlir::triton_musa::LinearLayout
+attributeToLinear(MlirAttribute attribute, const std::vector<int64_t> &shape) {
+  mlir::Attribute layout = unwrap(attribute);
+  mlir::MLIRContext *ctx = layout.getContext();
+  DiagnosticText diagnostics(*ctx);
+  mlir::FailureOr<mlir::triton_musa::LinearLayout> result =
+      mlir::triton_musa::toLinearLayout(shape, layout, [ctx] {
+        return mlir::emitError(mlir::UnknownLoc::get(ctx));
+      });
+  if (mlir::failed(result))
+    throw nb::value_error(diagnostics.messages.empty()
+                              ? "layout conversion failed"
+                              : diagnostics.messages.c_str());
+  return std::move(*result);
+}
+
 /// The layout of a tensor or !ttg.memdesc type given as text.
 mlir::triton_musa::LinearLayout typeToLinear(const std::string &text) {
   mlir::MLIRContext &ctx = getLayoutContext();
@@ -107,6 +126,10 @@ mlir::triton_musa::LinearLayout typeToLinear(const std::string &text) {
 } // namespace
 
 void bindLayoutConversion(nb::module_ &m) {
+  m.def("layout_to_linear", &attributeToLinear, nb::arg("layout"),
+        nb::arg("shape"),
+        "The linear layout of a layout attribute of triton_musa.mlir.ir for a "
+        "tensor of `shape`.");
   m.def("layout_to_linear", &layoutToLinear, nb::arg("layout"),
         nb::arg("shape"),
         "The linear layout of a ttg/musagpu layout attribute (given as text) "

@@ -4,8 +4,14 @@
 // run pass pipelines and print the result. MLIR diagnostics become
 // `MLIRError` exceptions carrying "file:line:col: severity: message" lines.
 //
+// Built into the aggregate library of `triton_musa.mlir` (one MLIR in the
+// process): the functions taking `ir.Module`/`ir.Operation`/`ir.Attribute`
+// work on the bindings' objects directly, without printing and re-parsing.
+//
 //===----------------------------------------------------------------------===//
 
+#include "bindings/c/TritonMUSA.h"
+#include "bindings/python/DialectClasses.h"
 #include "bindings/python/EmulatorBindings.h"
 #include "bindings/python/LayoutConversionBindings.h"
 #include "bindings/python/LinearLayoutBindings.h"
@@ -14,6 +20,8 @@
 #include "registration/InitAll.h"
 #include "target/MUSAArch.h"
 
+#include "mlir/Bindings/Python/NanobindAdaptors.h"
+#include "mlir/CAPI/IR.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -109,6 +117,53 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
+/// The `llir` stage: LLVM IR text for MUSA (conversion/LLVMIRExport).
+std::string exportLLVMIR(ModuleOp module, const std::string &arch, int optLevel,
+                     const std::optional<std::string> &libdevice,
+                     bool llvm14Compatible) {
+  if (optLevel < 0 || optLevel > 3)
+    throw std::invalid_argument("opt_level must be in 0..3, got " +
+                                std::to_string(optLevel));
+  DiagnosticCollector diagnostics(module.getContext());
+  mlir::triton_musa::ExportOptions options;
+  options.arch = arch;
+  options.optLevel = static_cast<unsigned>(optLevel);
+  options.libdevicePath = libdevice;
+  options.llvm14Compatible = llvm14Compatible;
+  llvm::Expected<std::string> text =
+      mlir::triton_musa::translateToMUSALLVMIR(module, options);
+  if (!text) {
+    // The reason is among the collected diagnostics.
+    llvm::consumeError(text.takeError());
+    diagnostics.raise("cannot export the module to LLVM IR" +
+                      (arch.empty() ? std::string() : " for " + arch));
+  }
+  return std::move(*text);
+}
+
+/// The GPU proxy's `llir` stage: LLVM IR text for nvptx64-nvidia-cuda
+/// (conversion/NVPTXExport) of a module lowered with target=proxy.
+std::string exportNVPTXLLVMIR(ModuleOp module, const std::string &sm, unsigned ptxVersion,
+                          int optLevel,
+                          const std::optional<std::string> &libdevice) {
+  if (optLevel < 0 || optLevel > 3)
+    throw std::invalid_argument("opt_level must be in 0..3, got " +
+                                std::to_string(optLevel));
+  DiagnosticCollector diagnostics(module.getContext());
+  mlir::triton_musa::NVPTXExportOptions options;
+  options.sm = sm;
+  options.ptxVersion = ptxVersion;
+  options.optLevel = static_cast<unsigned>(optLevel);
+  options.libdevicePath = libdevice;
+  llvm::Expected<std::string> text =
+      mlir::triton_musa::translateToNVPTXLLVMIR(module, options);
+  if (!text) {
+    llvm::consumeError(text.takeError());
+    diagnostics.raise("cannot export the module to NVPTX LLVM IR for " + sm);
+  }
+  return std::move(*text);
+}
+
 std::unique_ptr<MLIRContext> makeContext() {
   DialectRegistry registry;
   mlir::triton_musa::registerAllDialects(registry);
@@ -155,51 +210,16 @@ public:
     return diagnostics.remarks();
   }
 
-  /// The `llir` stage: LLVM IR text for MUSA (conversion/LLVMIRExport).
   std::string toLLVMIR(const std::string &arch, int optLevel,
                        const std::optional<std::string> &libdevice,
                        bool llvm14Compatible) {
-    if (optLevel < 0 || optLevel > 3)
-      throw std::invalid_argument("opt_level must be in 0..3, got " +
-                                  std::to_string(optLevel));
-    DiagnosticCollector diagnostics(context.get());
-    mlir::triton_musa::ExportOptions options;
-    options.arch = arch;
-    options.optLevel = static_cast<unsigned>(optLevel);
-    options.libdevicePath = libdevice;
-    options.llvm14Compatible = llvm14Compatible;
-    llvm::Expected<std::string> text =
-        mlir::triton_musa::translateToMUSALLVMIR(*module, options);
-    if (!text) {
-      // The reason is among the collected diagnostics.
-      llvm::consumeError(text.takeError());
-      diagnostics.raise("cannot export the module to LLVM IR" +
-                        (arch.empty() ? std::string() : " for " + arch));
-    }
-    return std::move(*text);
+    return exportLLVMIR(*module, arch, optLevel, libdevice, llvm14Compatible);
   }
 
-  /// The GPU proxy's `llir` stage: LLVM IR text for nvptx64-nvidia-cuda
-  /// (conversion/NVPTXExport) of a module lowered with target=proxy.
   std::string toNVPTXLLVMIR(const std::string &sm, unsigned ptxVersion,
                             int optLevel,
                             const std::optional<std::string> &libdevice) {
-    if (optLevel < 0 || optLevel > 3)
-      throw std::invalid_argument("opt_level must be in 0..3, got " +
-                                  std::to_string(optLevel));
-    DiagnosticCollector diagnostics(context.get());
-    mlir::triton_musa::NVPTXExportOptions options;
-    options.sm = sm;
-    options.ptxVersion = ptxVersion;
-    options.optLevel = static_cast<unsigned>(optLevel);
-    options.libdevicePath = libdevice;
-    llvm::Expected<std::string> text =
-        mlir::triton_musa::translateToNVPTXLLVMIR(*module, options);
-    if (!text) {
-      llvm::consumeError(text.takeError());
-      diagnostics.raise("cannot export the module to NVPTX LLVM IR for " + sm);
-    }
-    return std::move(*text);
+    return exportNVPTXLLVMIR(*module, sm, ptxVersion, optLevel, libdevice);
   }
 
   /// The module's attribute `name` as a Python value (integers, strings and
@@ -277,13 +297,60 @@ std::vector<std::string> registeredDialects() {
   return names;
 }
 
+/// The module of an `ir.Module` or of an `ir.Operation` that is a
+/// builtin.module, from the bindings (same MLIR, no copy).
+ModuleOp moduleOf(nb::handle object) {
+  MlirModule module;
+  if (nb::try_cast<MlirModule>(object, module))
+    return unwrap(module);
+  PyErr_Clear(); // the capsule of another kind leaves its error set
+  MlirOperation operation;
+  if (nb::try_cast<MlirOperation>(object, operation))
+    if (auto moduleOp = dyn_cast<ModuleOp>(unwrap(operation)))
+      return moduleOp;
+  PyErr_Clear();
+  throw nb::type_error("expected a triton_musa.mlir.ir.Module or a "
+                       "builtin.module ir.Operation");
+}
+
 } // namespace
 
 NB_MODULE(_musa_mlir, m) {
   m.doc() = "triton-musa's MLIR library: parse, verify, transform, print.";
-  mlir::triton_musa::registerAllPasses();
+  mlirTritonMUSARegisterAllPasses();
 
   nb::exception<MLIRDiagnosticError>(m, "MLIRError");
+
+  m.def(
+      "register_dialects",
+      [](MlirDialectRegistry registry) {
+        mlirTritonMUSARegisterAllDialects(registry);
+      },
+      nb::arg("registry"),
+      "Adds our dialects (tt, ttg, musagpu and the upstream ones TTGIR and "
+      "the lowering use) to a triton_musa.mlir.ir.DialectRegistry.");
+  m.def(
+      "translate_to_llvm_ir",
+      [](nb::handle module, const std::string &arch, int optLevel,
+         const std::optional<std::string> &libdevice, bool llvm14Compatible) {
+        return exportLLVMIR(moduleOf(module), arch, optLevel, libdevice,
+                            llvm14Compatible);
+      },
+      nb::arg("module"), nb::arg("arch") = "", nb::arg("opt_level") = 3,
+      nb::arg("libdevice") = nb::none(), nb::arg("llvm14_compatible") = true,
+      "Module.to_llvm_ir for a triton_musa.mlir.ir.Module in the LLVM "
+      "dialect; raises MLIRError.");
+  m.def(
+      "translate_to_nvptx_llvm_ir",
+      [](nb::handle module, const std::string &sm, unsigned ptxVersion,
+         int optLevel, const std::optional<std::string> &libdevice) {
+        return exportNVPTXLLVMIR(moduleOf(module), sm, ptxVersion, optLevel,
+                                 libdevice);
+      },
+      nb::arg("module"), nb::arg("sm") = "sm_90", nb::arg("ptx_version") = 87,
+      nb::arg("opt_level") = 3, nb::arg("libdevice") = nb::none(),
+      "Module.to_nvptx_llvm_ir for a triton_musa.mlir.ir.Module; raises "
+      "MLIRError.");
 
   nb::class_<PyModule>(m, "Module")
       .def("verify", &PyModule::verify,
@@ -351,4 +418,11 @@ NB_MODULE(_musa_mlir, m) {
   bindLinearLayout(m);
   bindLayoutConversion(m);
   bindEmulator(m);
+  bindDialectClasses(m);
+}
+
+/// What triton_musa/_musa_mlir*.so's PyInit__musa_mlir returns (the module is
+/// defined here, in the aggregate, and exported under a C API name).
+extern "C" MLIR_CAPI_EXPORTED PyObject *mlirTritonMUSAPythonModuleInit() {
+  return PyInit__musa_mlir();
 }

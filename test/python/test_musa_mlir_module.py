@@ -1,5 +1,7 @@
-"""The nanobind module: parse/verify/pipeline/print, diagnostics as exceptions,
-and coexistence with triton's and torch's own LLVM/MLIR copies."""
+"""_musa_mlir's text API (parse/verify/pipeline/print of a module in a context
+of its own), diagnostics as exceptions, and coexistence with triton's and
+torch's own LLVM/MLIR copies. _musa_mlir runs on the same MLIR as
+triton_musa.mlir (test_mlir_bindings.py)."""
 
 from __future__ import annotations
 

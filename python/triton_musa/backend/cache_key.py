@@ -1,5 +1,5 @@
 """What a compiled MUSA kernel depends on besides its source and options, for
-the backend's cache key: our library (version and the extension's bytes), the
+the backend's cache key: our library (version and the bytes of its shared library), the
 SDK's llc (path and LLVM version: a changed SDK never gets a stale binary) and
 the switches that change code generation."""
 
@@ -26,13 +26,24 @@ def _file_digest(path: str, mtime_ns: int, size: int) -> str:
     return digest.hexdigest()[:16]
 
 
+def _library_path() -> str | None:
+    """Our compiler's one library: the aggregate of ``triton_musa.mlir`` (``_musa_mlir`` is only its
+    entry point), found without loading it."""
+    spec = importlib.util.find_spec("triton_musa.mlir")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        path = os.path.join(location, "_mlir_libs", "libTritonMUSAPythonCAPI.so")
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def library_digest() -> str:
-    """A digest of the ``_musa_mlir`` extension in use ("none" where it is not built)."""
-    spec = importlib.util.find_spec("triton_musa._musa_mlir")
-    if spec is None or not spec.origin or not os.path.exists(spec.origin):
+    """A digest of our MLIR library in use ("none" where it is not built)."""
+    path = _library_path()
+    if path is None:
         return "none"
-    st = os.stat(spec.origin)
-    return _file_digest(spec.origin, st.st_mtime_ns, st.st_size)
+    st = os.stat(path)
+    return _file_digest(path, st.st_mtime_ns, st.st_size)
 
 
 def switches_key() -> str:

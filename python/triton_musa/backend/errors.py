@@ -45,14 +45,24 @@ def concise(message: str) -> List[str]:
 
 
 def translate(exc: BaseException, kernel: str, arch: str) -> BaseException:
-    """The exception to raise in place of ``exc``, an MLIRError from compiling ``kernel`` for ``arch``."""
+    """The exception to raise in place of ``exc``, an MLIRError from compiling ``kernel`` for ``arch``.
+
+    The lowering's errors (lowering.LoweringError) carry their diagnostics: the printed operation is
+    a note dropped by kind. Other messages are read line by line (``concise``)."""
     text = str(exc)
-    shared = _SHARED.search(text)
-    if shared:
-        return OutOfResources(int(shared.group(1)), int(shared.group(2)), "shared memory")
+    diagnostics = getattr(exc, "diagnostics", None)
+    messages = [d.message for d in diagnostics] if diagnostics is not None else [text]
+    for message in messages:
+        shared = _SHARED.search(message)
+        if shared:
+            return OutOfResources(int(shared.group(1)), int(shared.group(2)), "shared memory")
     if _dump_requested():
         return MusaCompileError(f"kernel '{kernel}' does not compile for {arch}:\n{text}")
-    lines = concise(text) or [text.splitlines()[0] if text else type(exc).__name__]
+    if diagnostics is not None:
+        lines = [str(d) for d in diagnostics if not d.shows_ir]
+    else:
+        lines = concise(text)
+    lines = lines or [text.splitlines()[0] if text else type(exc).__name__]
     return MusaCompileError(f"kernel '{kernel}' does not compile for {arch}:\n" + "\n".join(lines) +
                             "\n(set MLIR_ENABLE_DUMP=1 to see the IR)")
 

@@ -21,7 +21,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 _TRUE = ("1", "true", "on", "yes")
 _RULE = "===" + "-" * 73 + "==="
@@ -79,19 +79,20 @@ def format_report(title: str, rows: List[Tuple[str, float]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_pipeline(module: Any, pipeline: str, *, kernel: Optional[str] = None) -> List[str]:
-    """``module.run_pipeline(pipeline)``, timed per pass under MLIR_ENABLE_TIMING and dumped before each
-    pass under MLIR_ENABLE_DUMP; returns the remarks the passes emitted."""
+def run_pipeline(module: Any, pipeline: str, run: Callable[[Any, str], List[Any]], *,
+                 kernel: Optional[str] = None) -> List[Any]:
+    """``run(module, pipeline)``, timed per pass under MLIR_ENABLE_TIMING and dumped before each pass
+    under MLIR_ENABLE_DUMP; returns the remarks the passes emitted."""
     timing, dump = env_flag("MLIR_ENABLE_TIMING"), dump_requested(kernel)
     if not (timing or dump):
-        return list(module.run_pipeline(pipeline))
+        return list(run(module, pipeline))
     remarks: List[str] = []
     rows: List[Tuple[str, float]] = []
     for spec in split_pipeline(pipeline):
         if dump:
-            _write(f"// -----// IR Dump Before {spec} ('builtin.module' operation) //----- //\n{module.str()}\n\n")
+            _write(f"// -----// IR Dump Before {spec} ('builtin.module' operation) //----- //\n{module}\n\n")
         start = time.perf_counter()
-        remarks += module.run_pipeline(f"builtin.module({spec})")
+        remarks += run(module, f"builtin.module({spec})")
         rows.append((spec, time.perf_counter() - start))
     if timing:
         sys.stderr.write(format_report(f"Execution time report: MUSA passes of {kernel or 'the kernel'}", rows))

@@ -9,13 +9,20 @@ allocation, barriers), then
 on the saved TTGIR; the device's LLVM IR export is what
 ``musa-translate --musa-to-llvmir`` replays on the result. Ops the lowering
 does not cover yet raise ``MLIRError`` naming the op.
+
+The module is parsed, transformed and read through MLIR's Python bindings
+(``triton_musa.mlir``): the facts the backend needs (``ttg.target``, the
+shared memory ``--musa-allocate-shared-memory`` planned, the dot-path remarks,
+diagnostics with their locations) are attributes and diagnostics, not text,
+and the LLVM IR export takes the same module object (one MLIR in the process).
 """
 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Optional, Tuple
+from typing import Any, Iterator, List, Optional, Tuple
 
 from .instrumentation import StepTimer, run_pipeline
 from .target import MusaArch, libdevice_path
@@ -88,31 +95,167 @@ def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = No
             f"musa-insert-barriers,convert-tritongpu-to-musa{option},canonicalize,cse)")
 
 
+def dot_path_pipeline(matmul: Optional[MatmulOptions] = None) -> str:
+    """The pipeline whose remarks ``dot_path_report`` returns: the matrix-path selection, then
+    --musa-dot-path-report."""
+    matmul = matmul or MatmulOptions.from_env()
+    return f"builtin.module({matmul.pass_spec()},musa-dot-path-report)"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One MLIR diagnostic: ``where`` is ``file:line:col`` where the location has one."""
+    severity: str  # "error", "warning", "note" or "remark"
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.severity}: {self.message}"
+
+    @property
+    def shows_ir(self) -> bool:
+        """Whether this is MLIR's note that prints the failing operation."""
+        return self.severity == "note" and self.message.startswith("see current operation")
+
+
+def _file_line_col(loc: Any) -> Optional[str]:
+    """The first file:line:col in ``loc`` (as mlir::Location::findInstanceOf<FileLineColLoc> finds it)."""
+    if loc.is_a_file():
+        return f"{loc.filename}:{loc.start_line}:{loc.start_col}"
+    if loc.is_a_name():
+        return _file_line_col(loc.child_loc)
+    if loc.is_a_callsite():
+        return _file_line_col(loc.callee) or _file_line_col(loc.caller)
+    if loc.is_a_fused():
+        for child in loc.locations:
+            found = _file_line_col(child)
+            if found:
+                return found
+    return None
+
+
+def _diagnostics(diagnostic: Any) -> List[Diagnostic]:
+    """A bindings diagnostic (``ir.DiagnosticInfo``/``ir.Diagnostic``) and its notes."""
+    where = _file_line_col(diagnostic.location) or str(diagnostic.location)
+    out = [Diagnostic(diagnostic.severity.name.lower(), where, diagnostic.message)]
+    for note in diagnostic.notes:
+        out.extend(_diagnostics(note))
+    return out
+
+
+class LoweringError(Exception):
+    """Raised in place of the bindings' ``ir.MLIRError``: ``diagnostics`` holds every diagnostic with
+    its notes; the message is the headline and one ``file:line:col: severity: message`` line each."""
+
+    def __init__(self, headline: str, diagnostics: List[Diagnostic]) -> None:
+        super().__init__("\n".join([headline, *map(str, diagnostics)]))
+        self.headline = headline
+        self.diagnostics = diagnostics
+
+
+@contextmanager
+def _mlir_errors(headline: str) -> Iterator[None]:
+    from ..mlir import ir
+    try:
+        yield
+    except ir.MLIRError as exc:
+        diagnostics = [d for info in exc.error_diagnostics for d in _diagnostics(info)]
+        raise _lowering_error_type()(headline, diagnostics) from None
+
+
+def _lowering_error_type() -> type:
+    """LoweringError, also an ``_musa_mlir.MLIRError`` (what the exporters raise), so one ``except``
+    catches every error of our library."""
+    global _LoweringMLIRError
+    if _LoweringMLIRError is None:
+        from .. import _musa_mlir
+
+        class MLIRLoweringError(LoweringError, _musa_mlir.MLIRError):
+            pass
+        _LoweringMLIRError = MLIRLoweringError
+    return _LoweringMLIRError
+
+
+_LoweringMLIRError: Optional[type] = None
+
+
+def _context() -> Any:
+    from ..mlir import ir
+    return ir.Context()  # our dialects are registered in every context (_site_initialize_0)
+
+
+def parse_ttgir(ttgir: str, context: Any, *, source_name: str = "kernel.ttgir") -> Any:
+    """Parses and verifies ``ttgir``; raises MLIRError with ``source_name:line:col`` diagnostics."""
+    from ..mlir import ir
+    with _mlir_errors(f"failed to parse {source_name}"):
+        return ir.Operation.parse(ttgir, source_name=source_name, context=context)
+
+
+def run_passes(module: Any, pipeline: str) -> List[Diagnostic]:
+    """Runs ``pipeline`` on ``module`` in place; returns the remarks the passes emitted."""
+    from ..mlir import ir, passmanager
+    context = module.context
+    remarks: List[Diagnostic] = []
+
+    def keep_remark(diagnostic: Any) -> bool:
+        if diagnostic.severity != ir.DiagnosticSeverity.REMARK:
+            return False  # errors and their notes reach the MLIRError raised below
+        remarks.append(_diagnostics(diagnostic)[0])  # without MLIR's note printing the op
+        return True
+
+    handler = context.attach_diagnostic_handler(keep_remark)
+    try:
+        with _mlir_errors(f"invalid pass pipeline '{pipeline}'"):
+            pm = passmanager.PassManager.parse(pipeline, context=context)
+        with _mlir_errors(f"pass pipeline '{pipeline}' failed"):
+            pm.run(module.operation)
+    except ValueError as exc:  # an unknown pass or option
+        raise _lowering_error_type()(f"invalid pass pipeline '{pipeline}'",
+                                     [Diagnostic("error", "<pipeline>", str(exc))]) from None
+    finally:
+        handler.detach()
+    return remarks
+
+
+def module_attribute(module: Any, name: str) -> Any:
+    """The module's integer or string attribute ``name`` as a Python value, None where it has none."""
+    from ..mlir import ir
+    attributes = module.operation.attributes
+    if name not in attributes:
+        return None
+    value = attributes[name]
+    if isinstance(value, ir.IntegerAttr):
+        return value.value
+    if isinstance(value, ir.StringAttr):
+        return value.value
+    if isinstance(value, ir.DenseI32ArrayAttr):
+        return list(value)
+    raise ValueError(f"module attribute '{name}' = {value} is neither an integer nor a string")
+
+
 def dot_path_report(ttgir: str, matmul: Optional[MatmulOptions] = None, *,
                     source_name: str = "kernel.ttgir") -> list[str]:
     """Per dot of ``ttgir``, the remark of --musa-dot-path-report: the matrix path it takes, or
     ``fma (<why>)``. Lines read ``<loc>: remark: dot MxNxK <a> -> <acc>: <path>``."""
-    from .. import _musa_mlir
-
-    matmul = matmul or MatmulOptions.from_env()
-    module = _musa_mlir.parse(ttgir, source_name=source_name)
-    return list(module.run_pipeline(f"builtin.module({matmul.pass_spec()},musa-dot-path-report)"))
+    with _context() as context:
+        module = parse_ttgir(ttgir, context, source_name=source_name)
+        return [str(remark) for remark in run_passes(module, dot_path_pipeline(matmul))]
 
 
-def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str, num_stages: int = 1) -> tuple[Any, LoweredModule]:
-    from .. import _musa_mlir
-
-    module = _musa_mlir.parse(ttgir, source_name=source_name)
-    module_target = module.attribute("ttg.target")
+def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str,
+           num_stages: int = 1) -> Tuple[Any, LoweredModule]:
+    """The module in the LLVM dialect (it keeps its context alive) and what was lowered."""
+    module = parse_ttgir(ttgir, _context(), source_name=source_name)
+    module_target = module_attribute(module, "ttg.target")
     if module_target != f"musa:{arch.name}":
         raise ValueError(f"{source_name}: the module's ttg.target is {module_target!r}, "
                          f"not 'musa:{arch.name}': compile it for the architecture it was made for")
     pipeline = lowering_pipeline(target, num_stages=num_stages)
     if os.environ.get("MLIR_ENABLE_DUMP") == "1":
         print(f"// triton-musa: musa-opt '--pass-pipeline={pipeline}' {source_name}")
-    run_pipeline(module, pipeline, kernel=os.path.splitext(source_name)[0])
-    shared = module.attribute("ttg.shared") or 0
-    tme_args = tuple(module.attribute("musagpu.tme_descriptor_args") or ())
+    run_pipeline(module, pipeline, run_passes, kernel=os.path.splitext(source_name)[0])
+    shared = module_attribute(module, "ttg.shared") or 0
+    tme_args = tuple(module_attribute(module, "musagpu.tme_descriptor_args") or ())
     return module, LoweredModule(pipeline=pipeline, llvm_dialect=str(module), shared_bytes=int(shared),
                                  tme_descriptor_args=tme_args)
 
@@ -126,6 +269,7 @@ def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel
 def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name: str = "kernel.ttgir",
                   libdevice: Optional[str] = None, num_stages: int = 1) -> LoweredKernel:
     """TTGIR -> LLVM IR for the MUSA GPU ``arch``; links ``libdevice`` (default: the SDK's, when installed)."""
+    from .. import _musa_mlir
     module, lowered = _lower(ttgir, arch, "musa", source_name, num_stages)
     if libdevice is None:
         sdk_libdevice = libdevice_path(arch)
@@ -134,8 +278,8 @@ def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name
     from .toolchain import target_llvm_major
     timer = StepTimer(f"LLVM steps of {os.path.splitext(source_name)[0]}")
     with timer.step(f"LLVM IR export for {arch.name} (translation, O{opt_level}, LLVM-compatibility rewrites)"):
-        llir = module.to_llvm_ir(arch.name, opt_level=opt_level, libdevice=libdevice,
-                                 llvm14_compatible=target_llvm_major() < LLVM_MAJOR_WITHOUT_REWRITES)
+        llir = _musa_mlir.translate_to_llvm_ir(module, arch.name, opt_level=opt_level, libdevice=libdevice,
+                                               llvm14_compatible=target_llvm_major() < LLVM_MAJOR_WITHOUT_REWRITES)
     timer.report()
     return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
                          shared_bytes=lowered.shared_bytes, tme_descriptor_args=lowered.tme_descriptor_args,
@@ -147,7 +291,9 @@ def lower_for_proxy(ttgir: str, arch: MusaArch, *, sm: str, ptx_version: int, li
     """TTGIR for ``arch`` -> LLVM IR for the GPU proxy (nvptx64-nvidia-cuda, ``sm``), with ``__mt_*`` calls
     mapped onto ``libdevice`` (libdevice.10.bc). Replay: ``musa-opt`` with the pipeline of target "proxy",
     then ``musa-translate --proxy-to-nvptx-llvmir``."""
+    from .. import _musa_mlir
     module, lowered = _lower(ttgir, arch, "proxy", source_name)
-    llir = module.to_nvptx_llvm_ir(sm=sm, ptx_version=ptx_version, opt_level=opt_level, libdevice=libdevice)
+    llir = _musa_mlir.translate_to_nvptx_llvm_ir(module, sm=sm, ptx_version=ptx_version, opt_level=opt_level,
+                                                 libdevice=libdevice)
     return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
                          shared_bytes=lowered.shared_bytes, llir=llir)

@@ -1,0 +1,12 @@
+//===- TritonGPUOps.td - Python op bindings (ODS) ---------------------------------===//
+//
+// Wrapper for -gen-python-op-bindings: the generated module's place is taken
+// from this file's path (AddMLIRPython), so it includes the dialect's own ops.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITON_MUSA_PYTHON_TTG_OPS
+#define TRITON_MUSA_PYTHON_TTG_OPS
+
+include "dialects/TritonGPU/IR/TritonGPUOps.td"
+
+#endif // TRITON_MUSA_PYTHON_TTG_OPS
