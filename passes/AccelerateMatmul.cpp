@@ -43,10 +43,11 @@
 // would differ from slot to slot) the operand is stored with an explicit
 // ttg.local_alloc into a fresh SQMMA buffer. Buffers are aligned to the
 // swizzle period 256 * 256 / granularity bytes (MUSA-FACTS.md). The wait
-// follows each sqmma at once: the copies of a later stage refill the slot
-// this sqmma reads (num_stages - 1 slots), so they must not start before
-// its reads are done (--musa-insert-barriers then puts a block barrier
-// between the wait and those copies).
+// goes down past the side-effect-free ops after each sqmma (sinkWait), up
+// to the first op with a memory effect: the copies of a later stage refill
+// the slot this sqmma reads (num_stages - 1 slots), so they must not start
+// before its reads are done (--musa-insert-barriers then puts a block
+// barrier between the wait and those copies).
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +62,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -550,6 +552,30 @@ Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
   return alloc.getResult();
 }
 
+/// Moves `wait` down its block past the side-effect-free ops that follow
+/// it (index and pointer arithmetic, memdesc views), so the matrix unit
+/// overlaps them: it stops at the first op that uses the accumulator, has
+/// any memory effect (a copy refilling the ring slot the sqmma reads, a
+/// load, a barrier, another sqmma), has regions, or ends the block. In a
+/// pipelined K loop that is the refill of the slot this sqmma reads: with
+/// Triton's ring of num_stages - 1 slots, iteration i's copies refill the
+/// slot iteration i read (a wait in the next iteration would need one more
+/// slot).
+void sinkWait(mgpu::SQMMAWaitOp wait) {
+  Operation *stop = wait->getNextNode();
+  auto usesWait = [&](Operation *op) {
+    return llvm::any_of(op->getOperands(), [&](Value v) {
+      return v.getDefiningOp() == wait.getOperation();
+    });
+  };
+  while (stop && !stop->hasTrait<OpTrait::IsTerminator>() &&
+         stop->getNumRegions() == 0 && isMemoryEffectFree(stop) &&
+         !usesWait(stop))
+    stop = stop->getNextNode();
+  if (stop && stop != wait->getNextNode())
+    wait->moveBefore(stop);
+}
+
 void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                     const DotPath &path) {
   MLIRContext *ctx = dot.getContext();
@@ -594,6 +620,7 @@ void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
         input->use_empty())
       input->erase();
   carryAccumulatorInLayout(sqmma.getCMutable(), wait.getResult(0));
+  sinkWait(wait);
 }
 
 struct MUSAAccelerateMatmul

@@ -370,6 +370,12 @@ def test_sqmma_pipelined_128x128x64(dtype: torch.dtype, num_stages: int) -> None
         assert "musagpu.sqmma" in loop and "musagpu.sqmma_wait" in loop
         # No register round trip of the operands in the K loop, and the accumulator stays in its layout.
         assert "ttg.local_load" not in loop and "ttg.convert_layout" not in loop, loop
+        # The wait comes down past the index arithmetic after the sqmma, to just before the refill.
+        lines = [line.strip() for line in loop.splitlines()]
+        issue = next(i for i, line in enumerate(lines) if "musagpu.sqmma " in line)
+        wait = next(i for i, line in enumerate(lines) if "musagpu.sqmma_wait" in line)
+        refill = next(i for i, line in enumerate(lines) if "ttg.async_copy_global_to_local" in line)
+        assert issue + 1 < wait and refill == wait + 1, "\n".join(lines[issue:refill + 1])
     check(d, ref, dtype)
 
 

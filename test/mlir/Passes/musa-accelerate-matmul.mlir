@@ -349,3 +349,55 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return %d : tensor<2x16x32xf32, #blocked>
   }
 }
+
+// -----
+
+// The wait moves down past the side-effect-free ops after the sqmma (the
+// next slot's index and views) and stops at the first op with a memory
+// effect, the copy refilling the ring: the matrix unit overlaps the index
+// arithmetic, and the refill still waits for the sqmma's reads.
+// PH1-LABEL: @ph1_wait_sinks
+// PH1: scf.for
+// PH1: %[[D:.*]] = musagpu.sqmma
+// PH1-NEXT: arith.addi
+// PH1-NEXT: arith.remsi
+// PH1-NEXT: %[[NA:.*]] = ttg.memdesc_index
+// PH1-NEXT: ttg.memdesc_index
+// PH1-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
+// PH1-NEXT: ttg.async_copy_global_to_local %{{.*}}, %[[NA]]
+// PH1: scf.yield %[[W]]
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ph1_wait_sinks(%pa: tensor<64x32x!tt.ptr<f16>, #ld>, %pb: tensor<32x64x!tt.ptr<f16>, #ld>, %n: i32) -> tensor<64x64xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %ra = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    %rb = ttg.local_alloc : () -> !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked>) : i32 {
+      %slot = arith.remsi %i, %c2 : i32
+      %sa = ttg.memdesc_index %ra[%slot] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+      %sb = ttg.memdesc_index %rb[%slot] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+      %w = ttg.async_wait {num = 0 : i32}
+      %a = ttg.local_load %sa : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+      %b = ttg.local_load %sb : !ttg.memdesc<32x64xf16, #shared, #smem, mutable> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+      %d = tt.dot %a, %b, %acc : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+      %next = arith.addi %i, %c1 : i32
+      %nslot = arith.remsi %next, %c2 : i32
+      %na = ttg.memdesc_index %ra[%nslot] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+      %nb = ttg.memdesc_index %rb[%nslot] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+      %ta = ttg.async_copy_global_to_local %pa, %na : tensor<64x32x!tt.ptr<f16>, #ld> -> <64x32xf16, #shared, #smem, mutable>
+      %tb = ttg.async_copy_global_to_local %pb, %nb : tensor<32x64x!tt.ptr<f16>, #ld> -> <32x64xf16, #shared, #smem, mutable>
+      %cg = ttg.async_commit_group tokens %ta, %tb
+      scf.yield %d : tensor<64x64xf32, #blocked>
+    }
+    ttg.local_dealloc %ra : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    ttg.local_dealloc %rb : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
+    tt.return %r : tensor<64x64xf32, #blocked>
+  }
+}
