@@ -441,9 +441,10 @@ def bmm_kernel(a_ptr, b_ptr, d_ptr, K, sab, sam, sak, sbb, sbk, sbn, sdb, sdm, B
 
 
 def run_bmm(arch: str, dtype: torch.dtype, B: int, M: int, N: int, K: int, BB: int, BM: int, BN: int, BK: int,
-            num_warps: int, seed: int = 0) -> Tuple[torch.Tensor, torch.Tensor, str]:
+            num_warps: int, seed: int = 0, num_stages: Optional[int] = None) -> Tuple[torch.Tensor, torch.Tensor, str]:
     """bmm_kernel on the emulated `arch` over a (M/BM, N/BN, B/BB) grid; returns (result, torch.bmm in float64,
-    ttgir)."""
+    ttgir). With `num_stages`, specialized as Triton's JIT would (unit strides constant, 16-divisible values
+    marked), so that the pipeliner turns the operand loads into async copies."""
     gen = torch.Generator().manual_seed(seed)
     a = _inputs(dtype, (B, M, K), gen)
     b = _inputs(dtype, (B, K, N), gen)
@@ -454,8 +455,19 @@ def run_bmm(arch: str, dtype: torch.dtype, B: int, M: int, N: int, K: int, BB: i
     signature = {n: ("constexpr" if n in constexprs else
                      ("*" + _SIG[args[n].dtype]) if isinstance(args[n], torch.Tensor) else "i32")
                  for n in bmm_kernel.arg_names}
-    kernel = triton.compile(ASTSource(bmm_kernel, signature=signature, constexprs=constexprs),
-                            target=TARGETS[arch], options=dict(num_warps=num_warps))
+    attrs: Dict[Tuple[int, ...], Any] = {}
+    options: Dict[str, Any] = dict(num_warps=num_warps)
+    if num_stages is not None:
+        options["num_stages"] = num_stages
+        for i, name in enumerate(bmm_kernel.arg_names):
+            value = args.get(name)
+            if isinstance(value, int) and value == 1:
+                signature[name] = "constexpr"
+                constexprs[name] = 1
+            elif isinstance(value, torch.Tensor) or (isinstance(value, int) and value % 16 == 0):
+                attrs[(i, )] = [["tt.divisibility", 16]]
+    kernel = triton.compile(ASTSource(bmm_kernel, signature=signature, constexprs=constexprs, attrs=attrs),
+                            target=TARGETS[arch], options=options)
     kernel[(M // BM, N // BN, B // BB)](*[args[n] if n in args else constexprs[n] for n in bmm_kernel.arg_names])
     ref = torch.bmm(a.to(torch.float64), b.to(torch.float64))
     return d, ref, kernel.asm["ttgir"]
@@ -522,3 +534,17 @@ def test_bmm_fma_reasons() -> None:
     assert reported_paths(ttgir) == [("fma", "(num_warps = 2 is not a multiple of 4 (SQMMA runs on squads of 4 "
                                              "warps))")]
     check(d, ref, torch.bfloat16)
+
+
+@pytest.mark.parametrize("num_stages", [2, 3])
+@pytest.mark.parametrize("arch,num_warps,path", [("mp_22", 4, "wmma m32n32k16, warpsPerCTA [2, 2, 1]"),
+                                                 ("mp_31", 8, "sqmma m64n64k32, warpsPerCTA [2, 4, 1]")])
+def test_bmm_pipelined(arch: str, num_warps: int, path: str, num_stages: int) -> None:
+    """A batched K loop whose operand loads the pipeliner turns into async copies into 3-D ring slots: WMMA reads
+    them through local_load; SQMMA copies each batched operand into a fresh batch-outermost buffer."""
+    d, ref, ttgir = run_bmm(arch, torch.float16, 4, 64, 64, 128, 2, 64, 64, 32, num_warps, seed=num_stages,
+                            num_stages=num_stages)
+    assert "ttg.async_copy_global_to_local" in ttgir
+    [(got, details)] = reported_paths(ttgir)
+    assert f"{got} {details}".startswith(path), details
+    check(d, ref, torch.float16)
