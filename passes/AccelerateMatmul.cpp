@@ -22,6 +22,11 @@
 //    converted to #musagpu.sqmma, then musagpu.sqmma_wait, then the result
 //    converted back. The instruction shape and warps follow the documented
 //    heuristic (selectSQMMA).
+//  * Batched (rank-3) dots: the batch is the leading dim of the same
+//    encodings (layouts/LayoutConversion.cpp puts warps N, M, then batch;
+//    repetitions N, M, then batch); warps (squads) go to the batch first,
+//    as Triton's NVIDIA path does for a batched MMA, the rest as for 2-D.
+//    SQMMA operands are always explicit local_allocs, batch outermost.
 //
 // SQMMA and pipelining, the ordering decision: Triton's pipeliner runs
 // first, in the ttgir stage (compiler.py), on the generic FMA form; this
@@ -38,10 +43,11 @@
 // would differ from slot to slot) the operand is stored with an explicit
 // ttg.local_alloc into a fresh SQMMA buffer. Buffers are aligned to the
 // swizzle period 256 * 256 / granularity bytes (MUSA-FACTS.md). The wait
-// follows each sqmma at once: the copies of a later stage refill the slot
-// this sqmma reads (num_stages - 1 slots), so they must not start before
-// its reads are done (--musa-insert-barriers then puts a block barrier
-// between the wait and those copies).
+// goes down past the side-effect-free ops after each sqmma (sinkWait), up
+// to the first op with a memory effect: the copies of a later stage refill
+// the slot this sqmma reads (num_stages - 1 slots), so they must not start
+// before its reads are done (--musa-insert-barriers then puts a block
+// barrier between the wait and those copies).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +62,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -160,23 +167,27 @@ DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
                     unsigned numWarps) {
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto dType = cast<RankedTensorType>(dot.getD().getType());
-  if (dType.getRank() != 2)
-    return stayOnFMA("batched (rank-3) dot not on a matrix path yet");
+  unsigned rank = dType.getRank();
   Type accElem = dType.getElementType();
   bool intKind = kind == mgpu::MmaElementKind::S8;
   if (intKind ? !accElem.isInteger(32) : !accElem.isF32())
     return stayOnFMA(typeName(accElem) + " accumulator (SQMMA accumulates in " +
                      (intKind ? "i32" : "f32") + ")");
-  int64_t m = dType.getShape()[0], n = dType.getShape()[1];
-  int64_t k = aType.getShape()[1];
+  int64_t m = dType.getShape()[rank - 2], n = dType.getShape()[rank - 1];
+  int64_t k = aType.getShape()[rank - 1];
+  int64_t batch = rank == 3 ? dType.getShape()[0] : 1;
   if (numWarps % 4 != 0)
     return stayOnFMA(llvm::formatv("num_warps = {0} is not a multiple of 4 "
                                    "(SQMMA runs on squads of 4 warps)",
                                    numWarps)
                          .str());
   unsigned elemBytes = aType.getElementTypeBitWidth() / 8;
-  SmallVector<unsigned> orderA = operandOrder(dot.getA());
-  SmallVector<unsigned> orderB = operandOrder(dot.getB());
+  // A batched dot's operands are always stored into fresh buffers (batch
+  // outermost), in the default order.
+  SmallVector<unsigned> orderA = rank == 2 ? operandOrder(dot.getA())
+                                           : SmallVector<unsigned>{1, 0};
+  SmallVector<unsigned> orderB = rank == 2 ? operandOrder(dot.getB())
+                                           : SmallVector<unsigned>{1, 0};
   bool transA = orderA[0] == 0, transB = orderB[0] == 0;
   bool is16Bit = kind == mgpu::MmaElementKind::F16 ||
                  kind == mgpu::MmaElementKind::BF16;
@@ -190,41 +201,53 @@ DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
             bestSize = int64_t(best->m) * best->n * best->k;
     if (size != bestSize)
       return size > bestSize;
-    return c.m >= 32 && warpsM > bestWarps[0];
+    return c.m >= 32 && warpsM > bestWarps[rank - 2];
   };
-  for (unsigned warpsM = 4; warpsM <= numWarps; warpsM *= 2) {
-    if (numWarps % warpsM)
+  // Batched: squads go to the batch first (each batch its own sequence of
+  // 2-D instructions, as Triton's NVIDIA MMA layouts put a batched dot's
+  // warps on the batch), the remaining warps tile M x N as for a 2-D dot.
+  for (unsigned warpsB = std::min<int64_t>(numWarps / 4, batch);
+       warpsB >= 1 && !best; warpsB /= 2) {
+    if (batch % warpsB || (numWarps / warpsB) % 4)
       continue;
-    unsigned squadsM = warpsM / 4, warpsN = numWarps / warpsM;
-    for (unsigned instM : {16u, 32u, 64u, 128u})
-      for (unsigned instN : {16u, 32u, 64u, 128u}) {
-        if (!mgpu::isLegalSQMMAInstrMN(kind, instM, instN))
-          continue;
-        for (unsigned instK : mgpu::getLegalSQMMAInstrK(kind)) {
-          if (is16Bit && instK == 128)
+    unsigned mnWarps = numWarps / warpsB;
+    for (unsigned warpsM = 4; warpsM <= mnWarps; warpsM *= 2) {
+      if (mnWarps % warpsM)
+        continue;
+      unsigned squadsM = warpsM / 4, warpsN = mnWarps / warpsM;
+      for (unsigned instM : {16u, 32u, 64u, 128u})
+        for (unsigned instN : {16u, 32u, 64u, 128u}) {
+          if (!mgpu::isLegalSQMMAInstrMN(kind, instM, instN))
             continue;
-          if (m % (instM * squadsM) || n % (instN * warpsN) || k % instK)
-            continue;
-          if ((transA ? instM : instK) * elemBytes > 256 ||
-              (transB ? instK : instN) * elemBytes > 256)
-            continue;
-          SQMMAChoice c{instM, instN, instK, transA, transB};
-          int64_t count = (m / (instM * squadsM)) * (n / (instN * warpsN)) *
-                          (k / instK);
-          if (better(c, count, warpsM)) {
-            best = c;
-            bestCount = count;
-            bestWarps = {warpsM, warpsN};
+          for (unsigned instK : mgpu::getLegalSQMMAInstrK(kind)) {
+            if (is16Bit && instK == 128)
+              continue;
+            if (m % (instM * squadsM) || n % (instN * warpsN) || k % instK)
+              continue;
+            if ((transA ? instM : instK) * elemBytes > 256 ||
+                (transB ? instK : instN) * elemBytes > 256)
+              continue;
+            SQMMAChoice c{instM, instN, instK, transA, transB};
+            int64_t count = (m / (instM * squadsM)) *
+                            (n / (instN * warpsN)) * (k / instK);
+            if (better(c, count, warpsM)) {
+              best = c;
+              bestCount = count;
+              bestWarps = {warpsM, warpsN};
+              if (rank == 3)
+                bestWarps.insert(bestWarps.begin(), warpsB);
+            }
           }
         }
-      }
+    }
   }
   if (!best)
     return stayOnFMA(
-        llvm::formatv("no SQMMA instruction tiles {0}x{1}x{2} with "
-                      "num_warps = {3} in whole squads (M, N, K must be "
+        llvm::formatv("no SQMMA instruction tiles {0}{1}x{2}x{3} with "
+                      "num_warps = {4} in whole squads (M, N, K must be "
                       "multiples of a legal instruction, warps along M a "
                       "multiple of 4)",
+                      rank == 3 ? std::to_string(batch) + "x" : std::string(),
                       m, n, k, numWarps)
             .str());
   DotPath path;
@@ -277,21 +300,43 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
   if (intKind ? !accElem.isInteger(32) : !accElem.isF32())
     return stayOnFMA(typeName(accElem) + " accumulator (WMMA accumulates in " +
                (intKind ? "i32" : "f32") + ")");
-  if (dType.getRank() != 2)
-    return stayOnFMA("batched (rank-3) dot not on a matrix path yet");
-  int64_t m = dType.getShape()[0], n = dType.getShape()[1];
-  int64_t k = aType.getShape()[1];
+  unsigned rank = dType.getRank();
+  int64_t m = dType.getShape()[rank - 2], n = dType.getShape()[rank - 1];
+  int64_t k = aType.getShape()[rank - 1];
   if (m % atom->m || n % atom->n || k % atom->k)
     return stayOnFMA(llvm::formatv("shape {0}x{1}x{2} is not a multiple of the "
                              "m{3}n{4}k{5} atom",
                              m, n, k, atom->m, atom->n, atom->k)
                    .str());
-  SmallVector<unsigned> warps = chooseWarps(m, n, *atom, numWarps);
+  SmallVector<unsigned> warps;
+  if (rank == 2) {
+    warps = chooseWarps(m, n, *atom, numWarps);
+  } else {
+    // Batched: warps go to the batch first (each batch is an independent
+    // sequence of 2-D atoms, so a warp there shares no operand with another;
+    // Triton's NVIDIA MMA layouts put a batched dot's warps on the batch the
+    // same way), the rest tile M x N as for a 2-D dot.
+    int64_t batch = dType.getShape()[0];
+    for (unsigned wb = std::min<int64_t>(numWarps, batch); wb >= 1; wb /= 2) {
+      if (numWarps % wb || batch % wb)
+        continue;
+      SmallVector<unsigned> mn = chooseWarps(m, n, *atom, numWarps / wb);
+      if (!mn.empty()) {
+        warps = {wb, mn[0], mn[1]};
+        break;
+      }
+    }
+  }
   if (warps.empty())
-    return stayOnFMA(llvm::formatv("num_warps = {0} cannot tile {1}x{2} with "
-                             "{3}x{4} atoms, one per warp at least",
-                             numWarps, m, n, atom->m, atom->n)
-                   .str());
+    return stayOnFMA(llvm::formatv("num_warps = {0} cannot tile {1}{2}x{3} "
+                                   "with {4}x{5} atoms, one per warp at least",
+                                   numWarps,
+                                   rank == 3 ? std::to_string(
+                                                   dType.getShape()[0]) +
+                                                   "x"
+                                             : std::string(),
+                                   m, n, atom->m, atom->n)
+                         .str());
   DotPath path;
   path.wmma = *atom;
   path.warpsPerCTA = std::move(warps);
@@ -485,8 +530,11 @@ FailureOr<Value> retypeLoadedBuffer(ttg::LocalLoadOp load,
 /// buffer it was loaded from, retyped, or an explicit copy of it.
 Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
                      mgpu::TMESharedEncodingAttr encoding) {
+  // (A batched operand is always copied: a pipelined ring of 3-D slots
+  // is not retyped.)
   if (auto load = operand.getDefiningOp<ttg::LocalLoadOp>();
-      load && load->hasOneUse()) {
+      load && load->hasOneUse() &&
+      cast<RankedTensorType>(operand.getType()).getRank() == 2) {
     FailureOr<Value> buffer = retypeLoadedBuffer(load, encoding);
     if (succeeded(buffer))
       return *buffer;
@@ -504,6 +552,30 @@ Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
   return alloc.getResult();
 }
 
+/// Moves `wait` down its block past the side-effect-free ops that follow
+/// it (index and pointer arithmetic, memdesc views), so the matrix unit
+/// overlaps them: it stops at the first op that uses the accumulator, has
+/// any memory effect (a copy refilling the ring slot the sqmma reads, a
+/// load, a barrier, another sqmma), has regions, or ends the block. In a
+/// pipelined K loop that is the refill of the slot this sqmma reads: with
+/// Triton's ring of num_stages - 1 slots, iteration i's copies refill the
+/// slot iteration i read (a wait in the next iteration would need one more
+/// slot).
+void sinkWait(mgpu::SQMMAWaitOp wait) {
+  Operation *stop = wait->getNextNode();
+  auto usesWait = [&](Operation *op) {
+    return llvm::any_of(op->getOperands(), [&](Value v) {
+      return v.getDefiningOp() == wait.getOperation();
+    });
+  };
+  while (stop && !stop->hasTrait<OpTrait::IsTerminator>() &&
+         stop->getNumRegions() == 0 && isMemoryEffectFree(stop) &&
+         !usesWait(stop))
+    stop = stop->getNextNode();
+  if (stop && stop != wait->getNextNode())
+    wait->moveBefore(stop);
+}
+
 void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                     const DotPath &path) {
   MLIRContext *ctx = dot.getContext();
@@ -513,9 +585,16 @@ void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                                           {choice.m, choice.n, choice.k});
   unsigned bits = cast<RankedTensorType>(dot.getA().getType())
                       .getElementTypeBitWidth();
-  auto orderOf = [](bool innerIsRow) {
-    return innerIsRow ? SmallVector<unsigned>{0, 1}
-                      : SmallVector<unsigned>{1, 0};
+  // A batched operand's buffer keeps the batch outermost: batch b's 2-D
+  // operand follows batch b - 1's (SQMMAOpToLLVM.cpp addresses it so).
+  unsigned rank = cast<RankedTensorType>(dot.getD().getType()).getRank();
+  auto orderOf = [&](bool innerIsRow) {
+    SmallVector<unsigned> order = innerIsRow
+                                      ? SmallVector<unsigned>{rank - 2, rank - 1}
+                                      : SmallVector<unsigned>{rank - 1, rank - 2};
+    if (rank == 3)
+      order.push_back(0);
+    return order;
   };
   auto encA = mgpu::TMESharedEncodingAttr::getForSQMMAOperand(
       ctx, 0, orderOf(choice.transA), bits);
@@ -541,6 +620,7 @@ void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
         input->use_empty())
       input->erase();
   carryAccumulatorInLayout(sqmma.getCMutable(), wait.getResult(0));
+  sinkWait(wait);
 }
 
 struct MUSAAccelerateMatmul

@@ -218,6 +218,12 @@ def MUSAAccelerateMatmul
        steps). A dot no instruction fits stays on FMA with the reason. QY2's
        tf32 and s8 stay on FMA (no public source confirms their 32x32x8 and
        32x32x32 atoms).
+     - Batched (rank-3) dots take the same paths, each batch a sequence of
+       2-D instructions: warps (on mp_31 whole squads) go to the batch
+       first, as many as it has, the rest split M x N as above; further
+       batches are further registers. SQMMA operands are stored into 3-D
+       buffers with the batch outermost (order [.., .., 0]) and addressed
+       per batch; a pipelined ring of 3-D slots is not retyped.
      - Ordering with Triton's pipeliner: Triton's pipeliner runs in Triton's
        process on the generic form (it cannot parse `#musagpu` encodings);
        this pass runs after it. WMMA rewrites only the dot and its

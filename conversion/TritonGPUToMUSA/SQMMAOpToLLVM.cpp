@@ -12,6 +12,12 @@
 //
 //   acc(mt, nt) = sqmma(desc A(mt, kt), desc B(kt, nt), acc(mt, nt))
 //
+// A batched (rank-3) dot is the same per batch: the accumulator layout
+// gives each fragment its batch too (squads along the batch, further
+// batches in registers), and the operand buffers hold one 2-D operand per
+// batch, batch outermost (order [inner, outer, 0]), so batch b's tile is
+// addressed as rows b * outerExtent + r of one tall 2-D buffer.
+//
 // f16/bf16 instructions have K <= 64, so a K = 128 tile is two K = 64
 // steps (MUSA-FACTS.md: the shipped toolchain crashes on K = 128).
 // musagpu.sqmma_wait lowers to one TargetInfo::sqmmaWait after the chain.
@@ -34,6 +40,7 @@
 #include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 
+#include <array>
 #include <map>
 
 using namespace mlir;
@@ -73,22 +80,31 @@ struct OperandBuffer {
   /// Logical dims [row, col] of the operand: inner is the contiguous one.
   unsigned innerDim, outerDim;
   int64_t outerExtent, piece;
+  /// Batches of a rank-3 buffer (1 for rank 2).
+  int64_t batches;
   int32_t granularity, stride;
 
-  /// The descriptor fields of the tile whose first element is at `coords`
-  /// (i32 values, in the operand's [row, col] order).
-  SQMMAOperandTile tileAt(OpBuilder &b, Location loc,
+  /// The descriptor fields of the tile of batch `batch` whose first element
+  /// is at `coords` (i32 values, in the operand's [row, col] order). A
+  /// rank-3 buffer has the batch outermost but inside the 256-byte pieces
+  /// (order [inner, outer, batch]): as a 2-D buffer of batches *
+  /// outerExtent outer rows, batch b's row r is row b * outerExtent + r.
+  SQMMAOperandTile tileAt(OpBuilder &b, Location loc, Value batch,
                           ArrayRef<Value> coords) const {
     Type i32 = b.getI32Type();
     auto c = [&](int64_t v) {
       return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
     };
-    Value inner = coords[innerDim], outer = coords[outerDim];
+    Value inner = coords[innerDim];
+    Value outer = LLVM::AddOp::create(
+        b, loc, LLVM::MulOp::create(b, loc, batch, c(outerExtent)),
+        coords[outerDim]);
+    int64_t rows = batches * outerExtent;
     Value pieceIdx = LLVM::UDivOp::create(b, loc, inner, c(piece));
     Value inPiece = LLVM::URemOp::create(b, loc, inner, c(piece));
     Value offset = LLVM::AddOp::create(
         b, loc,
-        LLVM::MulOp::create(b, loc, pieceIdx, c(outerExtent * piece)),
+        LLVM::MulOp::create(b, loc, pieceIdx, c(rows * piece)),
         LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, outer, c(piece)),
                             inPiece));
     Value bytes = LLVM::MulOp::create(b, loc, offset, c(elementBytes));
@@ -114,13 +130,31 @@ FailureOr<OperandBuffer> getOperandBuffer(Operation *op, StringRef name,
                            << ": SQMMA descriptors assume a 256-byte swizzle "
                               "line, got "
                            << type;
-  ArrayRef<int64_t> shape = type.getShape().take_back(2);
-  ArrayRef<unsigned> order = enc.getOrder();
-  if (order.size() != 2 || (order[0] == 0) != innerIsRow)
-    return op->emitError() << "'musagpu.sqmma' operand " << name
-                           << ": the buffer's order " << "[" << order[0]
-                           << ", " << order[1]
-                           << "] does not match the op's trans flag";
+  ArrayRef<int64_t> fullShape = type.getShape();
+  ArrayRef<int64_t> shape = fullShape.take_back(2);
+  ArrayRef<unsigned> fullOrder = enc.getOrder();
+  // A rank-3 operand's buffer holds the batch outermost; its row and column
+  // order, shifted to [0, 2), is that of a 2-D operand.
+  bool batched = fullOrder.size() == 3 && fullShape.size() == 3;
+  SmallVector<unsigned> order;
+  if (batched && fullOrder[2] == 0)
+    order = {fullOrder[0] - 1, fullOrder[1] - 1};
+  else if (!batched)
+    order.assign(fullOrder.begin(), fullOrder.end());
+  auto printOrder = [&](InFlightDiagnostic &diag) -> InFlightDiagnostic & {
+    diag << "[";
+    llvm::interleaveComma(fullOrder, diag);
+    return diag << "]";
+  };
+  if (order.size() != 2 || (order[0] == 0) != innerIsRow) {
+    InFlightDiagnostic diag = op->emitError()
+                              << "'musagpu.sqmma' operand " << name
+                              << ": the buffer's order ";
+    printOrder(diag) << (batched ? " does not keep the batch outermost or "
+                                   "does not match the op's trans flag"
+                                 : " does not match the op's trans flag");
+    return diag;
+  }
   OperandBuffer buffer;
   buffer.base = base;
   buffer.elementType = type.getElementType();
@@ -128,6 +162,7 @@ FailureOr<OperandBuffer> getOperandBuffer(Operation *op, StringRef name,
   buffer.innerDim = order[0];
   buffer.outerDim = order[1];
   buffer.outerExtent = shape[buffer.outerDim];
+  buffer.batches = batched ? fullShape[0] : 1;
   buffer.piece = std::min<int64_t>(shape[buffer.innerDim],
                                    mgpu::kTMEMaxBoxInnerBytes /
                                        buffer.elementBytes);
@@ -146,10 +181,7 @@ struct SQMMAOpConversion : public MUSAPattern<mgpu::SQMMAOp> {
     auto aType = cast<ttg::MemDescType>(op.getA().getType());
     auto bType = cast<ttg::MemDescType>(op.getB().getType());
     auto dType = cast<RankedTensorType>(op.getD().getType());
-    if (dType.getRank() != 2)
-      return op.emitError() << "'musagpu.sqmma' on rank-" << dType.getRank()
-                            << " tensors is not supported by " << kPassFlag
-                            << " yet";
+    unsigned rank = dType.getRank();
     auto enc = cast<mgpu::SQMMAEncodingAttr>(dType.getEncoding());
     std::optional<SQMMAKind> kind = getSQMMAKind(aType.getElementType());
     if (!kind)
@@ -185,38 +217,44 @@ struct SQMMAOpConversion : public MUSAPattern<mgpu::SQMMAOp> {
                                       rewriter.getI32IntegerAttr(v));
     };
     Value warp = emitLaneAndWarpId(rewriter, loc, targetInfo).second;
-    Value squadRow = c(0), squadCol = c(0);
+    // Coordinates are [batch, row, col]; a rank-2 dot has batch 0.
+    Value squad[3] = {c(0), c(0), c(0)};
+    auto coords3 = [&](ArrayRef<int32_t> coords) {
+      return rank == 3 ? std::array<int32_t, 3>{coords[0], coords[1], coords[2]}
+                       : std::array<int32_t, 3>{0, coords[0], coords[1]};
+    };
     for (int32_t bit = 2; (1 << bit) < lc->getInDimSize(kWarp); ++bit) {
-      SmallVector<int32_t> basis = applyLayout(*lc, {{kWarp, 1 << bit}});
+      std::array<int32_t, 3> basis =
+          coords3(applyLayout(*lc, {{kWarp, 1 << bit}}));
       Value set = LLVM::AndOp::create(
           rewriter, loc, LLVM::LShrOp::create(rewriter, loc, warp, c(bit)),
           c(1));
-      squadRow = LLVM::AddOp::create(
-          rewriter, loc, squadRow,
-          LLVM::MulOp::create(rewriter, loc, set, c(basis[0])));
-      squadCol = LLVM::AddOp::create(
-          rewriter, loc, squadCol,
-          LLVM::MulOp::create(rewriter, loc, set, c(basis[1])));
+      for (unsigned d = 0; d < 3; ++d)
+        squad[d] = LLVM::AddOp::create(
+            rewriter, loc, squad[d],
+            LLVM::MulOp::create(rewriter, loc, set, c(basis[d])));
     }
 
     SmallVector<Value> acc = unpackLLElements(rewriter, loc, adaptor.getC());
     int64_t kSteps = aType.getShape().back() / instr.k;
     for (unsigned first = 0; first < regs; first += fragment) {
-      SmallVector<int32_t> rep = applyLayout(*lc, {{kRegister, int32_t(first)}});
-      if (rep[0] % int32_t(instr.m) || rep[1] % int32_t(instr.n))
+      std::array<int32_t, 3> rep =
+          coords3(applyLayout(*lc, {{kRegister, int32_t(first)}}));
+      if (rep[1] % int32_t(instr.m) || rep[2] % int32_t(instr.n))
         return op.emitError() << "'musagpu.sqmma': accumulator register "
                               << first << " does not start an m" << instr.m
                               << "n" << instr.n << " fragment";
-      Value row = LLVM::AddOp::create(rewriter, loc, squadRow, c(rep[0]));
-      Value col = LLVM::AddOp::create(rewriter, loc, squadCol, c(rep[1]));
+      Value batch = LLVM::AddOp::create(rewriter, loc, squad[0], c(rep[0]));
+      Value row = LLVM::AddOp::create(rewriter, loc, squad[1], c(rep[1]));
+      Value col = LLVM::AddOp::create(rewriter, loc, squad[2], c(rep[2]));
       SmallVector<Value> d(acc.begin() + first,
                            acc.begin() + first + fragment);
       for (int64_t kt = 0; kt < kSteps; ++kt) {
         Value k0 = c(kt * instr.k);
         FailureOr<Value> descA = targetInfo.sqmmaDescriptor(
-            rewriter, loc, a->tileAt(rewriter, loc, {row, k0}));
+            rewriter, loc, a->tileAt(rewriter, loc, batch, {row, k0}));
         FailureOr<Value> descB = targetInfo.sqmmaDescriptor(
-            rewriter, loc, b->tileAt(rewriter, loc, {k0, col}));
+            rewriter, loc, b->tileAt(rewriter, loc, batch, {k0, col}));
         if (failed(descA) || failed(descB))
           return failure();
         FailureOr<SmallVector<Value>> next =

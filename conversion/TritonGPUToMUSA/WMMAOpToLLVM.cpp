@@ -5,11 +5,16 @@
 // fragment in the lowest register bits (layouts/LayoutConversion.cpp): a
 // thread's registers are whole fragments, one per atom it takes part in.
 // The atom a fragment belongs to is L(register = first register of the
-// fragment, lane = 0, warp = 0) divided by the atom's extent. For each
-// accumulator fragment (atom row mt, column nt) the lowering chains the
-// instructions over K:
+// fragment, lane = 0, warp = 0) divided by the atom's extent (the batch
+// index, for a rank-3 dot, as is). For each accumulator fragment (batch bt,
+// atom row mt, column nt) the lowering chains the instructions over K:
 //
-//   acc(mt, nt) = wmma(A(mt, kt), B(kt, nt), acc(mt, nt))  for kt = 0, 1, ...
+//   acc(bt, mt, nt) = wmma(A(bt, mt, kt), B(bt, kt, nt), acc(bt, mt, nt))
+//                                                    for kt = 0, 1, ...
+//
+// A batched dot is thus, per batch, the same sequence of 2-D atoms; which
+// warps and registers hold which batch is the encodings' business
+// (warpsPerCTA[0] warps along the batch, further batches in registers).
 //
 // The instruction itself is the target's (TargetInfo::wmma): an
 // `llvm.musa.*mma` call on the GPU, a runtime call on the emulator.
@@ -23,6 +28,7 @@
 #include "dialects/MUSAGPU/IR/Dialect.h"
 
 #include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::triton_musa;
@@ -31,9 +37,13 @@ namespace {
 
 namespace mgpu = mlir::musagpu;
 
-/// The fragments of a tensor, by atom position (row tile, column tile):
-/// the index of each fragment's first register.
-using FragmentIndex = std::map<std::pair<int32_t, int32_t>, unsigned>;
+/// An atom's position: (batch, row tile, column tile); batch is 0 for a
+/// rank-2 dot.
+using AtomPos = std::tuple<int32_t, int32_t, int32_t>;
+
+/// The fragments of a tensor, by atom position: the index of each
+/// fragment's first register.
+using FragmentIndex = std::map<AtomPos, unsigned>;
 
 FailureOr<FragmentIndex> indexFragments(const LinearLayout &layout,
                                         unsigned fragmentRegs, int32_t rowSize,
@@ -44,10 +54,12 @@ FailureOr<FragmentIndex> indexFragments(const LinearLayout &layout,
     return failure();
   for (unsigned r = 0; r < regs; r += fragmentRegs) {
     SmallVector<int32_t> c = applyLayout(layout, {{kRegister, int32_t(r)}});
-    int32_t row = c[0], col = c[1];
+    size_t rank = c.size();
+    int32_t batch = rank == 3 ? c[0] : 0;
+    int32_t row = c[rank - 2], col = c[rank - 1];
     if (row % rowSize || col % colSize)
       return failure();
-    index.try_emplace({row / rowSize, col / colSize}, r);
+    index.try_emplace({batch, row / rowSize, col / colSize}, r);
   }
   return index;
 }
@@ -62,10 +74,6 @@ struct WMMAOpConversion : public MUSAPattern<mgpu::WMMAOp> {
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
     auto dType = cast<RankedTensorType>(op.getD().getType());
-    if (dType.getRank() != 2)
-      return op.emitError() << "'musagpu.wmma' on rank-" << dType.getRank()
-                            << " tensors is not supported by "
-                               "--convert-tritongpu-to-musa yet";
     auto enc = cast<mgpu::WMMAEncodingAttr>(dType.getEncoding());
     int32_t m = enc.getInstrM(), n = enc.getInstrN(), k = enc.getInstrK();
     unsigned warpSize = targetInfo.getWarpSize();
@@ -95,17 +103,18 @@ struct WMMAOpConversion : public MUSAPattern<mgpu::WMMAOp> {
     SmallVector<Value> acc = unpackLLElements(rewriter, loc, adaptor.getC());
     WMMAInstr instr{aType.getElementType(), dType.getElementType(),
                     unsigned(m), unsigned(n), unsigned(k)};
-    int32_t kSteps = aType.getShape()[1] / k;
+    int32_t kSteps = aType.getShape().back() / k;
     for (auto [pos, cBase] : *cIndex) {
-      auto [mt, nt] = pos;
+      auto [bt, mt, nt] = pos;
       ArrayRef<Value> c(acc.begin() + cBase, cRegs);
       SmallVector<Value> d(c.begin(), c.end());
       for (int32_t kt = 0; kt < kSteps; ++kt) {
-        auto ai = aIndex->find({mt, kt}), bi = bIndex->find({kt, nt});
+        auto ai = aIndex->find({bt, mt, kt}), bi = bIndex->find({bt, kt, nt});
         if (ai == aIndex->end() || bi == bIndex->end())
           return op.emitError()
                  << "'musagpu.wmma': a thread lacks the operand fragments "
                     "of its accumulator tile ("
+                 << (dType.getRank() == 3 ? std::to_string(bt) + ", " : "")
                  << mt << ", " << nt << ") at K step " << kt;
         FailureOr<SmallVector<Value>> next = targetInfo.wmma(
             rewriter, loc, instr, ArrayRef<Value>(a).slice(ai->second, aRegs),

@@ -370,6 +370,12 @@ def test_sqmma_pipelined_128x128x64(dtype: torch.dtype, num_stages: int) -> None
         assert "musagpu.sqmma" in loop and "musagpu.sqmma_wait" in loop
         # No register round trip of the operands in the K loop, and the accumulator stays in its layout.
         assert "ttg.local_load" not in loop and "ttg.convert_layout" not in loop, loop
+        # The wait comes down past the index arithmetic after the sqmma, to just before the refill.
+        lines = [line.strip() for line in loop.splitlines()]
+        issue = next(i for i, line in enumerate(lines) if "musagpu.sqmma " in line)
+        wait = next(i for i, line in enumerate(lines) if "musagpu.sqmma_wait" in line)
+        refill = next(i for i, line in enumerate(lines) if "ttg.async_copy_global_to_local" in line)
+        assert issue + 1 < wait and refill == wait + 1, "\n".join(lines[issue:refill + 1])
     check(d, ref, dtype)
 
 
@@ -414,3 +420,131 @@ def test_proxy_keeps_mp31_dots_on_fma() -> None:
     kernel = triton.compile(src, target=GPUTarget("musa", "proxy_sm90", 32), options=dict(num_warps=4))
     assert ".visible .entry matmul_kernel(" in kernel.asm["ptx"]
     assert [p for p, _ in reported_paths(kernel.asm["ttgir"])] == ["sqmma"]
+
+
+# --- Batched (rank-3) tl.dot ----------------------------------------------------------------------
+
+
+@triton.jit
+def bmm_kernel(a_ptr, b_ptr, d_ptr, K, sab, sam, sak, sbb, sbk, sbn, sdb, sdm, BB: tl.constexpr, BM: tl.constexpr,
+               BN: tl.constexpr, BK: tl.constexpr):
+    rb = tl.program_id(2) * BB + tl.arange(0, BB)
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BB, BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rb[:, None, None] * sab + rm[None, :, None] * sam + (k + rk)[None, None, :] * sak)
+        b = tl.load(b_ptr + rb[:, None, None] * sbb + (k + rk)[None, :, None] * sbk + rn[None, None, :] * sbn)
+        acc = tl.dot(a, b, acc)
+    tl.store(d_ptr + rb[:, None, None] * sdb + rm[None, :, None] * sdm + rn[None, None, :], acc)
+
+
+def run_bmm(arch: str, dtype: torch.dtype, B: int, M: int, N: int, K: int, BB: int, BM: int, BN: int, BK: int,
+            num_warps: int, seed: int = 0, num_stages: Optional[int] = None) -> Tuple[torch.Tensor, torch.Tensor, str]:
+    """bmm_kernel on the emulated `arch` over a (M/BM, N/BN, B/BB) grid; returns (result, torch.bmm in float64,
+    ttgir). With `num_stages`, specialized as Triton's JIT would (unit strides constant, 16-divisible values
+    marked), so that the pipeliner turns the operand loads into async copies."""
+    gen = torch.Generator().manual_seed(seed)
+    a = _inputs(dtype, (B, M, K), gen)
+    b = _inputs(dtype, (B, K, N), gen)
+    d = torch.empty((B, M, N), dtype=torch.float32)
+    args: Dict[str, Any] = dict(a_ptr=a, b_ptr=b, d_ptr=d, K=K, sab=a.stride(0), sam=a.stride(1), sak=a.stride(2),
+                                sbb=b.stride(0), sbk=b.stride(1), sbn=b.stride(2), sdb=d.stride(0), sdm=d.stride(1))
+    constexprs = dict(BB=BB, BM=BM, BN=BN, BK=BK)
+    signature = {n: ("constexpr" if n in constexprs else
+                     ("*" + _SIG[args[n].dtype]) if isinstance(args[n], torch.Tensor) else "i32")
+                 for n in bmm_kernel.arg_names}
+    attrs: Dict[Tuple[int, ...], Any] = {}
+    options: Dict[str, Any] = dict(num_warps=num_warps)
+    if num_stages is not None:
+        options["num_stages"] = num_stages
+        for i, name in enumerate(bmm_kernel.arg_names):
+            value = args.get(name)
+            if isinstance(value, int) and value == 1:
+                signature[name] = "constexpr"
+                constexprs[name] = 1
+            elif isinstance(value, torch.Tensor) or (isinstance(value, int) and value % 16 == 0):
+                attrs[(i, )] = [["tt.divisibility", 16]]
+    kernel = triton.compile(ASTSource(bmm_kernel, signature=signature, constexprs=constexprs, attrs=attrs),
+                            target=TARGETS[arch], options=options)
+    kernel[(M // BM, N // BN, B // BB)](*[args[n] if n in args else constexprs[n] for n in bmm_kernel.arg_names])
+    ref = torch.bmm(a.to(torch.float64), b.to(torch.float64))
+    return d, ref, kernel.asm["ttgir"]
+
+
+# (B, M, N, K, BB, BM, BN, BK, num_warps) -> the WMMA warps: batch first (as many warps as the block's batch
+# takes), then M x N as for a 2-D dot. Further batches of a thread are further registers.
+_BMM_WMMA = [
+    ((4, 64, 64, 32, 4, 64, 64, 32, 4), "[4, 1, 1]"),
+    ((2, 64, 64, 64, 2, 64, 64, 32, 4), "[2, 2, 1]"),
+    ((8, 32, 32, 16, 8, 32, 32, 16, 4), "[4, 1, 1]"),
+    ((1, 64, 64, 32, 1, 64, 64, 32, 2), "[1, 2, 1]"),
+    ((8, 128, 64, 64, 2, 64, 64, 32, 4), "[2, 2, 1]"),
+    ((4, 32, 64, 48, 4, 32, 32, 16, 1), "[1, 1, 1]"),
+    ((2, 64, 128, 32, 2, 64, 128, 16, 8), "[2, 2, 2]"),
+]
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("shape,warps", _BMM_WMMA, ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple)
+                         else "")
+def test_bmm_wmma(dtype: torch.dtype, shape: Tuple[int, ...], warps: str) -> None:
+    """A batched tl.dot on QY2's WMMA, each batch a sequence of m32n32k16 atoms, against torch.bmm."""
+    d, ref, ttgir = run_bmm("mp_22", dtype, *shape, seed=sum(shape))
+    B, M, N, K, BB, BM, BN, BK, num_warps = shape
+    assert reported_paths(ttgir) == [("wmma", f"m32n32k16, warpsPerCTA {warps}")]
+    check(d, ref, dtype)
+
+
+# (B, M, N, K, BB, BM, BN, BK, num_warps) -> the SQMMA instruction and warps: squads go to the batch first, the
+# rest as for a 2-D dot; the operands are stored batch outermost into fresh swizzled buffers.
+_BMM_SQMMA = [
+    ((2, 64, 64, 32, 2, 64, 64, 32, 4), "m64n64k32, warpsPerCTA [1, 4, 1]"),
+    ((2, 64, 64, 32, 2, 64, 64, 32, 8), "m64n64k32, warpsPerCTA [2, 4, 1]"),
+    ((4, 32, 32, 16, 4, 32, 32, 16, 4), "m32n32k16, warpsPerCTA [1, 4, 1]"),
+    ((4, 64, 128, 64, 4, 64, 128, 64, 8), "m64n128k64, warpsPerCTA [2, 4, 1]"),
+    ((4, 128, 64, 128, 2, 64, 64, 32, 8), "m64n64k32, warpsPerCTA [2, 4, 1]"),
+    ((2, 64, 256, 32, 2, 64, 256, 32, 4), "m64n128k32, warpsPerCTA [1, 4, 1]"),
+]
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("shape,instr", _BMM_SQMMA, ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple)
+                         else "")
+def test_bmm_sqmma(dtype: torch.dtype, shape: Tuple[int, ...], instr: str) -> None:
+    """A batched tl.dot on mp_31's SQMMA, per batch descriptors into 3-D operand buffers, against torch.bmm."""
+    d, ref, ttgir = run_bmm("mp_31", dtype, *shape, seed=sum(shape))
+    assert reported_paths(ttgir) == [("sqmma", f"{instr}, A K-major, B N-major")]
+    check(d, ref, dtype)
+
+
+def test_bmm_fma_reasons() -> None:
+    """What no batched matrix path covers stays on FMA and says why."""
+    d, ref, ttgir = run_bmm("mp_22", torch.float16, 2, 32, 64, 32, 2, 32, 64, 32, 8)
+    assert reported_paths(ttgir) == [("fma", "(num_warps = 8 cannot tile 2x32x64 with 32x32 atoms, one per warp at "
+                                             "least)")]
+    check(d, ref, torch.float16)
+    d, ref, ttgir = run_bmm("mp_31", torch.float16, 2, 16, 32, 16, 2, 16, 32, 16, 4)
+    assert reported_paths(ttgir) == [("fma", "(no SQMMA instruction tiles 2x16x32x16 with num_warps = 4 in whole "
+                                             "squads (M, N, K must be multiples of a legal instruction, warps along "
+                                             "M a multiple of 4))")]
+    check(d, ref, torch.float16)
+    d, ref, ttgir = run_bmm("mp_31", torch.bfloat16, 2, 64, 64, 32, 2, 64, 64, 32, 2)
+    assert reported_paths(ttgir) == [("fma", "(num_warps = 2 is not a multiple of 4 (SQMMA runs on squads of 4 "
+                                             "warps))")]
+    check(d, ref, torch.bfloat16)
+
+
+@pytest.mark.parametrize("num_stages", [2, 3])
+@pytest.mark.parametrize("arch,num_warps,path", [("mp_22", 4, "wmma m32n32k16, warpsPerCTA [2, 2, 1]"),
+                                                 ("mp_31", 8, "sqmma m64n64k32, warpsPerCTA [2, 4, 1]")])
+def test_bmm_pipelined(arch: str, num_warps: int, path: str, num_stages: int) -> None:
+    """A batched K loop whose operand loads the pipeliner turns into async copies into 3-D ring slots: WMMA reads
+    them through local_load; SQMMA copies each batched operand into a fresh batch-outermost buffer."""
+    d, ref, ttgir = run_bmm(arch, torch.float16, 4, 64, 64, 128, 2, 64, 64, 32, num_warps, seed=num_stages,
+                            num_stages=num_stages)
+    assert "ttg.async_copy_global_to_local" in ttgir
+    [(got, details)] = reported_paths(ttgir)
+    assert f"{got} {details}".startswith(path), details
+    check(d, ref, torch.float16)

@@ -452,8 +452,10 @@ LogicalResult TMESharedEncodingAttr::verifyEncoding(
 TMESharedEncodingAttr TMESharedEncodingAttr::getForSQMMAOperand(
     MLIRContext *ctx, unsigned opIdx, ArrayRef<unsigned> order,
     unsigned elementBitWidth) {
-  // A is [M, K] and B is [K, N]: K is dim 1 of A and dim 0 of B.
-  unsigned kDim = opIdx == 0 ? 1 : 0;
+  // A is [.., M, K] and B is [.., K, N]: K is the last dim of A and the
+  // second to last of B (a batch dim, if any, leads).
+  unsigned rank = std::max<size_t>(order.size(), 2);
+  unsigned kDim = opIdx == 0 ? rank - 1 : rank - 2;
   bool kMajor = !order.empty() && order[0] == kDim;
   TMESwizzleGranularity granularity = TMESwizzleGranularity::B16;
   if (!kMajor && elementBitWidth == 16)

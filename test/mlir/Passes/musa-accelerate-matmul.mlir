@@ -267,3 +267,137 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : tensor<64x64xf32, #blocked>
   }
 }
+
+// -----
+
+// Batched (rank-3) dots on mp_22 take warps along the batch first, the rest tile
+// M x N as for a 2-D dot: 4x64x64x32 with 4 warps is one warp per batch;
+// 2x64x64x32 with 8 warps two along the batch and 2 x 2 over each 64x64.
+// 2x32x64x32 with 8 warps has too few atoms for the warps and stays on FMA.
+// QY2: #[[WB:.*]] = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [4, 1, 1], instrShape = [32, 32, 16]}>
+// QY2: #[[OPA:.*]] = #musagpu.wmma_operand<{opIdx = 0, parent = #[[WB]]}>
+// QY2: #[[OPB:.*]] = #musagpu.wmma_operand<{opIdx = 1, parent = #[[WB]]}>
+// QY2-LABEL: @bmm_f16
+// QY2: %[[A:.*]] = ttg.convert_layout %{{.*}} -> tensor<4x64x32xf16, #[[OPA]]>
+// QY2: %[[B:.*]] = ttg.convert_layout %{{.*}} -> tensor<4x32x64xf16, #[[OPB]]>
+// QY2: %[[C:.*]] = ttg.convert_layout %{{.*}} : tensor<4x64x64xf32, #blocked> -> tensor<4x64x64xf32, #[[WB]]>
+// QY2: %[[D:.*]] = musagpu.wmma %[[A]], %[[B]], %[[C]]
+// QY2: ttg.convert_layout %[[D]] : tensor<4x64x64xf32, #[[WB]]> -> tensor<4x64x64xf32, #blocked>
+// QY2-NOT: tt.dot
+// OFF-LABEL: @bmm_f16
+// OFF: tt.dot {{.*}} {musa.dot_path_reason = "matrix units disabled (ENABLE_MUSA_MMA=0)"}
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 2, 2], threadsPerWarp = [1, 4, 32], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
+  tt.func public @bmm_f16(%a: tensor<4x64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<4x32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<4x64x64xf32, #blocked>) -> tensor<4x64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<4x64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<4x32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<4x64x64xf32, #blocked>
+    tt.return %d : tensor<4x64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// QY2: #[[WB:.*]] = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [2, 2, 2], instrShape = [32, 32, 16]}>
+// QY2-LABEL: @bmm_bf16_8warps
+// QY2: musagpu.wmma {{.*}} -> tensor<2x64x64xf32, #[[WB]]>
+// QY2-LABEL: @bmm_too_many_warps
+// QY2: tt.dot {{.*}} {musa.dot_path_reason = "num_warps = 8 cannot tile 2x32x64 with 32x32 atoms, one per warp at least"}
+// QY2-NOT: musagpu.wmma
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 2, 2], threadsPerWarp = [1, 4, 32], warpsPerCTA = [2, 4, 1], order = [2, 1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
+  tt.func public @bmm_bf16_8warps(%a: tensor<2x64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<2x32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<2x64x64xf32, #blocked>) -> tensor<2x64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<2x64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<2x32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<2x64x64xf32, #blocked>
+    tt.return %d : tensor<2x64x64xf32, #blocked>
+  }
+  tt.func public @bmm_too_many_warps(%a: tensor<2x32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<2x32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<2x32x64xf32, #blocked>) -> tensor<2x32x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<2x32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<2x32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<2x32x64xf32, #blocked>
+    tt.return %d : tensor<2x32x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// Batched dots on mp_31: squads go to the batch first. 2x64x64x32 with 8
+// warps is one squad per batch, each one m64n64k32; the operands are stored
+// into 3-D buffers with the batch outermost (order [2, 1, 0]). 2x16x32x16
+// has no legal instruction (16-row SQMMA needs N = 64) and stays on FMA.
+// PH1: #[[SA:.*]] = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [2, 1, 0]}>
+// PH1: #[[SB:.*]] = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [2, 1, 0]}>
+// PH1: #[[SQ:.*]] = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 4, 1], instrShape = [64, 64, 32]}>
+// PH1-LABEL: @ph1_bmm
+// PH1: %[[A:.*]] = ttg.local_alloc %arg0 {alignment = 4096 : i32} : ({{.*}}) -> !ttg.memdesc<2x64x32xf16, #[[SA]], #smem>
+// PH1: %[[B:.*]] = ttg.local_alloc %arg1 {alignment = 2048 : i32} : ({{.*}}) -> !ttg.memdesc<2x32x64xf16, #[[SB]], #smem>
+// PH1: %[[C:.*]] = ttg.convert_layout %arg2 : tensor<2x64x64xf32, #blocked> -> tensor<2x64x64xf32, #[[SQ]]>
+// PH1: %[[D:.*]] = musagpu.sqmma %[[A]], %[[B]], %[[C]] :
+// PH1-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
+// PH1-NEXT: ttg.convert_layout %[[W]] : tensor<2x64x64xf32, #[[SQ]]> -> tensor<2x64x64xf32, #blocked>
+// PH1-LABEL: @ph1_bmm_small
+// PH1: tt.dot {{.*}} {musa.dot_path_reason = "no SQMMA instruction tiles 2x16x32x16 with num_warps = 8 in whole squads (M, N, K must be multiples of a legal instruction, warps along M a multiple of 4)"}
+// NOSQ-LABEL: @ph1_bmm
+// NOSQ: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"}
+// NOSQ-NOT: musagpu.sqmma
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [2, 4, 1], order = [2, 1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ph1_bmm(%a: tensor<2x64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<2x32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<2x64x64xf32, #blocked>) -> tensor<2x64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<2x64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<2x32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<2x64x64xf32, #blocked>
+    tt.return %d : tensor<2x64x64xf32, #blocked>
+  }
+  tt.func public @ph1_bmm_small(%a: tensor<2x16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<2x16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<2x16x32xf32, #blocked>) -> tensor<2x16x32xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<2x16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<2x16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<2x16x32xf32, #blocked>
+    tt.return %d : tensor<2x16x32xf32, #blocked>
+  }
+}
+
+// -----
+
+// The wait moves down past the side-effect-free ops after the sqmma (the
+// next slot's index and views) and stops at the first op with a memory
+// effect, the copy refilling the ring: the matrix unit overlaps the index
+// arithmetic, and the refill still waits for the sqmma's reads.
+// PH1-LABEL: @ph1_wait_sinks
+// PH1: scf.for
+// PH1: %[[D:.*]] = musagpu.sqmma
+// PH1-NEXT: arith.addi
+// PH1-NEXT: arith.remsi
+// PH1-NEXT: %[[NA:.*]] = ttg.memdesc_index
+// PH1-NEXT: ttg.memdesc_index
+// PH1-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
+// PH1-NEXT: ttg.async_copy_global_to_local %{{.*}}, %[[NA]]
+// PH1: scf.yield %[[W]]
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ph1_wait_sinks(%pa: tensor<64x32x!tt.ptr<f16>, #ld>, %pb: tensor<32x64x!tt.ptr<f16>, #ld>, %n: i32) -> tensor<64x64xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %ra = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    %rb = ttg.local_alloc : () -> !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked>) : i32 {
+      %slot = arith.remsi %i, %c2 : i32
+      %sa = ttg.memdesc_index %ra[%slot] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+      %sb = ttg.memdesc_index %rb[%slot] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+      %w = ttg.async_wait {num = 0 : i32}
+      %a = ttg.local_load %sa : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+      %b = ttg.local_load %sb : !ttg.memdesc<32x64xf16, #shared, #smem, mutable> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+      %d = tt.dot %a, %b, %acc : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+      %next = arith.addi %i, %c1 : i32
+      %nslot = arith.remsi %next, %c2 : i32
+      %na = ttg.memdesc_index %ra[%nslot] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+      %nb = ttg.memdesc_index %rb[%nslot] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+      %ta = ttg.async_copy_global_to_local %pa, %na : tensor<64x32x!tt.ptr<f16>, #ld> -> <64x32xf16, #shared, #smem, mutable>
+      %tb = ttg.async_copy_global_to_local %pb, %nb : tensor<32x64x!tt.ptr<f16>, #ld> -> <32x64xf16, #shared, #smem, mutable>
+      %cg = ttg.async_commit_group tokens %ta, %tb
+      scf.yield %d : tensor<64x64xf32, #blocked>
+    }
+    ttg.local_dealloc %ra : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    ttg.local_dealloc %rb : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
+    tt.return %r : tensor<64x64xf32, #blocked>
+  }
+}
