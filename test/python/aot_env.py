@@ -6,6 +6,7 @@ library that records loads and launches of AOT output."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import sys
@@ -16,6 +17,9 @@ from typing import Dict, List
 import triton
 
 REPO = Path(__file__).resolve().parents[2]
+# Where the triton_musa under test is importable from: the source tree in a dev setup, site-packages
+# after `pip install .` (the source tree then lacks the built extension modules).
+PACKAGE_ROOT = Path(importlib.util.find_spec("triton_musa").origin).parent.parent
 
 KERNEL_SOURCE = '''import triton
 import triton.language as tl
@@ -148,7 +152,7 @@ def device_env(root: Path, *, site: Path) -> Dict[str, str]:
     (fake_modules / "torch_musa" / "__init__.py").write_text(_TORCH_MUSA)
     env = {k: v for k, v in os.environ.items() if not k.startswith("TRITON_MUSA_")}
     env.update(MUSA_HOME=str(fake_sdk(root)), PYTHONDONTWRITEBYTECODE="1", TRITON_CACHE_DIR=str(root / "cache"),
-               PYTHONPATH=os.pathsep.join([str(site), str(fake_modules), str(REPO / "python")]))
+               PYTHONPATH=os.pathsep.join([str(site), str(fake_modules), str(PACKAGE_ROOT)]))
     return env
 
 

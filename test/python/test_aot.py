@@ -93,7 +93,7 @@ def test_triton_tool_on_the_emulator_stops_before_writing(tmp_path: Path) -> Non
     the tool stops with our message instead of embedding it as a mubin."""
     site = aot_env.installed_site(tmp_path)
     env = dict(aot_env.device_env(tmp_path, site=site), TRITON_MUSA_EMULATOR="1")
-    env["PYTHONPATH"] = os.pathsep.join([str(site), str(REPO / "python")])  # no torch_musa: no device
+    env["PYTHONPATH"] = os.pathsep.join([str(site), str(aot_env.PACKAGE_ROOT)])  # no torch_musa: no device
     proc = subprocess.run([sys.executable, "-m", "triton.tools.compile", "--target", "musa:mp_31:32", "-n",
                            "add_kernel", "-s", "*fp32,*fp32,*fp32,i32,1024", "-g", "1,1,1", "-o",
                            str(tmp_path / "add"), str(aot_env.kernel_file(tmp_path))],

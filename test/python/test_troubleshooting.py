@@ -29,7 +29,7 @@ def test_doctor_here(tmp_path: Path) -> None:
     """This machine: the emulator is the driver, no torch_musa, no SDK; the templates as a wheel installs them."""
     site = aot_env.installed_site(tmp_path)
     env = dict(os.environ, MUSA_HOME=str(tmp_path / "no-sdk"), TRITON_MUSA_EMULATOR="1", PYTHONDONTWRITEBYTECODE="1",
-               PYTHONPATH=os.pathsep.join([str(site), str(REPO / "python")]))
+               PYTHONPATH=os.pathsep.join([str(site), str(aot_env.PACKAGE_ROOT)]))
     proc = run_python(["-m", "triton_musa.tools.doctor"], env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = {line.split()[0]: line for line in proc.stdout.splitlines()}
