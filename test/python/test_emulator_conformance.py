@@ -113,3 +113,45 @@ def test_dot3d_f16_out_rounds_once(arch: str) -> None:
     f32_error = K * 2.0**-24 * (x.double().abs() @ y.double().abs())
     err = (out.double() - exact).abs()
     assert (err <= half_ulp + f32_error).all(), f"max error {err.max().item():.3g} on {arch}"
+
+
+@triton.jit
+def _sub_or_mul_pair(x0, x1, y0, y1):
+    # pack = 2: both elements of operand x, then both of y; both elements of result 0, then of
+    # result 1. Per element: x - 2y where x > y, else x * y (a branch, and not symmetric in x, y),
+    # and the integer code of the branch taken.
+    if x0 > y0:
+        r0 = x0 - 2 * y0
+        c0 = 1
+    else:
+        r0 = x0 * y0
+        c0 = 2
+    if x1 > y1:
+        r1 = x1 - 2 * y1
+        c1 = 1
+    else:
+        r1 = x1 * y1
+        c1 = 2
+    return r0, r1, c0, c1
+
+
+@pytest.mark.parametrize("block, num_warps", [(128, 4), (1024, 4), (256, 1)])
+def test_map_elementwise_pack2(arch: str, block: int, num_warps: int) -> None:
+    # tl.map_elementwise(fn, x, y, pack=2): fn sees two elements of each operand at a time. With
+    # BLOCK=128 and 4 warps of 32 lanes each thread holds one element (the pair is filled up);
+    # with 128-lane warps (mp_22) BLOCK=256 on one warp holds two, BLOCK=1024 several pairs.
+    def kernel(x_ptr, y_ptr, r_ptr, c_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        x, y = tl.load(x_ptr + offs), tl.load(y_ptr + offs)
+        r, c = tl.map_elementwise(_sub_or_mul_pair, x, y, pack=2)
+        tl.store(r_ptr + offs, r)
+        tl.store(c_ptr + offs, c)
+
+    gen = torch.Generator().manual_seed(block)
+    x = torch.randint(-8, 8, (block, ), generator=gen).float()
+    y = torch.randint(-8, 8, (block, ), generator=gen).float()
+    r, c = torch.full_like(x, float("nan")), torch.zeros(block, dtype=torch.int32)
+    compiled = triton.jit(kernel)[(1, )](x, y, r, c, block, num_warps=num_warps)
+    assert "pack = 2" in compiled.asm["ttgir"]
+    assert torch.equal(r, torch.where(x > y, x - 2 * y, x * y))
+    assert torch.equal(c, torch.where(x > y, 1, 2).int())
