@@ -3,7 +3,8 @@ both archs, against exact results."""
 
 from __future__ import annotations
 
-from typing import Iterator
+import re
+from typing import Any, Iterator
 
 import pytest
 
@@ -155,3 +156,44 @@ def test_map_elementwise_pack2(arch: str, block: int, num_warps: int) -> None:
     assert "pack = 2" in compiled.asm["ttgir"]
     assert torch.equal(r, torch.where(x > y, x - 2 * y, x * y))
     assert torch.equal(c, torch.where(x > y, 1, 2).int())
+
+
+@triton.jit
+def _licm_for(x_ptr, n):
+    for i in tl.range(0, n, disable_licm=True):
+        tl.store(x_ptr + i, tl.load(x_ptr) + i)
+
+
+@triton.jit
+def _licm_while(x_ptr, n):
+    i = 0
+    while tl.condition(i < n, disable_licm=True):
+        tl.store(x_ptr + i, tl.load(x_ptr) * 2 + i)
+        i += 1
+
+
+@pytest.mark.parametrize("fn", [_licm_for, _licm_while], ids=["for", "while"])
+def test_disable_licm_reaches_llvm_ir(arch: str, fn: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # tl.range / tl.condition(..., disable_licm=True): the device LLVM IR (the llir stage, made with
+    # the emulator off) has the loop's !llvm.loop metadata with "llvm.licm.disable"; the same kernel
+    # on the emulator computes what the loop says.
+    from triton.backends.compiler import GPUTarget
+    from triton_musa.backend import emulator as musa_emulator
+
+    src = triton.compiler.ASTSource(fn=fn, signature={"x_ptr": "*i32", "n": "i32"}, constexprs={})
+    monkeypatch.setenv("TRITON_MUSA_EMULATOR", "0")
+    musa_emulator.emulator_active.cache_clear()
+    try:
+        llir = triton.compile(src, target=GPUTarget("musa", arch, 32 if arch == "mp_31" else 128)).asm["llir"]
+    finally:
+        monkeypatch.delenv("TRITON_MUSA_EMULATOR")
+        musa_emulator.emulator_active.cache_clear()
+    llir = llir.decode() if isinstance(llir, bytes) else llir
+    assert re.search(r"br .*!llvm\.loop !\d+", llir), llir
+    assert '!{!"llvm.licm.disable"}' in llir
+
+    x = torch.full((6, ), 5, dtype=torch.int32)
+    fn[(1, )](x, 6)
+    # Every iteration reloads x[0], which iteration 0 rewrote.
+    want = [5, 6, 7, 8, 9, 10] if fn is _licm_for else [10, 21, 22, 23, 24, 25]
+    assert x.tolist() == want
