@@ -197,3 +197,16 @@ def test_disable_licm_reaches_llvm_ir(arch: str, fn: Any, monkeypatch: pytest.Mo
     # Every iteration reloads x[0], which iteration 0 rewrote.
     want = [5, 6, 7, 8, 9, 10] if fn is _licm_for else [10, 21, 22, 23, 24, 25]
     assert x.tolist() == want
+
+
+@pytest.mark.parametrize("sem", ["acquire", "release", "relaxed", "acq_rel"])
+def test_scalar_atomic_cas_result(arch: str, sem: str) -> None:
+    # A scalar tl.atomic_cas's old value, used by the program: of 4 programs exactly one sees 0 and
+    # swaps in 7; the others see 7.
+    def kernel(lock_ptr, out_ptr, SEM: tl.constexpr):
+        old = tl.atomic_cas(lock_ptr, 0, 7, sem=SEM)
+        tl.store(out_ptr + tl.program_id(0), old)
+
+    lock, out = torch.zeros(1, dtype=torch.int32), torch.full((4, ), -1, dtype=torch.int32)
+    triton.jit(kernel)[(4, )](lock, out, sem)
+    assert lock.item() == 7 and sorted(out.tolist()) == [0, 7, 7, 7]
