@@ -2,8 +2,12 @@
 //
 // One worker (an OS thread) runs one block at a time. A block's GPU threads
 // are fibers scheduled round-robin by the worker; a fiber runs until it
-// finishes or waits at a barrier/collective, and a waiting fiber is resumed
-// only once every live thread of its block (or warp) has arrived. The state
+// finishes, waits at a barrier/collective, or reaches a global or
+// shared-memory access, and a waiting fiber is resumed only once every live
+// thread of its block (or warp) has arrived. Yielding before each memory
+// access keeps the lanes of a warp in lockstep there, as on SIMT hardware:
+// every lane's k-th access happens before any lane's (k+1)-th, so a lane
+// never sees what another lane stores in a later statement. The state
 // a runtime function needs is the worker's and the fiber's, both reached
 // through thread-locals (fibers never migrate between workers).
 //
@@ -412,8 +416,17 @@ static uint64_t emuBallot(uint32_t pred, int32_t word) {
   return bits;
 }
 
-static void emuCheckGlobal(const void *address, uint64_t bytes, uint64_t align,
-                           int32_t kind) {
+/// Called before each global or shared access: lets every other runnable
+/// thread of the block reach its own next access first (see the top).
+static void lockstepYield() {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  f.wait = Fiber::Wait::None;
+  switchToScheduler(w, f);
+}
+
+static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
+                        int32_t kind) {
   Worker &w = *tlsWorker;
   auto addr = reinterpret_cast<uint64_t>(address);
   const std::vector<Buffer> &buffers = w.config->buffers;
@@ -485,8 +498,8 @@ static void emuCheckGlobal(const void *address, uint64_t bytes, uint64_t align,
                            what, bytes, addr, nearest));
 }
 
-static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
-                           int32_t kind) {
+static void checkShared(const void *address, uint64_t bytes, uint64_t align,
+                        int32_t kind) {
   Worker &w = *tlsWorker;
   auto addr = reinterpret_cast<uint64_t>(address);
   auto base = reinterpret_cast<uint64_t>(w.shared);
@@ -543,6 +556,20 @@ static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
   }
 }
 
+/// The checks the kernel calls before each of its own loads, stores and
+/// atomics: in lockstep (lockstepYield), then checked.
+static void emuCheckGlobal(const void *address, uint64_t bytes, uint64_t align,
+                           int32_t kind) {
+  lockstepYield();
+  checkGlobal(address, bytes, align, kind);
+}
+
+static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
+                           int32_t kind) {
+  lockstepYield();
+  checkShared(address, bytes, align, kind);
+}
+
 /// An asynchronous global->shared copy (llvm.musa.memcpy.g2s): both sides
 /// are checked now, the source is read now, and shared memory is written
 /// only at this thread's next wait, so a kernel that reads the buffer
@@ -552,9 +579,9 @@ static void emuAsyncCopy(void *dst, const void *src, int32_t bytes) {
     failThread(llvm::formatv("asynchronous copy of {0} bytes: 4, 8 or 16 "
                              "bytes per copy",
                              bytes));
-  emuCheckGlobal(src, uint64_t(bytes), uint64_t(bytes),
+  checkGlobal(src, uint64_t(bytes), uint64_t(bytes),
                  int32_t(abi::AccessKind::Load));
-  emuCheckShared(dst, uint64_t(bytes), uint64_t(bytes),
+  checkShared(dst, uint64_t(bytes), uint64_t(bytes),
                  int32_t(abi::AccessKind::Store));
   Fiber::PendingCopy copy{static_cast<char *>(dst), uint32_t(bytes), {}};
   std::memcpy(copy.data.data(), src, size_t(bytes));
@@ -761,7 +788,7 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
         char *dst = w.shared + shared;
         bytes += elemBytes;
         if (global) {
-          emuCheckGlobal(reinterpret_cast<void *>(global), elemBytes,
+          checkGlobal(reinterpret_cast<void *>(global), elemBytes,
                          elemBytes, int32_t(abi::AccessKind::Load));
           std::memcpy(dst, reinterpret_cast<const void *>(global), elemBytes);
         } else if (padNaN && elemBytes == 2) {
@@ -801,7 +828,7 @@ static void emuTMEStore(char *smem, uint64_t descAddress, int32_t rank,
       [&](uint64_t global, uint64_t shared, int64_t elemBytes) {
         if (!global)
           return;
-        emuCheckGlobal(reinterpret_cast<void *>(global), elemBytes, elemBytes,
+        checkGlobal(reinterpret_cast<void *>(global), elemBytes, elemBytes,
                        int32_t(abi::AccessKind::Store));
         std::memcpy(reinterpret_cast<void *>(global), w.shared + shared,
                     elemBytes);
@@ -970,11 +997,11 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   if (f.tid == first) {
     for (uint32_t row = 0; row < uint32_t(m); ++row)
       for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
-        emuCheckShared(w.shared + aOffset(row, kk), elemBytes, elemBytes,
+        checkShared(w.shared + aOffset(row, kk), elemBytes, elemBytes,
                        int32_t(abi::AccessKind::Load));
     for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
       for (uint32_t col = 0; col < uint32_t(n); ++col)
-        emuCheckShared(w.shared + bOffset(kk, col), elemBytes, elemBytes,
+        checkShared(w.shared + bOffset(kk, col), elemBytes, elemBytes,
                        int32_t(abi::AccessKind::Load));
   }
   auto value = [&](uint64_t offset) -> float {

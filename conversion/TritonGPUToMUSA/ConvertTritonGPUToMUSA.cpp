@@ -96,6 +96,28 @@ LogicalResult checkSupported(ModuleOp module, RewritePatternSet &patterns) {
   return success(ok);
 }
 
+/// Loop metadata Triton puts on a loop (`tl.range(..., disable_licm=True)`,
+/// `tl.condition(..., disable_licm=True)`: the discardable attribute
+/// `llvm.loop_annotation` on scf.for/scf.while) reaches the loop's back edge
+/// through the SCF and ControlFlow lowerings still as a discardable
+/// attribute, which the LLVM IR translation ignores: it becomes the
+/// branch's own `loop_annotation` (!llvm.loop metadata in LLVM IR).
+void adoptLoopAnnotations(ModuleOp module) {
+  constexpr StringLiteral kName = "llvm.loop_annotation";
+  module.walk([&](Operation *op) {
+    auto annotation = op->getAttrOfType<LLVM::LoopAnnotationAttr>(kName);
+    if (!annotation)
+      return;
+    if (auto br = dyn_cast<LLVM::BrOp>(op))
+      br.setLoopAnnotationAttr(annotation);
+    else if (auto condBr = dyn_cast<LLVM::CondBrOp>(op))
+      condBr.setLoopAnnotationAttr(annotation);
+    else
+      return;
+    op->removeDiscardableAttr(kName);
+  });
+}
+
 struct ConvertTritonGPUToMUSA
     : public mlir::triton_musa::impl::ConvertTritonGPUToMUSABase<
           ConvertTritonGPUToMUSA> {
@@ -199,6 +221,7 @@ struct ConvertTritonGPUToMUSA
       return signalPassFailure();
     if (failed(finalizeTMEDescriptorParameters(module)))
       return signalPassFailure();
+    adoptLoopAnnotations(module);
   }
 };
 

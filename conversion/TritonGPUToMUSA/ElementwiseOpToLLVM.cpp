@@ -499,11 +499,15 @@ struct ExternElementwiseOpConversion
   }
 };
 
-/// Lowers tt.map_elementwise with pack = 1 by inlining its region once per
-/// element: the region's blocks are cloned in front of the op's
-/// continuation, entered with the element's operands, and each
-/// tt.map_elementwise.return branches to the next copy (the last to the
-/// continuation, whose arguments are the results).
+/// Lowers tt.map_elementwise by inlining its region once per group of `pack`
+/// elements of a thread: the region's blocks are cloned in front of the op's
+/// continuation, entered with the group's operands (operand k's element j is
+/// argument k * pack + j, as Triton's map_elementwise builds the block), and
+/// each tt.map_elementwise.return branches to the next copy (the last to the
+/// continuation, whose arguments are the results; result r of element j is
+/// returned value r * pack + j). When a thread's element count is not a
+/// multiple of `pack`, the last group is filled up with copies of its first
+/// element and the results for the filler are dropped.
 struct MapElementwiseOpConversion
     : public MUSAPattern<triton::MapElementwiseOp> {
   using MUSAPattern::MUSAPattern;
@@ -511,10 +515,7 @@ struct MapElementwiseOpConversion
   LogicalResult
   lower(triton::MapElementwiseOp op, OpAdaptor adaptor,
         ConversionPatternRewriter &rewriter) const override {
-    if (op.getPack() != 1)
-      return op.emitError() << "'tt.map_elementwise' is not supported by "
-                               "--convert-tritongpu-to-musa yet with pack = "
-                            << op.getPack() << " (pack = 1)";
+    unsigned pack = op.getPack();
     Location loc = op.getLoc();
     SmallVector<Type> resultTypes, elemTypes;
     for (Type t : op.getResultTypes()) {
@@ -539,11 +540,14 @@ struct MapElementwiseOpConversion
     Block *rest = rewriter.splitBlock(current, rewriter.getInsertionPoint());
     Region &body = op.getScalarOp();
     SmallVector<SmallVector<Value>> results(op.getNumResults());
+    SmallVector<Type> joinTypes;
+    for (Type elem : elemTypes)
+      joinTypes.append(pack, elem);
     Block *from = current;
-    for (unsigned i = 0; i < n; ++i) {
-      // Where copy i's returns go: a block taking the element results.
-      SmallVector<Location> locs(elemTypes.size(), loc);
-      Block *join = rewriter.createBlock(rest, elemTypes, locs);
+    for (unsigned first = 0; first < n; first += pack) {
+      // Where this group's returns go: a block taking its element results.
+      SmallVector<Location> locs(joinTypes.size(), loc);
+      Block *join = rewriter.createBlock(rest, joinTypes, locs);
       IRMapping mapping;
       rewriter.cloneRegionBefore(body, *rest->getParent(), join->getIterator(),
                                  mapping);
@@ -551,7 +555,8 @@ struct MapElementwiseOpConversion
       rewriter.setInsertionPointToEnd(from);
       SmallVector<Value> args;
       for (auto &values : operands)
-        args.push_back(values[i]);
+        for (unsigned j = 0; j < pack; ++j)
+          args.push_back(values[first + j < n ? first + j : first]);
       LLVM::BrOp::create(rewriter, loc, args, entry);
       for (Block &original : body) {
         Block *copy = mapping.lookup(&original);
@@ -561,8 +566,9 @@ struct MapElementwiseOpConversion
         rewriter.setInsertionPoint(ret);
         rewriter.replaceOpWithNewOp<LLVM::BrOp>(ret, ret.getOperands(), join);
       }
-      for (auto [j, arg] : llvm::enumerate(join->getArguments()))
-        results[j].push_back(arg);
+      for (unsigned r = 0; r < results.size(); ++r)
+        for (unsigned j = 0; j < pack && first + j < n; ++j)
+          results[r].push_back(join->getArgument(r * pack + j));
       from = join;
     }
     rewriter.setInsertionPointToEnd(from);

@@ -3,7 +3,8 @@ both archs, against exact results."""
 
 from __future__ import annotations
 
-from typing import Iterator
+import re
+from typing import Any, Iterator
 
 import pytest
 
@@ -113,3 +114,99 @@ def test_dot3d_f16_out_rounds_once(arch: str) -> None:
     f32_error = K * 2.0**-24 * (x.double().abs() @ y.double().abs())
     err = (out.double() - exact).abs()
     assert (err <= half_ulp + f32_error).all(), f"max error {err.max().item():.3g} on {arch}"
+
+
+@triton.jit
+def _sub_or_mul_pair(x0, x1, y0, y1):
+    # pack = 2: both elements of operand x, then both of y; both elements of result 0, then of
+    # result 1. Per element: x - 2y where x > y, else x * y (a branch, and not symmetric in x, y),
+    # and the integer code of the branch taken.
+    if x0 > y0:
+        r0 = x0 - 2 * y0
+        c0 = 1
+    else:
+        r0 = x0 * y0
+        c0 = 2
+    if x1 > y1:
+        r1 = x1 - 2 * y1
+        c1 = 1
+    else:
+        r1 = x1 * y1
+        c1 = 2
+    return r0, r1, c0, c1
+
+
+@pytest.mark.parametrize("block, num_warps", [(128, 4), (1024, 4), (256, 1)])
+def test_map_elementwise_pack2(arch: str, block: int, num_warps: int) -> None:
+    # tl.map_elementwise(fn, x, y, pack=2): fn sees two elements of each operand at a time. With
+    # BLOCK=128 and 4 warps of 32 lanes each thread holds one element (the pair is filled up);
+    # with 128-lane warps (mp_22) BLOCK=256 on one warp holds two, BLOCK=1024 several pairs.
+    def kernel(x_ptr, y_ptr, r_ptr, c_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        x, y = tl.load(x_ptr + offs), tl.load(y_ptr + offs)
+        r, c = tl.map_elementwise(_sub_or_mul_pair, x, y, pack=2)
+        tl.store(r_ptr + offs, r)
+        tl.store(c_ptr + offs, c)
+
+    gen = torch.Generator().manual_seed(block)
+    x = torch.randint(-8, 8, (block, ), generator=gen).float()
+    y = torch.randint(-8, 8, (block, ), generator=gen).float()
+    r, c = torch.full_like(x, float("nan")), torch.zeros(block, dtype=torch.int32)
+    compiled = triton.jit(kernel)[(1, )](x, y, r, c, block, num_warps=num_warps)
+    assert "pack = 2" in compiled.asm["ttgir"]
+    assert torch.equal(r, torch.where(x > y, x - 2 * y, x * y))
+    assert torch.equal(c, torch.where(x > y, 1, 2).int())
+
+
+@triton.jit
+def _licm_for(x_ptr, n):
+    for i in tl.range(0, n, disable_licm=True):
+        tl.store(x_ptr + i, tl.load(x_ptr) + i)
+
+
+@triton.jit
+def _licm_while(x_ptr, n):
+    i = 0
+    while tl.condition(i < n, disable_licm=True):
+        tl.store(x_ptr + i, tl.load(x_ptr) * 2 + i)
+        i += 1
+
+
+@pytest.mark.parametrize("fn", [_licm_for, _licm_while], ids=["for", "while"])
+def test_disable_licm_reaches_llvm_ir(arch: str, fn: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # tl.range / tl.condition(..., disable_licm=True): the device LLVM IR (the llir stage, made with
+    # the emulator off) has the loop's !llvm.loop metadata with "llvm.licm.disable"; the same kernel
+    # on the emulator computes what the loop says.
+    from triton.backends.compiler import GPUTarget
+    from triton_musa.backend import emulator as musa_emulator
+
+    src = triton.compiler.ASTSource(fn=fn, signature={"x_ptr": "*i32", "n": "i32"}, constexprs={})
+    monkeypatch.setenv("TRITON_MUSA_EMULATOR", "0")
+    musa_emulator.emulator_active.cache_clear()
+    try:
+        llir = triton.compile(src, target=GPUTarget("musa", arch, 32 if arch == "mp_31" else 128)).asm["llir"]
+    finally:
+        monkeypatch.delenv("TRITON_MUSA_EMULATOR")
+        musa_emulator.emulator_active.cache_clear()
+    llir = llir.decode() if isinstance(llir, bytes) else llir
+    assert re.search(r"br .*!llvm\.loop !\d+", llir), llir
+    assert '!{!"llvm.licm.disable"}' in llir
+
+    x = torch.full((6, ), 5, dtype=torch.int32)
+    fn[(1, )](x, 6)
+    # Every iteration reloads x[0], which iteration 0 rewrote.
+    want = [5, 6, 7, 8, 9, 10] if fn is _licm_for else [10, 21, 22, 23, 24, 25]
+    assert x.tolist() == want
+
+
+@pytest.mark.parametrize("sem", ["acquire", "release", "relaxed", "acq_rel"])
+def test_scalar_atomic_cas_result(arch: str, sem: str) -> None:
+    # A scalar tl.atomic_cas's old value, used by the program: of 4 programs exactly one sees 0 and
+    # swaps in 7; the others see 7.
+    def kernel(lock_ptr, out_ptr, SEM: tl.constexpr):
+        old = tl.atomic_cas(lock_ptr, 0, 7, sem=SEM)
+        tl.store(out_ptr + tl.program_id(0), old)
+
+    lock, out = torch.zeros(1, dtype=torch.int32), torch.full((4, ), -1, dtype=torch.int32)
+    triton.jit(kernel)[(4, )](lock, out, sem)
+    assert lock.item() == 7 and sorted(out.tolist()) == [0, 7, 7, 7]

@@ -246,8 +246,11 @@ def test_race_check_reports_a_missing_barrier() -> None:
     with pytest.raises(_musa_mlir.EmulatorError) as info:
         kernel.launch((2, 1, 1), b"", [], race_check=True)
     message = str(info.value)
-    assert "kernel 'neighbours', program id (0, 0, 0), thread 1 (warp 0, lane 1)" in message
-    assert "shared-memory race: store of 8 bytes at offset 8 conflicts with a load of byte 8 by thread 0" in message
+    # Threads take turns at each access (lockstep): every thread stores its slot, then thread 0 is
+    # the first to load its neighbour's slot, which thread 1 stored with no barrier in between.
+    assert "kernel 'neighbours', program id (0, 0, 0), thread 0 (warp 0, lane 0)" in message
+    assert ("shared-memory race: load of 8 bytes at offset 8 conflicts with a store of byte 8 by thread 1 "
+            "(warp 0, lane 1)") in message
 
 
 def test_race_check_accepts_barriers() -> None:

@@ -7,7 +7,9 @@ The emulator runs kernels compiled by the same pipeline as for a MUSA device
 warp shuffles and ballots become calls into the emulator runtime
 (``emulator/`` in the C++ library): each GPU thread is a fiber, blocks run in
 parallel on all cores, and every global access is checked against the
-tensors passed in.
+tensors passed in. The threads of a block take turns at every global and
+shared-memory access, so the lanes of a warp run in lockstep there as on SIMT
+hardware: every lane's k-th access happens before any lane's (k+1)-th.
 
 Environment:
   ``TRITON_MUSA_EMULATOR``  ``1`` forces the emulator even where a MUSA device

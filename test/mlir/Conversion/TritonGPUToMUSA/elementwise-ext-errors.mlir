@@ -20,17 +20,3 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @map_pack2(%x: tensor<256xf32, #blocked>) {
-    // expected-error @below {{'tt.map_elementwise' is not supported by --convert-tritongpu-to-musa yet with pack = 2 (pack = 1)}}
-    %r = "tt.map_elementwise"(%x) <{pack = 2 : i32}> ({
-    ^bb0(%a: f32, %b: f32):
-      tt.map_elementwise.return %b, %a : f32, f32
-    }) : (tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked>
-    tt.return
-  }
-}

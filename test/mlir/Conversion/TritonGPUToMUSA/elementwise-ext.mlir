@@ -117,4 +117,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     }) : (tensor<256xf32, #blocked1>) -> tensor<256xf32, #blocked1>
     tt.return %r : tensor<256xf32, #blocked1>
   }
+
+  // pack = 2: one region copy per pair of registers (2 registers per thread:
+  // one copy); operand k's element j is block argument 2k+j, result r of
+  // element j is returned value 2r+j, so registers (0, 1) of result 0 are
+  // (x1 - x0, x0 * x1) and those of result 1 are (i1, i0).
+  // CHECK-LABEL: llvm.func @map_pack2
+  // CHECK: %[[X0:.*]] = llvm.extractvalue %[[XS:.*]][0] : !llvm.struct<(f32, f32)>
+  // CHECK: %[[X1:.*]] = llvm.extractvalue %[[XS]][1] : !llvm.struct<(f32, f32)>
+  // CHECK: %[[I0:.*]] = llvm.extractvalue %[[IS:.*]][0] : !llvm.struct<(i32, i32)>
+  // CHECK: %[[I1:.*]] = llvm.extractvalue %[[IS]][1] : !llvm.struct<(i32, i32)>
+  // CHECK: llvm.br ^[[E:bb[0-9]+]](%[[X0]], %[[X1]], %[[I0]], %[[I1]] : f32, f32, i32, i32)
+  // CHECK: ^[[E]](%[[A:.*]]: f32, %[[B:.*]]: f32, %[[IA:.*]]: i32, %[[IB:.*]]: i32):
+  // CHECK: %[[S:.*]] = llvm.fsub %[[B]], %[[A]] : f32
+  // CHECK: %[[M:.*]] = llvm.fmul %[[A]], %[[B]] : f32
+  // CHECK: llvm.br ^[[J:bb[0-9]+]](%[[S]], %[[M]], %[[IB]], %[[IA]] : f32, f32, i32, i32)
+  // CHECK: ^[[J]](%[[R0:.*]]: f32, %[[R1:.*]]: f32, %[[Q0:.*]]: i32, %[[Q1:.*]]: i32):
+  // CHECK-NOT: llvm.br ^{{.*}}(%{{.*}}f32
+  // CHECK: %[[P:.*]] = llvm.insertvalue %[[R0]], %{{.*}}[0] : !llvm.struct<(f32, f32)>
+  // CHECK: llvm.insertvalue %[[R1]], %[[P]][1] : !llvm.struct<(f32, f32)>
+  // CHECK: %[[PI:.*]] = llvm.insertvalue %[[Q0]], %{{.*}}[0] : !llvm.struct<(i32, i32)>
+  // CHECK: llvm.insertvalue %[[Q1]], %[[PI]][1] : !llvm.struct<(i32, i32)>
+  tt.func public @map_pack2(%x: tensor<256xf32, #blocked1>, %i: tensor<256xi32, #blocked1>) -> (tensor<256xf32, #blocked1>, tensor<256xi32, #blocked1>) {
+    %r:2 = "tt.map_elementwise"(%x, %i) <{pack = 2 : i32}> ({
+    ^bb0(%a: f32, %b: f32, %ia: i32, %ib: i32):
+      %s = arith.subf %b, %a : f32
+      %m = arith.mulf %a, %b : f32
+      tt.map_elementwise.return %s, %m, %ib, %ia : f32, f32, i32, i32
+    }) : (tensor<256xf32, #blocked1>, tensor<256xi32, #blocked1>) -> (tensor<256xf32, #blocked1>, tensor<256xi32, #blocked1>)
+    tt.return %r#0, %r#1 : tensor<256xf32, #blocked1>, tensor<256xi32, #blocked1>
+  }
 }
