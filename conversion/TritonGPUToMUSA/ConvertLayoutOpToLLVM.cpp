@@ -431,6 +431,47 @@ emitScratchPointers(RewriterBase &rewriter, Location loc,
   return pointers;
 }
 
+/// The scratch accesses of one side of a conversion: one per vector of
+/// registers (duplicate registers skipped), each with its pointer, type and
+/// alignment.
+struct ScratchAccesses {
+  SmallVector<unsigned> starts;
+  DenseMap<unsigned, Value> pointers;
+  Type memoryType;
+  Type accessType;
+  unsigned width;
+  unsigned alignment;
+};
+
+FailureOr<ScratchAccesses>
+planScratchAccesses(RewriterBase &rewriter, Location loc,
+                    const TargetInfo &targetInfo, const SharedBuffer &buffer,
+                    const LinearLayout &layout, ArrayRef<int32_t> vectorBits,
+                    Type llvmElementType,
+                    function_ref<InFlightDiagnostic()> emitError) {
+  ScratchAccesses accesses;
+  int32_t skipped = getDuplicateRegisterMask(layout);
+  for (int32_t bit : vectorBits)
+    skipped |= 1 << bit;
+  for (unsigned r = 0, e = layout.getInDimSize(kRegister); r < e; ++r)
+    if (!(r & skipped))
+      accesses.starts.push_back(r);
+  FailureOr<DenseMap<unsigned, Value>> pointers = emitScratchPointers(
+      rewriter, loc, targetInfo, buffer, layout, accesses.starts, emitError);
+  if (failed(pointers))
+    return failure();
+  accesses.pointers = std::move(*pointers);
+  accesses.memoryType = getScratchMemoryType(llvmElementType);
+  accesses.width = 1u << vectorBits.size();
+  accesses.accessType =
+      accesses.width == 1
+          ? accesses.memoryType
+          : VectorType::get({int64_t(accesses.width)}, accesses.memoryType);
+  accesses.alignment =
+      getSharedElementBytes(buffer.elementType) * accesses.width;
+  return accesses;
+}
+
 /// Stores the source registers to the scratch: one access per vector of
 /// registers, duplicate registers skipped, by the owner threads only.
 LogicalResult storeToScratch(RewriterBase &rewriter, Location loc,
@@ -440,22 +481,15 @@ LogicalResult storeToScratch(RewriterBase &rewriter, Location loc,
                              ArrayRef<int32_t> vectorBits,
                              ArrayRef<Value> values, Type llvmElementType,
                              function_ref<InFlightDiagnostic()> emitError) {
-  int32_t skipped = getDuplicateRegisterMask(layout);
-  for (int32_t bit : vectorBits)
-    skipped |= 1 << bit;
-  SmallVector<unsigned> starts;
-  for (unsigned r = 0, e = layout.getInDimSize(kRegister); r < e; ++r)
-    if (!(r & skipped))
-      starts.push_back(r);
-  FailureOr<DenseMap<unsigned, Value>> pointers = emitScratchPointers(
-      rewriter, loc, targetInfo, buffer, layout, starts, emitError);
-  if (failed(pointers))
+  FailureOr<ScratchAccesses> accesses =
+      planScratchAccesses(rewriter, loc, targetInfo, buffer, layout,
+                          vectorBits, llvmElementType, emitError);
+  if (failed(accesses))
     return failure();
-  Type memoryType = getScratchMemoryType(llvmElementType);
-  unsigned width = 1u << vectorBits.size();
-  Type accessType =
-      width == 1 ? memoryType : VectorType::get({int64_t(width)}, memoryType);
-  unsigned alignment = getSharedElementBytes(buffer.elementType) * width;
+  ArrayRef<unsigned> starts = accesses->starts;
+  const DenseMap<unsigned, Value> &pointers = accesses->pointers;
+  Type memoryType = accesses->memoryType, accessType = accesses->accessType;
+  unsigned width = accesses->width, alignment = accesses->alignment;
   SmallVector<std::pair<Value, Value>> stores;
   for (unsigned r : starts) {
     Value packed;
@@ -471,7 +505,7 @@ LogicalResult storeToScratch(RewriterBase &rewriter, Location loc,
                                 i32Const(rewriter, loc, i))
                                 .getResult();
     }
-    stores.push_back({packed, pointers->lookup(r)});
+    stores.push_back({packed, pointers.lookup(r)});
   }
   auto emitStores = [&]() -> Value {
     for (auto [value, ptr] : stores)
@@ -495,27 +529,19 @@ loadFromScratch(RewriterBase &rewriter, Location loc,
                 Type llvmElementType,
                 function_ref<InFlightDiagnostic()> emitError) {
   int32_t duplicates = getDuplicateRegisterMask(layout);
-  int32_t skipped = duplicates;
-  for (int32_t bit : vectorBits)
-    skipped |= 1 << bit;
-  unsigned numRegs = layout.getInDimSize(kRegister);
-  SmallVector<unsigned> starts;
-  for (unsigned r = 0; r < numRegs; ++r)
-    if (!(r & skipped))
-      starts.push_back(r);
-  FailureOr<DenseMap<unsigned, Value>> pointers = emitScratchPointers(
-      rewriter, loc, targetInfo, buffer, layout, starts, emitError);
-  if (failed(pointers))
+  FailureOr<ScratchAccesses> accesses =
+      planScratchAccesses(rewriter, loc, targetInfo, buffer, layout,
+                          vectorBits, llvmElementType, emitError);
+  if (failed(accesses))
     return failure();
-  Type memoryType = getScratchMemoryType(llvmElementType);
-  unsigned width = 1u << vectorBits.size();
-  Type accessType =
-      width == 1 ? memoryType : VectorType::get({int64_t(width)}, memoryType);
-  unsigned alignment = getSharedElementBytes(buffer.elementType) * width;
-  SmallVector<Value> values(numRegs);
+  ArrayRef<unsigned> starts = accesses->starts;
+  const DenseMap<unsigned, Value> &pointers = accesses->pointers;
+  Type memoryType = accesses->memoryType, accessType = accesses->accessType;
+  unsigned width = accesses->width, alignment = accesses->alignment;
+  SmallVector<Value> values(layout.getInDimSize(kRegister));
   for (unsigned r : starts) {
     Value loaded = LLVM::LoadOp::create(rewriter, loc, accessType,
-                                        pointers->lookup(r), alignment);
+                                        pointers.lookup(r), alignment);
     for (unsigned i = 0; i < width; ++i) {
       Value value = width == 1 ? loaded
                                : LLVM::ExtractElementOp::create(
