@@ -123,6 +123,27 @@ std::string typeName(Type type) {
   return s;
 }
 
+/// Why a matrix unit cannot carry a dot's `accElem` accumulator (`unit`
+/// names it), or nothing: s8 operands accumulate in i32; the float kinds in
+/// f32, or in a narrower float (f16, bf16) that the rewrite widens to f32
+/// before the instruction and rounds once after it (widenAccumulator), as
+/// the FMA path sums an f16 accumulator in f32 (the units have no f16
+/// accumulator, MUSA-FACTS.md).
+std::optional<std::string> unsupportedAccumulator(Type accElem,
+                                                  mgpu::MmaElementKind kind,
+                                                  StringRef unit) {
+  if (kind == mgpu::MmaElementKind::S8)
+    return accElem.isInteger(32)
+               ? std::nullopt
+               : std::optional<std::string>(typeName(accElem) +
+                                            " accumulator (" + unit.str() +
+                                            " accumulates s8 in i32)");
+  if (accElem.isF32() || accElem.isF16() || accElem.isBF16())
+    return std::nullopt;
+  return typeName(accElem) + " accumulator (" + unit.str() +
+         " accumulates in f32; f16 and bf16 are widened)";
+}
+
 /// The most warps along M (a power of two, at most the number of atom rows)
 /// such that the rest fit along N; empty when num_warps cannot tile the
 /// result with whole atoms.
@@ -168,11 +189,9 @@ DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto dType = cast<RankedTensorType>(dot.getD().getType());
   unsigned rank = dType.getRank();
-  Type accElem = dType.getElementType();
-  bool intKind = kind == mgpu::MmaElementKind::S8;
-  if (intKind ? !accElem.isInteger(32) : !accElem.isF32())
-    return stayOnFMA(typeName(accElem) + " accumulator (SQMMA accumulates in " +
-                     (intKind ? "i32" : "f32") + ")");
+  if (std::optional<std::string> why =
+          unsupportedAccumulator(dType.getElementType(), kind, "SQMMA"))
+    return stayOnFMA(*why);
   int64_t m = dType.getShape()[rank - 2], n = dType.getShape()[rank - 1];
   int64_t k = aType.getShape()[rank - 1];
   int64_t batch = rank == 3 ? dType.getShape()[0] : 1;
@@ -296,10 +315,9 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
     return stayOnFMA("no confirmed " + mgpu::stringifyMmaElementKind(*kind).str() +
                " WMMA atom on " + arch.name.str() +
                " (MUSA-FACTS.md: only f16/bf16 m32n32k16)");
-  bool intKind = *kind == mgpu::MmaElementKind::S8;
-  if (intKind ? !accElem.isInteger(32) : !accElem.isF32())
-    return stayOnFMA(typeName(accElem) + " accumulator (WMMA accumulates in " +
-               (intKind ? "i32" : "f32") + ")");
+  if (std::optional<std::string> why =
+          unsupportedAccumulator(accElem, *kind, "WMMA"))
+    return stayOnFMA(*why);
   unsigned rank = dType.getRank();
   int64_t m = dType.getShape()[rank - 2], n = dType.getShape()[rank - 1];
   int64_t k = aType.getShape()[rank - 1];
@@ -374,6 +392,31 @@ Value convertTo(OpBuilder &b, Location loc, Value value, Attribute encoding) {
   return convertLayout(b, loc, newType, value);
 }
 
+/// A narrow float accumulator (f16, bf16; see unsupportedAccumulator) in
+/// the unit's layout, widened to the f32 the instruction accumulates in; any
+/// other accumulator as it is. A splat (a zero init) folds to an f32 splat.
+Value widenAccumulator(OpBuilder &b, Location loc, Value acc) {
+  auto type = cast<RankedTensorType>(acc.getType());
+  Type elem = type.getElementType();
+  if (!isa<FloatType>(elem) || elem.isF32())
+    return acc;
+  Value wide =
+      b.createOrFold<arith::ExtFOp>(loc, type.clone(b.getF32Type()), acc);
+  if (Operation *narrow = acc.getDefiningOp();
+      narrow && narrow->use_empty() && isMemoryEffectFree(narrow))
+    narrow->erase();
+  return wide;
+}
+
+/// The unit's result `d` rounded once to the accumulator type `accType` the
+/// dot had (widenAccumulator's inverse; round to nearest even).
+Value roundToAccumulatorType(OpBuilder &b, Location loc, Value d,
+                             Type accType) {
+  if (d.getType() == accType)
+    return d;
+  return arith::TruncFOp::create(b, loc, accType, d);
+}
+
 mgpu::WMMAOp rewriteToWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                    const DotPath &path) {
   MLIRContext *ctx = dot.getContext();
@@ -388,9 +431,12 @@ mgpu::WMMAOp rewriteToWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
   Value a = convertTo(b, loc, dot.getA(), opA);
   Value bb = convertTo(b, loc, dot.getB(), opB);
   Value c = convertTo(b, loc, dot.getC(), acc);
-  auto wmma = mgpu::WMMAOp::create(b, loc, c.getType(), a, bb, c);
+  Type accType = c.getType(); // widenAccumulator may erase c's splat
+  Value wideC = widenAccumulator(b, loc, c);
+  auto wmma = mgpu::WMMAOp::create(b, loc, wideC.getType(), a, bb, wideC);
   auto dType = cast<RankedTensorType>(dot.getD().getType());
-  Value d = ttg::ConvertLayoutOp::create(b, loc, dType, wmma.getD());
+  Value d = ttg::ConvertLayoutOp::create(
+      b, loc, dType, roundToAccumulatorType(b, loc, wmma.getD(), accType));
   SmallVector<Operation *> inputs = {dot.getA().getDefiningOp(),
                                      dot.getB().getDefiningOp()};
   dot.getD().replaceAllUsesWith(d);
@@ -410,6 +456,16 @@ mgpu::WMMAOp rewriteToWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
 /// and the two conversions move out of the loop (before it: the init; after
 /// it: the result).
 void carryAccumulatorInLayout(OpOperand &accOperand, Value accResult) {
+  // A widened accumulator: the loop carries the narrow type in the unit's
+  // layout, widened and rounded in each iteration as without a loop.
+  if (auto widen = accOperand.get().getDefiningOp<arith::ExtFOp>()) {
+    auto round = accResult.hasOneUse()
+                     ? dyn_cast<arith::TruncFOp>(*accResult.user_begin())
+                     : arith::TruncFOp();
+    if (round && widen->hasOneUse())
+      carryAccumulatorInLayout(widen->getOpOperand(0), round.getResult());
+    return;
+  }
   auto toAcc = accOperand.get().getDefiningOp<ttg::ConvertLayoutOp>();
   if (!toAcc || !accResult.hasOneUse())
     return;
@@ -526,10 +582,81 @@ FailureOr<Value> retypeLoadedBuffer(ttg::LocalLoadOp load,
   return load.getSrc();
 }
 
+/// An operand Triton transposed through shared memory (`tl.trans`, `.T`):
+/// `local_load(memdesc_trans(local_alloc %x))`, each used once. The alloc
+/// takes the SQMMA layout seen through the transpose (the same bytes), and
+/// the sqmma reads the memdesc_trans: %x is stored once, in place of a
+/// store, a load to registers and a second store into an SQMMA buffer.
+FailureOr<Value> retypeTransposedBuffer(Value operand,
+                                        mgpu::TMESharedEncodingAttr encoding) {
+  auto load = operand.getDefiningOp<ttg::LocalLoadOp>();
+  auto trans = load ? load.getSrc().getDefiningOp<ttg::MemDescTransOp>()
+                    : ttg::MemDescTransOp();
+  auto alloc = trans ? trans.getSrc().getDefiningOp<ttg::LocalAllocOp>()
+                     : ttg::LocalAllocOp();
+  if (!alloc || !alloc.getSrc() || !load->hasOneUse() ||
+      !trans->hasOneUse() || !alloc->hasOneUse())
+    return failure();
+  // The result's dim d is the source's dim order[d]: the source's dims from
+  // fastest to slowest are the result's, mapped through the permutation.
+  ArrayRef<int32_t> permutation = trans.getOrder();
+  SmallVector<unsigned> sourceOrder;
+  for (unsigned dim : encoding.getOrder())
+    sourceOrder.push_back(permutation[dim]);
+  auto sourceEncoding = mgpu::TMESharedEncodingAttr::get(
+      encoding.getContext(), encoding.getSwizzleGranularity(),
+      encoding.getSwizzleStride(), encoding.getSwizzleLine(),
+      encoding.getElementBitWidth(), sourceOrder);
+  alloc.getResult().setType(
+      withEncoding(cast<ttg::MemDescType>(alloc.getType()), sourceEncoding));
+  setAlignment(alloc, getSwizzlePeriod(encoding));
+  trans.getResult().setType(
+      withEncoding(cast<ttg::MemDescType>(trans.getType()), encoding));
+  return trans.getResult();
+}
+
+/// The SQMMA buffers stored so far, per (stored tensor, encoding): a tensor
+/// that feeds several dots (`a` and `b` of `tl.dot(a, b, acc)` and
+/// `tl.dot(a, b, out_dtype=...)`) is stored once.
+using SQMMABufferCache = llvm::DenseMap<std::pair<Value, Attribute>, Value>;
+
+/// `tensor` stored into a buffer in `encoding`: right after the op that
+/// defines it, once (the buffer dominates every dot that reads it, and a
+/// loop-invariant operand is stored outside the loop); a block argument is
+/// stored at the dot, for that dot alone.
+Value storeSQMMAOperand(OpBuilder &b, Location loc, Value tensor,
+                        mgpu::TMESharedEncodingAttr encoding,
+                        SQMMABufferCache &cache) {
+  Operation *def = tensor.getDefiningOp();
+  Value unused;
+  Value &buffer = def ? cache[{tensor, encoding}] : unused;
+  if (buffer)
+    return buffer;
+  OpBuilder::InsertionGuard guard(b);
+  if (def)
+    b.setInsertionPointAfter(def);
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto memType = ttg::MemDescType::get(
+      type.getShape(), type.getElementType(), encoding,
+      ttg::SharedMemorySpaceAttr::get(b.getContext()));
+  auto alloc = ttg::LocalAllocOp::create(b, loc, memType, tensor);
+  setAlignment(alloc, getSwizzlePeriod(encoding));
+  buffer = alloc.getResult();
+  return buffer;
+}
+
 /// Operand `opIdx` of `dot` as a shared buffer in `encoding`: the ring
-/// buffer it was loaded from, retyped, or an explicit copy of it.
+/// buffer it was loaded from, retyped, or a copy of the tensor it holds.
 Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
-                     mgpu::TMESharedEncodingAttr encoding) {
+                     mgpu::TMESharedEncodingAttr encoding,
+                     SQMMABufferCache &cache) {
+  // An operand Triton promoted through an immutable buffer
+  // (`local_load(local_alloc %x)`): %x itself is stored, once for all the
+  // dots that read it, and the old buffer goes with its last load.
+  if (auto load = operand.getDefiningOp<ttg::LocalLoadOp>())
+    if (auto alloc = load.getSrc().getDefiningOp<ttg::LocalAllocOp>();
+        alloc && alloc.getSrc())
+      return storeSQMMAOperand(b, loc, alloc.getSrc(), encoding, cache);
   // (A batched operand is always copied: a pipelined ring of 3-D slots
   // is not retyped.)
   if (auto load = operand.getDefiningOp<ttg::LocalLoadOp>();
@@ -539,17 +666,14 @@ Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
     if (succeeded(buffer))
       return *buffer;
   }
-  // Any distributed layout stores: skip a conversion into the FMA operand
-  // layout.
+  if (FailureOr<Value> view = retypeTransposedBuffer(operand, encoding);
+      succeeded(view))
+    return *view;
+  // Store the tensor in its own layout, not the FMA operand layout (which
+  // replicates each row or column across threads).
   if (auto cvt = operand.getDefiningOp<ttg::ConvertLayoutOp>())
     operand = cvt.getSrc();
-  auto type = cast<RankedTensorType>(operand.getType());
-  auto memType = ttg::MemDescType::get(
-      type.getShape(), type.getElementType(), encoding,
-      ttg::SharedMemorySpaceAttr::get(b.getContext()));
-  auto alloc = ttg::LocalAllocOp::create(b, loc, memType, operand);
-  setAlignment(alloc, getSwizzlePeriod(encoding));
-  return alloc.getResult();
+  return storeSQMMAOperand(b, loc, operand, encoding, cache);
 }
 
 /// Moves `wait` down its block past the side-effect-free ops that follow
@@ -577,7 +701,7 @@ void sinkWait(mgpu::SQMMAWaitOp wait) {
 }
 
 void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
-                    const DotPath &path) {
+                    const DotPath &path, SQMMABufferCache &cache) {
   MLIRContext *ctx = dot.getContext();
   const SQMMAChoice &choice = *path.sqmma;
   auto acc = mgpu::SQMMAEncodingAttr::get(ctx, arch.major, arch.minor,
@@ -604,21 +728,31 @@ void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
   Location loc = dot.getLoc();
   SmallVector<Operation *> inputs = {dot.getA().getDefiningOp(),
                                      dot.getB().getDefiningOp()};
-  Value a = toSQMMAOperand(b, loc, dot.getA(), encA);
-  Value bb = toSQMMAOperand(b, loc, dot.getB(), encB);
+  Value a = toSQMMAOperand(b, loc, dot.getA(), encA, cache);
+  Value bb = toSQMMAOperand(b, loc, dot.getB(), encB, cache);
   Value c = convertTo(b, loc, dot.getC(), acc);
-  auto sqmma = mgpu::SQMMAOp::create(b, loc, c.getType(), a, bb, c,
+  Type accType = c.getType(); // widenAccumulator may erase c's splat
+  Value wideC = widenAccumulator(b, loc, c);
+  auto sqmma = mgpu::SQMMAOp::create(b, loc, wideC.getType(), a, bb, wideC,
                                      choice.transA, choice.transB);
   auto wait = mgpu::SQMMAWaitOp::create(b, loc, ValueRange{sqmma.getD()});
   auto dType = cast<RankedTensorType>(dot.getD().getType());
-  Value d = ttg::ConvertLayoutOp::create(b, loc, dType, wait.getResult(0));
+  Value d = ttg::ConvertLayoutOp::create(
+      b, loc, dType,
+      roundToAccumulatorType(b, loc, wait.getResult(0), accType));
   dot.getD().replaceAllUsesWith(d);
   dot.erase();
-  // The register operands the buffers replaced are dead now.
-  for (Operation *input : inputs)
-    if (isa_and_nonnull<ttg::ConvertLayoutOp, ttg::LocalLoadOp>(input) &&
-        input->use_empty())
-      input->erase();
+  // The register operands the buffers replaced are dead now, and so is an
+  // immutable buffer they were loaded from once its last load goes.
+  for (Operation *input : inputs) {
+    if (!isa_and_nonnull<ttg::ConvertLayoutOp, ttg::LocalLoadOp>(input) ||
+        !input->use_empty())
+      continue;
+    Operation *source = input->getOperand(0).getDefiningOp();
+    input->erase();
+    if (isa_and_nonnull<ttg::LocalAllocOp>(source) && source->use_empty())
+      source->erase();
+  }
   carryAccumulatorInLayout(sqmma.getCMutable(), wait.getResult(0));
   sinkWait(wait);
 }
@@ -641,6 +775,7 @@ struct MUSAAccelerateMatmul
                        "ttg.num-warps / ttg.threads-per-warp");
       return signalPassFailure();
     }
+    SQMMABufferCache sqmmaBuffers;
     SmallVector<triton::DotOp> dots;
     module.walk([&](triton::DotOp dot) { dots.push_back(dot); });
     for (triton::DotOp dot : dots) {
@@ -652,7 +787,7 @@ struct MUSAAccelerateMatmul
         continue;
       }
       if (path.sqmma) {
-        rewriteToSQMMA(dot, **arch, path);
+        rewriteToSQMMA(dot, **arch, path, sqmmaBuffers);
         continue;
       }
       dot->setAttr(kReasonAttr, StringAttr::get(dot.getContext(), path.reason));

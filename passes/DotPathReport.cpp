@@ -12,6 +12,7 @@
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::triton_musa {
@@ -41,6 +42,21 @@ std::string describeDot(Value a, Value d) {
   return s;
 }
 
+/// The value standing for a matrix unit's dot result `unitResult`: the
+/// unit accumulates in f32, and a narrow float accumulator (f16, bf16) is
+/// rounded once after it (--musa-accelerate-matmul's arith.truncf).
+Value dotResult(Value unitResult) {
+  for (Operation *user : unitResult.getUsers())
+    if (auto round = dyn_cast<arith::TruncFOp>(user))
+      return round.getResult();
+  return unitResult;
+}
+
+/// ", accumulating in f32" where `unitResult` is rounded to a narrower type.
+StringRef widenedNote(Value unitResult) {
+  return dotResult(unitResult) != unitResult ? ", accumulating in f32" : "";
+}
+
 std::string list(ArrayRef<unsigned> values) {
   std::string s = "[";
   for (auto [i, v] : llvm::enumerate(values))
@@ -59,15 +75,23 @@ struct MUSADotPathReport
         auto enc = cast<mgpu::WMMAEncodingAttr>(
             cast<RankedTensorType>(wmma.getD().getType()).getEncoding());
         ArrayRef<unsigned> instr = enc.getInstrShape();
-        op->emitRemark() << "dot " << describeDot(wmma.getA(), wmma.getD())
+        op->emitRemark() << "dot "
+                         << describeDot(wmma.getA(), dotResult(wmma.getD()))
                          << ": wmma m" << instr[0] << "n" << instr[1] << "k"
                          << instr[2] << ", warpsPerCTA "
-                         << list(enc.getWarpsPerCTA());
+                         << list(enc.getWarpsPerCTA())
+                         << widenedNote(wmma.getD());
       } else if (auto sqmma = dyn_cast<mgpu::SQMMAOp>(op)) {
         auto enc = cast<mgpu::SQMMAEncodingAttr>(
             cast<RankedTensorType>(sqmma.getD().getType()).getEncoding());
         ArrayRef<unsigned> instr = enc.getInstrShape();
-        op->emitRemark() << "dot " << describeDot(sqmma.getA(), sqmma.getD())
+        // The result the dot's users see comes out of the wait.
+        Value result = sqmma.getD();
+        for (OpOperand &use : sqmma.getD().getUses())
+          if (auto wait = dyn_cast<mgpu::SQMMAWaitOp>(use.getOwner()))
+            result = wait->getResult(use.getOperandNumber());
+        op->emitRemark() << "dot "
+                         << describeDot(sqmma.getA(), dotResult(result))
                          << ": sqmma m" << instr[0] << "n" << instr[1] << "k"
                          << instr[2] << ", warpsPerCTA "
                          << list(enc.getWarpsPerCTA()) << ", A "
@@ -76,7 +100,8 @@ struct MUSADotPathReport
                          << (isa_and_nonnull<ttg::MemDescIndexOp>(
                                  sqmma.getA().getDefiningOp())
                                  ? ", operands from the pipelined buffers"
-                                 : "");
+                                 : "")
+                         << widenedNote(result);
       } else if (auto dot = dyn_cast<triton::DotOp>(op)) {
         auto reason = dot->getAttrOfType<StringAttr>("musa.dot_path_reason");
         op->emitRemark() << "dot " << describeDot(dot.getA(), dot.getD())

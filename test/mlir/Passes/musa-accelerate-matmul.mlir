@@ -47,10 +47,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // the QY2 tf32 atom is unconfirmed.
 // QY2-LABEL: @f32_ieee
 // QY2: tt.dot {{.*}} {musa.dot_path_reason = "f32 operands with input_precision = ieee (only tf32 takes a matrix path)"}
-// QY2-NOT: musagpu.wmma
+// QY2-NOT: = musagpu.wmma
 // QY2-LABEL: @f32_tf32
 // QY2: tt.dot {{.*}} {musa.dot_path_reason = "no confirmed tf32 WMMA atom on mp_22 (MUSA-FACTS.md: only f16/bf16 m32n32k16)"}
-// QY2-NOT: musagpu.wmma
+// QY2-NOT: = musagpu.wmma
 
 #blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
@@ -71,9 +71,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // QY2: tt.dot {{.*}} {musa.dot_path_reason = "shape 16x64x32 is not a multiple of the m32n32k16 atom"}
 // QY2-LABEL: @too_many_warps
 // QY2: tt.dot {{.*}} {musa.dot_path_reason = "num_warps = 4 cannot tile 32x64 with 32x32 atoms, one per warp at least"}
+// An f16 accumulator runs on WMMA in f32: widened in the WMMA layout before
+// the instruction, rounded once after it.
 // QY2-LABEL: @f16_acc
-// QY2: tt.dot {{.*}} {musa.dot_path_reason = "f16 accumulator (WMMA accumulates in f32)"}
-// QY2-NOT: musagpu.wmma
+// QY2: %[[C:.*]] = ttg.convert_layout %arg2 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #[[WMMA:.*]]>
+// QY2-NEXT: %[[WIDE:.*]] = arith.extf %[[C]] : tensor<64x64xf16, #[[WMMA]]> to tensor<64x64xf32, #[[WMMA]]>
+// QY2-NEXT: %[[D:.*]] = musagpu.wmma {{.*}}, %[[WIDE]] : {{.*}} -> tensor<64x64xf32, #[[WMMA]]>
+// QY2-NEXT: %[[R:.*]] = arith.truncf %[[D]] : tensor<64x64xf32, #[[WMMA]]> to tensor<64x64xf16, #[[WMMA]]>
+// QY2-NEXT: ttg.convert_layout %[[R]] : tensor<64x64xf16, #[[WMMA]]> -> tensor<64x64xf16, #blocked>
 
 #blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
@@ -114,7 +119,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // PH1-LABEL: @ph1_k128
 // PH1: musagpu.sqmma {{.*}} -> tensor<64x64xf32, #[[SQ64]]>
 // PH1-LABEL: @ph1_f16_acc
-// PH1: tt.dot {{.*}} {musa.dot_path_reason = "f16 accumulator (SQMMA accumulates in f32)"}
+// PH1: %[[C:.*]] = ttg.convert_layout %arg2 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #[[SQ]]>
+// PH1-NEXT: %[[WIDE:.*]] = arith.extf %[[C]] : tensor<64x64xf16, #[[SQ]]> to tensor<64x64xf32, #[[SQ]]>
+// PH1-NEXT: %[[D:.*]] = musagpu.sqmma {{.*}}, %[[WIDE]] : {{.*}} -> tensor<64x64xf32, #[[SQ]]>
+// PH1-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
+// PH1-NEXT: %[[R:.*]] = arith.truncf %[[W]] : tensor<64x64xf32, #[[SQ]]> to tensor<64x64xf16, #[[SQ]]>
+// PH1-NEXT: ttg.convert_layout %[[R]] : tensor<64x64xf16, #[[SQ]]> -> tensor<64x64xf16, #blocked>
 // NOSQ-LABEL: @ph1_f16
 // NOSQ: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"}
 // NOSQ-NOT: musagpu.sqmma
