@@ -22,6 +22,10 @@
 //    converted to #musagpu.sqmma, then musagpu.sqmma_wait, then the result
 //    converted back. The instruction shape and warps follow the documented
 //    heuristic (selectSQMMA).
+//  * Accumulators: both units accumulate in f32 (s32 for s8). An f16 or
+//    bf16 accumulator is widened to f32 in the unit's layout before the
+//    instruction and rounded once after it, the FMA path's rounding; a K
+//    loop carries it narrow in the unit's layout.
 //  * Batched (rank-3) dots: the batch is the leading dim of the same
 //    encodings (layouts/LayoutConversion.cpp puts warps N, M, then batch;
 //    repetitions N, M, then batch); warps (squads) go to the batch first,
@@ -41,7 +45,12 @@
 // operand computed in registers, an alloc used in other ways, or ring
 // slots smaller than the swizzle period, whose absolute-address swizzle
 // would differ from slot to slot) the operand is stored with an explicit
-// ttg.local_alloc into a fresh SQMMA buffer. Buffers are aligned to the
+// ttg.local_alloc into a fresh SQMMA buffer. A `ttg.memdesc_trans` between
+// the buffer and the local_load (`tl.trans`, `.T`) is looked through: the
+// buffer takes the SQMMA layout as seen through the transpose and the
+// sqmma reads the transposed view. An operand Triton promoted through an
+// immutable buffer (`local_load(local_alloc %x)`) is stored from %x, once
+// for all the dots that read it, right after %x is defined. Buffers are aligned to the
 // swizzle period 256 * 256 / granularity bytes (MUSA-FACTS.md). The wait
 // goes down past the side-effect-free ops after each sqmma (sinkWait), up
 // to the first op with a memory effect: the copies of a later stage refill
@@ -537,15 +546,39 @@ ttg::MemDescType withEncoding(ttg::MemDescType type, Attribute encoding) {
                                type.getAllocShape());
 }
 
-/// Retypes the alloc that `load` reads (through at most one memdesc_index)
-/// to `encoding` when nothing else depends on its encoding (see the design
-/// comment); returns the memdesc `load` read, now in `encoding`.
+/// `encoding` of a memdesc_trans result (permutation `order`: result dim d
+/// is source dim order[d]) as seen on its source: the same bytes, the
+/// source's dims from fastest to slowest.
+mgpu::TMESharedEncodingAttr
+encodingBeforeTranspose(mgpu::TMESharedEncodingAttr encoding,
+                        ArrayRef<int32_t> order) {
+  SmallVector<unsigned> sourceOrder;
+  for (unsigned dim : encoding.getOrder())
+    sourceOrder.push_back(order[dim]);
+  return mgpu::TMESharedEncodingAttr::get(
+      encoding.getContext(), encoding.getSwizzleGranularity(),
+      encoding.getSwizzleStride(), encoding.getSwizzleLine(),
+      encoding.getElementBitWidth(), sourceOrder);
+}
+
+/// Retypes the alloc that `load` reads (through at most one memdesc_index,
+/// then at most one memdesc_trans) so that `load`'s source is in `encoding`,
+/// when nothing else depends on the alloc's encoding (see the design
+/// comment); returns `load`'s source, now in `encoding`. A memdesc_trans is
+/// Triton's `tl.trans` / `.T` of a tile in shared memory: the alloc takes
+/// the layout seen through it, and the sqmma reads the transposed view.
 FailureOr<Value> retypeLoadedBuffer(ttg::LocalLoadOp load,
                                     mgpu::TMESharedEncodingAttr encoding) {
-  Value src = load.getSrc();
+  Value view = load.getSrc();
+  if (cast<ttg::MemDescType>(view.getType()).getEncoding() == encoding)
+    return view;
+  auto trans = view.getDefiningOp<ttg::MemDescTransOp>();
+  if (trans && !trans->hasOneUse())
+    return failure();
+  Value src = trans ? trans.getSrc() : view;
+  mgpu::TMESharedEncodingAttr bufferEncoding =
+      trans ? encodingBeforeTranspose(encoding, trans.getOrder()) : encoding;
   auto srcType = cast<ttg::MemDescType>(src.getType());
-  if (srcType.getEncoding() == encoding)
-    return src;
   ttg::LocalAllocOp alloc = src.getDefiningOp<ttg::LocalAllocOp>();
   if (auto index = src.getDefiningOp<ttg::MemDescIndexOp>())
     alloc = index.getSrc().getDefiningOp<ttg::LocalAllocOp>();
@@ -559,8 +592,9 @@ FailureOr<Value> retypeLoadedBuffer(ttg::LocalLoadOp load,
   if (allocShape.size() > 2 && allocShape.front() > 1 &&
       slotBytes % getSwizzlePeriod(encoding) != 0)
     return failure();
-  auto encodingFree = [](Operation *user) {
-    return isa<ttg::AsyncCopyGlobalToLocalOp, ttg::LocalLoadOp,
+  auto encodingFree = [&](Operation *user) {
+    return user == trans.getOperation() ||
+           isa<ttg::AsyncCopyGlobalToLocalOp, ttg::LocalLoadOp,
                ttg::LocalStoreOp, ttg::LocalDeallocOp>(user);
   };
   SmallVector<ttg::MemDescIndexOp> indices;
@@ -574,45 +608,15 @@ FailureOr<Value> retypeLoadedBuffer(ttg::LocalLoadOp load,
     if (!encodingFree(user))
       return failure();
   }
-  alloc.getResult().setType(withEncoding(allocType, encoding));
+  alloc.getResult().setType(withEncoding(allocType, bufferEncoding));
   setAlignment(alloc, getSwizzlePeriod(encoding));
   for (ttg::MemDescIndexOp index : indices)
     index.getResult().setType(withEncoding(
-        cast<ttg::MemDescType>(index.getType()), encoding));
-  return load.getSrc();
-}
-
-/// An operand Triton transposed through shared memory (`tl.trans`, `.T`):
-/// `local_load(memdesc_trans(local_alloc %x))`, each used once. The alloc
-/// takes the SQMMA layout seen through the transpose (the same bytes), and
-/// the sqmma reads the memdesc_trans: %x is stored once, in place of a
-/// store, a load to registers and a second store into an SQMMA buffer.
-FailureOr<Value> retypeTransposedBuffer(Value operand,
-                                        mgpu::TMESharedEncodingAttr encoding) {
-  auto load = operand.getDefiningOp<ttg::LocalLoadOp>();
-  auto trans = load ? load.getSrc().getDefiningOp<ttg::MemDescTransOp>()
-                    : ttg::MemDescTransOp();
-  auto alloc = trans ? trans.getSrc().getDefiningOp<ttg::LocalAllocOp>()
-                     : ttg::LocalAllocOp();
-  if (!alloc || !alloc.getSrc() || !load->hasOneUse() ||
-      !trans->hasOneUse() || !alloc->hasOneUse())
-    return failure();
-  // The result's dim d is the source's dim order[d]: the source's dims from
-  // fastest to slowest are the result's, mapped through the permutation.
-  ArrayRef<int32_t> permutation = trans.getOrder();
-  SmallVector<unsigned> sourceOrder;
-  for (unsigned dim : encoding.getOrder())
-    sourceOrder.push_back(permutation[dim]);
-  auto sourceEncoding = mgpu::TMESharedEncodingAttr::get(
-      encoding.getContext(), encoding.getSwizzleGranularity(),
-      encoding.getSwizzleStride(), encoding.getSwizzleLine(),
-      encoding.getElementBitWidth(), sourceOrder);
-  alloc.getResult().setType(
-      withEncoding(cast<ttg::MemDescType>(alloc.getType()), sourceEncoding));
-  setAlignment(alloc, getSwizzlePeriod(encoding));
-  trans.getResult().setType(
-      withEncoding(cast<ttg::MemDescType>(trans.getType()), encoding));
-  return trans.getResult();
+        cast<ttg::MemDescType>(index.getType()), bufferEncoding));
+  if (trans)
+    trans.getResult().setType(
+        withEncoding(cast<ttg::MemDescType>(trans.getType()), encoding));
+  return view;
 }
 
 /// The SQMMA buffers stored so far, per (stored tensor, encoding): a tensor
@@ -666,9 +670,6 @@ Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
     if (succeeded(buffer))
       return *buffer;
   }
-  if (FailureOr<Value> view = retypeTransposedBuffer(operand, encoding);
-      succeeded(view))
-    return *view;
   // Store the tensor in its own layout, not the FMA operand layout (which
   // replicates each row or column across threads).
   if (auto cvt = operand.getDefiningOp<ttg::ConvertLayoutOp>())

@@ -218,6 +218,10 @@ def MUSAAccelerateMatmul
        steps). A dot no instruction fits stays on FMA with the reason. QY2's
        tf32 and s8 stay on FMA (no public source confirms their 32x32x8 and
        32x32x32 atoms).
+     - Accumulators: f32 (s32 for s8 operands) on both units; an f16 or
+       bf16 accumulator runs widened to f32 (`arith.extf` in the unit's
+       layout before, `arith.truncf` after: one rounding per dot, as on
+       FMA), and a K loop carries it narrow in the unit's layout.
      - Batched (rank-3) dots take the same paths, each batch a sequence of
        2-D instructions: warps (on mp_31 whole squads) go to the batch
        first, as many as it has, the rest split M x N as above; further
@@ -230,8 +234,11 @@ def MUSAAccelerateMatmul
        operands' register layouts. SQMMA retypes the pipeliner's ring
        allocs in place to the SQMMA encoding where nothing else depends on
        their encoding (then the sqmma reads the ring slots: no local_load
-       in the loop), else stores the operand into a fresh SQMMA buffer
-       (design comment in AccelerateMatmul.cpp).
+       in the loop), looking through a `ttg.memdesc_trans` (`tl.trans`,
+       `.T`: the buffer takes the layout seen through it); else stores the
+       operand into a fresh SQMMA buffer, from the tensor an immutable
+       `local_alloc` holds when Triton promoted it through one, once for
+       all the dots that read it (design comment in AccelerateMatmul.cpp).
 
     Options mirror the environment switches: `enable-mma=false`
     (`ENABLE_MUSA_MMA=0`) and `enable-sqmma=false` (`MUSA_ENABLE_SQMMA=0`)
