@@ -50,13 +50,14 @@
 // buffer takes the SQMMA layout as seen through the transpose and the
 // sqmma reads the transposed view. An operand Triton promoted through an
 // immutable buffer (`local_load(local_alloc %x)`) is stored from %x, once
-// for all the dots that read it, right after %x is defined. Buffers are aligned to the
-// swizzle period 256 * 256 / granularity bytes (MUSA-FACTS.md). The wait
-// goes down past the side-effect-free ops after each sqmma (sinkWait), up
-// to the first op with a memory effect: the copies of a later stage refill
-// the slot this sqmma reads (num_stages - 1 slots), so they must not start
-// before its reads are done (--musa-insert-barriers then puts a block
-// barrier between the wait and those copies).
+// for all the dots that read it, right after %x is defined. Buffers are
+// aligned to the swizzle period 256 * 256 / granularity bytes
+// (MUSA-FACTS.md). The wait goes down past the side-effect-free ops after
+// each sqmma (sinkWait), up to the first op with a memory effect: the
+// copies of a later stage refill the slot this sqmma reads (num_stages - 1
+// slots), so they must not start before its reads are done
+// (--musa-insert-barriers then puts a block barrier between the wait and
+// those copies).
 //
 //===----------------------------------------------------------------------===//
 
@@ -727,8 +728,9 @@ void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
       ctx, 1, orderOf(choice.transB), bits);
   OpBuilder b(dot);
   Location loc = dot.getLoc();
-  SmallVector<Operation *> inputs = {dot.getA().getDefiningOp(),
-                                     dot.getB().getDefiningOp()};
+  SmallVector<Operation *> inputs = {dot.getA().getDefiningOp()};
+  if (dot.getB().getDefiningOp() != inputs.front())
+    inputs.push_back(dot.getB().getDefiningOp());
   Value a = toSQMMAOperand(b, loc, dot.getA(), encA, cache);
   Value bb = toSQMMAOperand(b, loc, dot.getB(), encB, cache);
   Value c = convertTo(b, loc, dot.getC(), acc);
