@@ -283,6 +283,43 @@ def MUSAAccelerateMatmul
   ];
 }
 
+def MUSASinkAccumulatorConversions
+    : Pass<"musa-sink-accumulator-conversions", "mlir::ModuleOp"> {
+  let summary = "Keep a matrix unit's result in its layout through the "
+                "epilogue: elementwise ops and shared-memory stores";
+  let description = [{
+    Runs after --musa-accelerate-matmul, whose results leave
+    `#musagpu.wmma` / `#musagpu.sqmma` through a `ttg.convert_layout`
+    (shared-memory scratch) back to the dot's layout, where Triton's
+    epilogue (chosen before any matrix unit existed) may convert again.
+    Three rewrites, on conversions out of those two layouts only:
+     - an elementwise op (`arith.truncf`, a scale by a splat, ...) whose
+       tensor operands all come out of one accumulator layout, each used
+       once, runs in that layout, the conversion moving after it;
+     - `convert_layout(convert_layout(x))` becomes one conversion;
+     - `ttg.local_store`, `ttg.local_alloc` and `tt.descriptor_store` store
+       the accumulator from its own layout (they write through its linear
+       layout): the conversion goes.
+    Conversions out of other layouts stay: Triton chose those layouts for
+    its stores.
+
+    Before (`musa:mp_31`):
+    ```mlir
+    %d = ttg.convert_layout %acc : tensor<128x128xf32, #sqmma> -> tensor<128x128xf32, #blocked>
+    %h = arith.truncf %d : tensor<128x128xf32, #blocked> to tensor<128x128xf16, #blocked>
+    %s = ttg.convert_layout %h : tensor<128x128xf16, #blocked> -> tensor<128x128xf16, #blocked1>
+    tt.descriptor_store %desc[%m, %n], %s : !tt.tensordesc<tensor<128x128xf16>>, tensor<128x128xf16, #blocked1>
+    ```
+    After:
+    ```mlir
+    %h = arith.truncf %acc : tensor<128x128xf32, #sqmma> to tensor<128x128xf16, #sqmma>
+    tt.descriptor_store %desc[%m, %n], %h : !tt.tensordesc<tensor<128x128xf16>>, tensor<128x128xf16, #sqmma>
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::triton::gpu::TritonGPUDialect"];
+}
+
 def MUSADotPathReport : Pass<"musa-dot-path-report", "mlir::ModuleOp"> {
   let summary = "Remark, per dot, which matrix path it takes and why not another";
   let description = [{

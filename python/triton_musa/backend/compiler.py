@@ -321,7 +321,9 @@ class MusaBackend(BaseBackend):
            `ttg.local_load` of a `ttg.memdesc_index` of a multi-buffered alloc and
            rewrites that alloc's shared encoding (swizzle/padding the matrix unit needs)
            together with the dot and its accumulator. Triton's passes never run after
-           our encodings appear, so nothing has to round-trip through them.
+           our encodings appear, so nothing has to round-trip through them; so
+           `--musa-sink-accumulator-conversions` does the part of their layout work the
+           accumulator layouts need (epilogue elementwise ops and stores in that layout).
         3. `--musa-schedule-async-copies` moves each pipelined loop's dots below its copies
            (a MUSA wait completes all of a thread's copies, so copies started after the
            dots would overlap nothing), `--musa-allocate-shared-memory` keeps each copy's

@@ -87,10 +87,12 @@ def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = No
     tme_options = ([] if target == "musa" else [f"target={target}"]) + (
         [f"num-stages={num_stages}"] if num_stages > 1 else [])
     tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(tme_options)}}}" if tme_options else "")
-    # Scaled dots become plain dots first; then the matrix paths, on Triton's (pipelined) TTGIR; then
-    # TME, which turns descriptor tiles into shared buffers; the async-copy schedule moves each loop's
-    # dot below its refills before the allocation places the buffers.
-    return (f"builtin.module(musa-decompose-scaled-dot,{matmul.pass_spec()},{tme},"
+    # Scaled dots become plain dots first; then the matrix paths, on Triton's (pipelined) TTGIR, their
+    # results kept in the accumulator layout through the epilogue's elementwise ops and stores; then TME,
+    # which turns descriptor tiles into shared buffers; the async-copy schedule moves each loop's dot below
+    # its refills before the allocation places the buffers.
+    return (f"builtin.module(musa-decompose-scaled-dot,{matmul.pass_spec()},musa-sink-accumulator-conversions,"
+            f"{tme},"
             "musa-relayout-gather-offsets,musa-schedule-async-copies,musa-allocate-shared-memory,"
             f"musa-insert-barriers,convert-tritongpu-to-musa{option},canonicalize,cse)")
 

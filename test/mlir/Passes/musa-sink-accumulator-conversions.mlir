@@ -1,0 +1,95 @@
+// RUN: musa-opt %s --musa-sink-accumulator-conversions --split-input-file | FileCheck %s
+
+// The TME epilogue of a matmul on mp_31: the cast to f16 runs in the SQMMA
+// layout and the descriptor store takes that layout: no conversion is left.
+// CHECK-LABEL: @descriptor_store_epilogue
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[H:.*]] = arith.truncf %arg1 : tensor<128x128xf32, #sqmma> to tensor<128x128xf16, #sqmma>
+// CHECK-NEXT: tt.descriptor_store %arg0[%arg2, %arg2], %[[H]] : !tt.tensordesc<tensor<128x128xf16>>, tensor<128x128xf16, #sqmma>
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [8, 1], instrShape = [64, 128, 64]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @descriptor_store_epilogue(%desc: !tt.tensordesc<tensor<128x128xf16>>, %acc: tensor<128x128xf32, #sqmma>, %i: i32) {
+    %d = ttg.convert_layout %acc : tensor<128x128xf32, #sqmma> -> tensor<128x128xf32, #blocked>
+    %h = arith.truncf %d : tensor<128x128xf32, #blocked> to tensor<128x128xf16, #blocked>
+    %s = ttg.convert_layout %h : tensor<128x128xf16, #blocked> -> tensor<128x128xf16, #blocked1>
+    tt.descriptor_store %desc[%i, %i], %s : !tt.tensordesc<tensor<128x128xf16>>, tensor<128x128xf16, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+// On mp_22: a scale by a splat constant and the cast run in the WMMA layout
+// (the constant rebuilt there); one conversion, of the f16 result, is left
+// for the global store, whose pointers are in #blocked. A local_alloc takes
+// the WMMA layout.
+// CHECK-LABEL: @scale_then_global_store
+// CHECK: %[[S:.*]] = arith.constant dense<5.000000e-01> : tensor<64x64xf32, #wmma>
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %arg0, %[[S]] : tensor<64x64xf32, #wmma>
+// CHECK-NEXT: %[[H:.*]] = arith.truncf %[[M]] : tensor<64x64xf32, #wmma> to tensor<64x64xf16, #wmma>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[H]] : tensor<64x64xf16, #wmma> -> tensor<64x64xf16, #blocked>
+// CHECK-NEXT: tt.store %arg1, %[[C]] : tensor<64x64x!tt.ptr<f16>, #blocked>
+// CHECK-LABEL: @local_alloc
+// CHECK-NEXT: ttg.local_alloc %arg0 : (tensor<64x64xf32, #wmma>) -> !ttg.memdesc<64x64xf32, #shared, #smem>
+
+#blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+#wmma = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [2, 2], instrShape = [32, 32, 16]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
+  tt.func public @scale_then_global_store(%acc: tensor<64x64xf32, #wmma>, %ptrs: tensor<64x64x!tt.ptr<f16>, #blocked>) {
+    %half = arith.constant dense<5.000000e-01> : tensor<64x64xf32, #blocked>
+    %d = ttg.convert_layout %acc : tensor<64x64xf32, #wmma> -> tensor<64x64xf32, #blocked>
+    %m = arith.mulf %d, %half : tensor<64x64xf32, #blocked>
+    %h = arith.truncf %m : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+    tt.store %ptrs, %h : tensor<64x64x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+  tt.func public @local_alloc(%acc: tensor<64x64xf32, #wmma>) -> !ttg.memdesc<64x64xf32, #shared, #smem> {
+    %d = ttg.convert_layout %acc : tensor<64x64xf32, #wmma> -> tensor<64x64xf32, #blocked>
+    %m = ttg.local_alloc %d : (tensor<64x64xf32, #blocked>) -> !ttg.memdesc<64x64xf32, #shared, #smem>
+    tt.return %m : !ttg.memdesc<64x64xf32, #shared, #smem>
+  }
+}
+
+// -----
+
+// What stays: an accumulator also used in #blocked (sinking would convert
+// it twice); an operand in #blocked that is not a conversion (a bias); a
+// conversion out of #blocked before a local_store (Triton chose that layout).
+// CHECK-LABEL: @two_uses
+// CHECK: %[[D:.*]] = ttg.convert_layout %arg0 : tensor<64x64xf32, #wmma> -> tensor<64x64xf32, #blocked>
+// CHECK-NEXT: arith.negf %[[D]] : tensor<64x64xf32, #blocked>
+// CHECK-NOT: arith.negf %arg0
+// CHECK-LABEL: @bias
+// CHECK: %[[D:.*]] = ttg.convert_layout %arg0 : tensor<64x64xf32, #wmma> -> tensor<64x64xf32, #blocked>
+// CHECK-NEXT: arith.addf %[[D]], %arg1 : tensor<64x64xf32, #blocked>
+// CHECK-LABEL: @blocked_source
+// CHECK: %[[C:.*]] = ttg.convert_layout %arg0 : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked1>
+// CHECK-NEXT: ttg.local_store %[[C]], %arg1 : tensor<64x64xf32, #blocked1>
+
+#blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+#wmma = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [2, 2], instrShape = [32, 32, 16]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
+  tt.func public @two_uses(%acc: tensor<64x64xf32, #wmma>) -> (tensor<64x64xf32, #blocked>, tensor<64x64xf32, #blocked>) {
+    %d = ttg.convert_layout %acc : tensor<64x64xf32, #wmma> -> tensor<64x64xf32, #blocked>
+    %n = arith.negf %d : tensor<64x64xf32, #blocked>
+    tt.return %d, %n : tensor<64x64xf32, #blocked>, tensor<64x64xf32, #blocked>
+  }
+  tt.func public @bias(%acc: tensor<64x64xf32, #wmma>, %bias: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = ttg.convert_layout %acc : tensor<64x64xf32, #wmma> -> tensor<64x64xf32, #blocked>
+    %s = arith.addf %d, %bias : tensor<64x64xf32, #blocked>
+    tt.return %s : tensor<64x64xf32, #blocked>
+  }
+  tt.func public @blocked_source(%x: tensor<64x64xf32, #blocked>, %buf: !ttg.memdesc<64x64xf32, #shared, #smem, mutable>) {
+    %c = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked1>
+    ttg.local_store %c, %buf : tensor<64x64xf32, #blocked1> -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}
