@@ -214,3 +214,43 @@ def test_operands_stored_once_for_two_dots() -> None:
     allocs = [line for line in text.splitlines() if "ttg.local_alloc" in line]
     assert len(allocs) == 2 and all("#ttg.dot_op" not in line for line in allocs), "\n".join(allocs)
     assert "ttg.local_load" not in text
+
+
+# --- the epilogue in the accumulator layout -------------------------------------------------------------------
+
+
+def _scaled_descriptor_matmul(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([m, k]), b_desc.load([k, n]), acc)
+    c_desc.store([m, n], (acc * 0.5).to(tl.float16))
+
+
+@pytest.mark.parametrize("arch,path", [("mp_31", "sqmma"), ("mp_22", "wmma")])
+def test_descriptor_store_from_accumulator_layout(arch: str, path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scale and the cast run in the unit's layout and the descriptor store takes that layout: after the
+    matrix-path passes no ttg.convert_layout is left outside the K loop (one conversion into Triton's store
+    layout went through shared-memory scratch before, or two)."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    from triton_musa.backend.emulator import ARCH_ENV
+    monkeypatch.setenv(ARCH_ENV, arch)
+    kernel = triton.jit(_scaled_descriptor_matmul)  # a fresh JITFunction: it fixes its target on first launch
+    M, N, K, BM, BN, BK = 128, 128, 96, 64, 64, 32
+    gen = torch.Generator().manual_seed(3)
+    a = torch.randn((M, K), generator=gen).half()
+    b = torch.randn((K, N), generator=gen).half()
+    c = torch.zeros((M, N), dtype=torch.float16)
+    compiled = kernel[(M // BM, N // BN)](TensorDescriptor.from_tensor(a, [BM, BK]),
+                                          TensorDescriptor.from_tensor(b, [BK, BN]),
+                                          TensorDescriptor.from_tensor(c, [BM, BN]), K, BM=BM, BN=BN, BK=BK)
+    assert [p for _, p, _ in reports(compiled)] == [path]
+    from triton_musa import _musa_mlir
+    module = _musa_mlir.parse(compiled.asm["ttgir"])
+    module.run_pipeline(f"builtin.module({MatmulOptions().pass_spec()},musa-sink-accumulator-conversions)")
+    text = str(module)
+    epilogue = text[text.index("scf.yield"):]
+    assert "ttg.convert_layout" not in epilogue, epilogue
+    assert re.search(rf"tt\.descriptor_store .* tensor<64x64xf16, #{path}", epilogue), epilogue
+    torch.testing.assert_close(c.float(), ((a.float() @ b.float()) * 0.5).half().float(), rtol=1e-3, atol=1e-3)
