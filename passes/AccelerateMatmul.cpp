@@ -30,7 +30,8 @@
 //    encodings (layouts/LayoutConversion.cpp puts warps N, M, then batch;
 //    repetitions N, M, then batch); warps (squads) go to the batch first,
 //    as Triton's NVIDIA path does for a batched MMA, the rest as for 2-D.
-//    SQMMA operands are always explicit local_allocs, batch outermost.
+//    SQMMA operand buffers keep the batch outermost (a pipelined ring of
+//    3-D slots is retyped so, like a 2-D one).
 //
 // SQMMA and pipelining, the ordering decision: Triton's pipeliner runs
 // first, in the ttgir stage (compiler.py), on the generic FMA form; this
@@ -168,22 +169,26 @@ SmallVector<unsigned> chooseWarps(int64_t m, int64_t n, const WMMAAtom &atom,
   return {};
 }
 
-/// The storage order SQMMA reads `operand` in: the order of the shared
-/// buffer it is loaded from (a pipelined ring), else A K-major and B
+/// The storage order SQMMA reads `operand` in, over its two matrix dims:
+/// the order of the shared buffer it is loaded from (a pipelined ring; a
+/// batched operand's keeps the batch outermost), else A K-major and B
 /// N-major (order [1, 0] for both: transA = transB = false).
 SmallVector<unsigned> operandOrder(Value operand) {
-  if (auto load = operand.getDefiningOp<ttg::LocalLoadOp>()) {
-    auto type = cast<ttg::MemDescType>(load.getSrc().getType());
-    if (auto enc = dyn_cast_or_null<ttg::SwizzledSharedEncodingAttr>(
-            type.getEncoding());
-        enc && enc.getOrder().size() == 2)
-      return SmallVector<unsigned>(enc.getOrder());
-    if (auto enc =
-            dyn_cast_or_null<mgpu::TMESharedEncodingAttr>(type.getEncoding());
-        enc && enc.getOrder().size() == 2)
-      return SmallVector<unsigned>(enc.getOrder());
-  }
-  return {1, 0};
+  auto load = operand.getDefiningOp<ttg::LocalLoadOp>();
+  if (!load)
+    return {1, 0};
+  Attribute encoding = load.getSrc().getType().getEncoding();
+  SmallVector<unsigned> order;
+  if (auto enc = dyn_cast_or_null<ttg::SwizzledSharedEncodingAttr>(encoding))
+    order.assign(enc.getOrder().begin(), enc.getOrder().end());
+  else if (auto enc = dyn_cast_or_null<mgpu::TMESharedEncodingAttr>(encoding))
+    order.assign(enc.getOrder().begin(), enc.getOrder().end());
+  unsigned rank = cast<RankedTensorType>(operand.getType()).getRank();
+  if (order.size() != rank || (rank == 3 && order[2] != 0))
+    return {1, 0};
+  if (rank == 3)
+    return {order[0] - 1, order[1] - 1};
+  return order;
 }
 
 /// SQMMA for a dot whose operands and accumulator have passed the type
@@ -211,12 +216,8 @@ DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
                                    numWarps)
                          .str());
   unsigned elemBytes = aType.getElementTypeBitWidth() / 8;
-  // A batched dot's operands are always stored into fresh buffers (batch
-  // outermost), in the default order.
-  SmallVector<unsigned> orderA = rank == 2 ? operandOrder(dot.getA())
-                                           : SmallVector<unsigned>{1, 0};
-  SmallVector<unsigned> orderB = rank == 2 ? operandOrder(dot.getB())
-                                           : SmallVector<unsigned>{1, 0};
+  SmallVector<unsigned> orderA = operandOrder(dot.getA());
+  SmallVector<unsigned> orderB = operandOrder(dot.getB());
   bool transA = orderA[0] == 0, transB = orderB[0] == 0;
   bool is16Bit = kind == mgpu::MmaElementKind::F16 ||
                  kind == mgpu::MmaElementKind::BF16;
@@ -662,11 +663,8 @@ Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
     if (auto alloc = load.getSrc().getDefiningOp<ttg::LocalAllocOp>();
         alloc && alloc.getSrc())
       return storeSQMMAOperand(b, loc, alloc.getSrc(), encoding, cache);
-  // (A batched operand is always copied: a pipelined ring of 3-D slots
-  // is not retyped.)
   if (auto load = operand.getDefiningOp<ttg::LocalLoadOp>();
-      load && load->hasOneUse() &&
-      cast<RankedTensorType>(operand.getType()).getRank() == 2) {
+      load && load->hasOneUse()) {
     FailureOr<Value> buffer = retypeLoadedBuffer(load, encoding);
     if (succeeded(buffer))
       return *buffer;

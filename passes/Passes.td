@@ -227,7 +227,8 @@ def MUSAAccelerateMatmul
        first, as many as it has, the rest split M x N as above; further
        batches are further registers. SQMMA operands are stored into 3-D
        buffers with the batch outermost (order [.., .., 0]) and addressed
-       per batch; a pipelined ring of 3-D slots is not retyped.
+       per batch; a pipelined ring of 3-D slots is retyped in place like a
+       2-D one.
      - Ordering with Triton's pipeliner: Triton's pipeliner runs in Triton's
        process on the generic form (it cannot parse `#musagpu` encodings);
        this pass runs after it. WMMA rewrites only the dot and its

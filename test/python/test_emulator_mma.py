@@ -538,10 +538,11 @@ def test_bmm_fma_reasons() -> None:
 
 @pytest.mark.parametrize("num_stages", [2, 3])
 @pytest.mark.parametrize("arch,num_warps,path", [("mp_22", 4, "wmma m32n32k16, warpsPerCTA [2, 2, 1]"),
-                                                 ("mp_31", 8, "sqmma m64n64k32, warpsPerCTA [2, 4, 1]")])
+                                                 ("mp_31", 8, "sqmma m64n64k32, warpsPerCTA [2, 4, 1], A K-major, "
+                                                  "B N-major, operands from the pipelined buffers")])
 def test_bmm_pipelined(arch: str, num_warps: int, path: str, num_stages: int) -> None:
     """A batched K loop whose operand loads the pipeliner turns into async copies into 3-D ring slots: WMMA reads
-    them through local_load; SQMMA copies each batched operand into a fresh batch-outermost buffer."""
+    them through local_load; SQMMA reads the ring slots themselves, retyped to its batch-outermost layout."""
     d, ref, ttgir = run_bmm(arch, torch.float16, 4, 64, 64, 128, 2, 64, 64, 32, num_warps, seed=num_stages,
                             num_stages=num_stages)
     assert "ttg.async_copy_global_to_local" in ttgir
