@@ -28,7 +28,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::triton_musa {
 #define GEN_PASS_DEF_MUSASINKACCUMULATORCONVERSIONS
@@ -151,6 +151,16 @@ struct StoreAccumulatorLayout : public OpRewritePattern<OpTy> {
   }
 };
 
+/// Records whether a walk rewrote anything.
+struct ChangeTracker : public RewriterBase::Listener {
+  bool changed = false;
+  void notifyOperationInserted(Operation *,
+                               OpBuilder::InsertPoint) override {
+    changed = true;
+  }
+  void notifyOperationModified(Operation *) override { changed = true; }
+};
+
 struct MUSASinkAccumulatorConversions
     : public mlir::triton_musa::impl::MUSASinkAccumulatorConversionsBase<
           MUSASinkAccumulatorConversions> {
@@ -165,15 +175,28 @@ struct MUSASinkAccumulatorConversions
     // tt.descriptor_store's operands: the descriptor, the stored tile, then
     // the indices.
     patterns.add<StoreAccumulatorLayout<triton::DescriptorStoreOp, 1>>(ctx);
-    // Only these rewrites: no folding, constant CSE or region simplification
-    // of the rest of the module (canonicalize runs after the lowering).
-    GreedyRewriteConfig config;
-    config.enableFolding(false)
-        .enableConstantCSE(false)
-        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
-      signalPassFailure();
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    // A walk applies only these rewrites: the greedy driver would also fold
+    // and erase the module's other dead ops, which is not this pass's job.
+    // Each rewrite moves a conversion forward, so one walk mostly suffices;
+    // walk again while something changed.
+    ChangeTracker tracker;
+    do {
+      tracker.changed = false;
+      walkAndApplyPatterns(getOperation(), frozen, &tracker);
+    } while (tracker.changed);
+    // The conversions the rewrites left without users would still get
+    // scratch from --musa-allocate-shared-memory.
+    SmallVector<ttg::ConvertLayoutOp> dead;
+    do {
+      dead.clear();
+      getOperation().walk([&](ttg::ConvertLayoutOp cvt) {
+        if (cvt->use_empty())
+          dead.push_back(cvt);
+      });
+      for (ttg::ConvertLayoutOp cvt : dead)
+        cvt.erase();
+    } while (!dead.empty());
   }
 };
 
