@@ -15,7 +15,8 @@
 //    #musagpu.wmma, result back). Layout conversions are lowered through the
 //    linear layouts of those encodings, which also define the fragment each
 //    thread hands the instruction: the WMMA lowering needs no other
-//    knowledge of the fragment layout.
+//    knowledge of the fragment layout. num_warps may exceed the atoms of
+//    the result: the extra warps replicate (chooseWarps).
 //  * SQMMA (mp_31): operands from shared memory. The dot becomes
 //    musagpu.sqmma on two #musagpu.tme_shared buffers (the SQMMA swizzle,
 //    TMESharedEncodingAttr::getForSQMMAOperand) and the accumulator
@@ -154,9 +155,13 @@ std::optional<std::string> unsupportedAccumulator(Type accElem,
          " accumulates in f32; f16 and bf16 are widened)";
 }
 
-/// The most warps along M (a power of two, at most the number of atom rows)
-/// such that the rest fit along N; empty when num_warps cannot tile the
-/// result with whole atoms.
+/// Warps over an m x n result of `atom` tiles, num_warps in all: the most
+/// warps along M (a power of two, at most the number of atom rows) such that
+/// the rest fit along N. Where the result has fewer atoms than warps, M takes
+/// one warp per atom row and N all the others, more than it has atom
+/// columns: the layouts wrap those warps onto the same atoms (their warp
+/// bases broadcast, layouts/LayoutConversion.cpp), so several warps compute
+/// the same tile, as Triton's NVIDIA MMA layouts let warps replicate.
 SmallVector<unsigned> chooseWarps(int64_t m, int64_t n, const WMMAAtom &atom,
                                   unsigned numWarps) {
   int64_t rowsM = m / atom.m, colsN = n / atom.n;
@@ -165,7 +170,8 @@ SmallVector<unsigned> chooseWarps(int64_t m, int64_t n, const WMMAAtom &atom,
     if (wm <= rowsM && wn <= colsN && rowsM % wm == 0 && colsN % wn == 0)
       return {wm, wn};
   }
-  return {};
+  unsigned wm = std::min<int64_t>(numWarps, rowsM);
+  return {wm, numWarps / wm};
 }
 
 /// The storage order SQMMA reads `operand` in: the order of the shared
@@ -343,28 +349,12 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
     // Batched: warps go to the batch first (each batch is an independent
     // sequence of 2-D atoms, so a warp there shares no operand with another;
     // Triton's NVIDIA MMA layouts put a batched dot's warps on the batch the
-    // same way), the rest tile M x N as for a 2-D dot.
+    // same way), as many as it has, the rest tile M x N as for a 2-D dot.
     int64_t batch = dType.getShape()[0];
-    for (unsigned wb = std::min<int64_t>(numWarps, batch); wb >= 1; wb /= 2) {
-      if (numWarps % wb || batch % wb)
-        continue;
-      SmallVector<unsigned> mn = chooseWarps(m, n, *atom, numWarps / wb);
-      if (!mn.empty()) {
-        warps = {wb, mn[0], mn[1]};
-        break;
-      }
-    }
+    unsigned wb = std::min<int64_t>(numWarps, batch);
+    SmallVector<unsigned> mn = chooseWarps(m, n, *atom, numWarps / wb);
+    warps = {wb, mn[0], mn[1]};
   }
-  if (warps.empty())
-    return stayOnFMA(llvm::formatv("num_warps = {0} cannot tile {1}{2}x{3} "
-                                   "with {4}x{5} atoms, one per warp at least",
-                                   numWarps,
-                                   rank == 3 ? std::to_string(
-                                                   dType.getShape()[0]) +
-                                                   "x"
-                                             : std::string(),
-                                   m, n, atom->m, atom->n)
-                         .str());
   DotPath path;
   path.wmma = *atom;
   path.warpsPerCTA = std::move(warps);

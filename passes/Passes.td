@@ -201,8 +201,10 @@ def MUSAAccelerateMatmul
        pass, `ttg.convert_layout`'s lowering and the WMMA lowering, whose
        fragment order (the instruction's registers) is the atom's register
        bits. warpsPerCTA splits num_warps over M first (as many warps as M
-       has 32-row atoms), the rest over N; a shape the warps cannot tile
-       with whole atoms stays on FMA.
+       has 32-row atoms), the rest over N; with fewer atoms than warps the
+       warps past the atom columns replicate (their layout bases wrap onto
+       the same atoms). A shape that is not a whole number of atoms stays
+       on FMA.
      - SQMMA (mp_31: f16, bf16, tf32 with input_precision = tf32, s8 ->
        i32, fp8 e4m3/e5m2; num_warps a multiple of 4): the dot becomes
        `musagpu.sqmma` reading A and B from `#musagpu.tme_shared` buffers

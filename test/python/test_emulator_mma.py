@@ -27,16 +27,14 @@ import triton.language as tl  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
 from corpus import TARGETS  # noqa: E402
+from jit_compile import DTYPE_NAMES, compile_specialized, launch  # noqa: E402
 from triton_musa.backend.emulator import emulator_active  # noqa: E402
 from triton_musa.backend.lowering import MatmulOptions, dot_path_report  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
 
-_SIG = {
-    torch.float16: "fp16", torch.bfloat16: "bf16", torch.float32: "fp32", torch.int8: "i8", torch.int32: "i32",
-    torch.float8_e4m3fn: "fp8e4nv", torch.float8_e5m2: "fp8e5"
-}
+_SIG = DTYPE_NAMES
 
 
 @triton.jit
@@ -156,28 +154,40 @@ def expected_sqmma(dtype: torch.dtype, prec: Optional[str], BM: int, BN: int, BK
     return False
 
 
+def expected_wmma_warps(BM: int, BN: int, num_warps: int) -> list[int]:
+    """QY2's warpsPerCTA for a BM x BN result of 32x32 atoms: the most warps along M such that the rest fit
+    along N; with fewer atoms than warps, one warp per atom row and all the others along N, where the warps
+    past the atom columns replicate (compute the same atoms)."""
+    rows, cols = BM // 32, BN // 32
+    wm = num_warps
+    while wm >= 1:
+        if wm <= rows and num_warps // wm <= cols:
+            return [wm, num_warps // wm]
+        wm //= 2
+    wm = min(num_warps, rows)
+    return [wm, num_warps // wm]
+
+
 def expected_path(arch: str, dtype: torch.dtype, prec: Optional[str], BM: int, BN: int, BK: int,
                   num_warps: int) -> str:
     """The path the selection must take: mp_31's SQMMA where an instruction fits; QY2's WMMA for f16/bf16 on
-    whole m32n32k16 atoms with at least one atom per warp; FMA otherwise (tf32/s8 atoms of QY2 unconfirmed)."""
+    whole m32n32k16 atoms (any num_warps: warps beyond the atoms replicate); FMA otherwise (tf32/s8 atoms of
+    QY2 unconfirmed)."""
     if arch == "mp_31":
         return "sqmma" if expected_sqmma(dtype, prec, BM, BN, BK, num_warps) else "fma"
     if dtype not in (torch.float16, torch.bfloat16):
         return "fma"
     if BM % 32 or BN % 32 or BK % 16:
         return "fma"
-    for wm in (1, 2, 4, 8, 16):
-        wn = num_warps // wm
-        if wm * wn == num_warps and (BM // 32) % wm == 0 and (BN // 32) % wn == 0:
-            return "wmma"
-    return "fma"
+    return "wmma"
 
 
 # (dtype, input_precision) x (BM, BN, BK, num_warps): 44 points per the issue's coverage grid.
 _DTYPES = [(torch.float16, None), (torch.bfloat16, None), (torch.float32, "tf32"), (torch.float32, "ieee"),
            (torch.int8, None)]
+# The last four have fewer 32x32 atoms than warps: the warps replicate.
 _SHAPES_22 = [(32, 32, 16, 1), (64, 64, 32, 4), (64, 32, 16, 2), (32, 64, 32, 2), (128, 64, 16, 8), (64, 128, 32, 8),
-              (32, 64, 16, 4), (16, 64, 32, 4)]
+              (16, 64, 32, 4), (32, 64, 16, 4), (64, 32, 64, 4), (64, 32, 32, 4), (32, 32, 16, 8)]
 _SHAPES_31 = [(32, 32, 16, 4), (64, 64, 32, 4), (64, 32, 32, 2)]
 _GRID = ([("mp_22", dt, prec, *shape) for dt, prec in _DTYPES[:2] for shape in _SHAPES_22] +
          [("mp_22", dt, prec, *shape) for dt, prec in _DTYPES[2:] for shape in _SHAPES_22[:4]] +
@@ -192,6 +202,8 @@ def test_dot_path_coverage(arch: str, dtype: torch.dtype, prec: Optional[str], B
     d, ref, ttgir = run_matmul(arch, dtype, BM, BN, 2 * BK, BM, BN, BK, num_warps, prec=prec)
     paths = reported_paths(ttgir)
     assert [p for p, _ in paths] == [expected_path(arch, dtype, prec, BM, BN, BK, num_warps)], paths
+    if paths[0][0] == "wmma":
+        assert paths[0][1] == f"m32n32k16, warpsPerCTA {expected_wmma_warps(BM, BN, num_warps)}", paths
     if paths[0][0] == "fma":
         assert paths[0][1].startswith("(") and len(paths[0][1]) > 2, "an FMA dot must say why"
     check(d, ref, dtype, prec)
@@ -292,29 +304,10 @@ def run_sqmma(dtype: torch.dtype, M: int, N: int, K: int, BM: int, BN: int, BK: 
     b2_mem = b2.t().contiguous().t() if trans_b else b2
     args: Dict[str, Any] = dict(a_ptr=a_mem, b_ptr=b_mem, b2_ptr=b2_mem, c_ptr=c, d_ptr=d, K=K, sam=a_mem.stride(0),
                                 sak=a_mem.stride(1), sbk=b_mem.stride(0), sbn=b_mem.stride(1), sdm=d.stride(0))
-    consts: Dict[str, Any] = dict(BM=BM, BN=BN, BK=BK, HAS_C=has_c, TWO_DOTS=two_dots)
-    signature: Dict[str, str] = {}
-    attrs: Dict[Tuple[int, ...], Any] = {}
-    for i, name in enumerate(sqmma_kernel.arg_names):
-        if name in consts:
-            signature[name] = "constexpr"
-            continue
-        value = args[name]
-        if isinstance(value, torch.Tensor):
-            signature[name] = "*" + _SIG[value.dtype]
-            aligned = value.data_ptr() % 16 == 0
-        elif value == 1:
-            signature[name] = "constexpr"
-            consts[name] = 1
-            continue
-        else:
-            signature[name] = "i32"
-            aligned = value % 16 == 0
-        if aligned:
-            attrs[(i, )] = [["tt.divisibility", 16]]
-    src = ASTSource(sqmma_kernel, signature=signature, constexprs=consts, attrs=attrs)
-    kernel = triton.compile(src, target=TARGETS["mp_31"], options=dict(num_warps=num_warps, num_stages=num_stages))
-    kernel[(M // BM, N // BN, 1)](*[args[n] if n in args else consts[n] for n in sqmma_kernel.arg_names])
+    constexprs = dict(BM=BM, BN=BN, BK=BK, HAS_C=has_c, TWO_DOTS=two_dots)
+    kernel, consts = compile_specialized(sqmma_kernel, "mp_31", args, constexprs, num_warps=num_warps,
+                                         num_stages=num_stages)
+    launch(kernel, sqmma_kernel, (M // BM, N // BN), args, consts)
     ref = a.to(torch.float64) @ b.to(torch.float64) + c.to(torch.float64)
     if two_dots:
         ref += a.to(torch.float64) @ b2.to(torch.float64)
@@ -452,23 +445,17 @@ def run_bmm(arch: str, dtype: torch.dtype, B: int, M: int, N: int, K: int, BB: i
     args: Dict[str, Any] = dict(a_ptr=a, b_ptr=b, d_ptr=d, K=K, sab=a.stride(0), sam=a.stride(1), sak=a.stride(2),
                                 sbb=b.stride(0), sbk=b.stride(1), sbn=b.stride(2), sdb=d.stride(0), sdm=d.stride(1))
     constexprs = dict(BB=BB, BM=BM, BN=BN, BK=BK)
-    signature = {n: ("constexpr" if n in constexprs else
-                     ("*" + _SIG[args[n].dtype]) if isinstance(args[n], torch.Tensor) else "i32")
-                 for n in bmm_kernel.arg_names}
-    attrs: Dict[Tuple[int, ...], Any] = {}
-    options: Dict[str, Any] = dict(num_warps=num_warps)
     if num_stages is not None:
-        options["num_stages"] = num_stages
-        for i, name in enumerate(bmm_kernel.arg_names):
-            value = args.get(name)
-            if isinstance(value, int) and value == 1:
-                signature[name] = "constexpr"
-                constexprs[name] = 1
-            elif isinstance(value, torch.Tensor) or (isinstance(value, int) and value % 16 == 0):
-                attrs[(i, )] = [["tt.divisibility", 16]]
-    kernel = triton.compile(ASTSource(bmm_kernel, signature=signature, constexprs=constexprs, attrs=attrs),
-                            target=TARGETS[arch], options=options)
-    kernel[(M // BM, N // BN, B // BB)](*[args[n] if n in args else constexprs[n] for n in bmm_kernel.arg_names])
+        kernel, consts = compile_specialized(bmm_kernel, arch, args, constexprs, num_warps=num_warps,
+                                             num_stages=num_stages)
+    else:
+        signature = {n: ("constexpr" if n in constexprs else
+                         ("*" + _SIG[args[n].dtype]) if isinstance(args[n], torch.Tensor) else "i32")
+                     for n in bmm_kernel.arg_names}
+        kernel = triton.compile(ASTSource(bmm_kernel, signature=signature, constexprs=constexprs),
+                                target=TARGETS[arch], options=dict(num_warps=num_warps))
+        consts = constexprs
+    launch(kernel, bmm_kernel, (M // BM, N // BN, B // BB), args, consts)
     ref = torch.bmm(a.to(torch.float64), b.to(torch.float64))
     return d, ref, kernel.asm["ttgir"]
 
@@ -483,6 +470,10 @@ _BMM_WMMA = [
     ((8, 128, 64, 64, 2, 64, 64, 32, 4), "[2, 2, 1]"),
     ((4, 32, 64, 48, 4, 32, 32, 16, 1), "[1, 1, 1]"),
     ((2, 64, 128, 32, 2, 64, 128, 16, 8), "[2, 2, 2]"),
+    # Fewer atoms than warps: the warps past the atoms replicate, along N.
+    ((2, 32, 32, 16, 2, 32, 32, 16, 4), "[2, 1, 2]"),
+    ((2, 32, 64, 32, 2, 32, 64, 32, 8), "[2, 1, 4]"),
+    ((1, 64, 32, 64, 1, 64, 32, 32, 8), "[1, 2, 4]"),
 ]
 
 
@@ -521,9 +512,8 @@ def test_bmm_sqmma(dtype: torch.dtype, shape: Tuple[int, ...], instr: str) -> No
 
 def test_bmm_fma_reasons() -> None:
     """What no batched matrix path covers stays on FMA and says why."""
-    d, ref, ttgir = run_bmm("mp_22", torch.float16, 2, 32, 64, 32, 2, 32, 64, 32, 8)
-    assert reported_paths(ttgir) == [("fma", "(num_warps = 8 cannot tile 2x32x64 with 32x32 atoms, one per warp at "
-                                             "least)")]
+    d, ref, ttgir = run_bmm("mp_22", torch.float16, 2, 16, 64, 32, 2, 16, 64, 32, 4)
+    assert reported_paths(ttgir) == [("fma", "(shape 16x64x32 is not a multiple of the m32n32k16 atom)")]
     check(d, ref, torch.float16)
     d, ref, ttgir = run_bmm("mp_31", torch.float16, 2, 16, 32, 16, 2, 16, 32, 16, 4)
     assert reported_paths(ttgir) == [("fma", "(no SQMMA instruction tiles 2x16x32x16 with num_warps = 4 in whole "

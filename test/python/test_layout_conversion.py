@@ -472,7 +472,8 @@ def bit(value: int, i: int) -> int:
 
 
 @pytest.mark.parametrize("wpc,shape", [([2, 2], [64, 64]), ([4, 1], [128, 32]),
-                                       ([1, 1], [32, 128]), ([2, 2], [32, 32])])
+                                       ([1, 1], [32, 128]), ([2, 2], [32, 32]),
+                                       ([1, 4], [32, 64]), ([2, 4], [64, 32]), ([1, 8], [32, 32])])
 def test_wmma_mp22_accumulator(wpc: List[int], shape: List[int]) -> None:
     # mp_22 32x32 atom, 128 lanes, 8 f32 per thread: MUSA-FACTS.md's QY2 formulas for thread t,
     # row = 4(t/64) + (t/8)%4 + {0,8,16,24}, col = 8((t/32)%2) + t%8 + {0,16}; the register order
@@ -584,6 +585,32 @@ def test_dot_operand_fma_cga_never_splits_k() -> None:
     b = layout_to_linear(f"#ttg.dot_op<{{opIdx = 1, parent = {parent}}}>", [16, 64])
     assert a.bases["block"] == [[0, 0]]  # CTAs split N: both hold all of A
     assert b.bases["block"] == [[0, 32]]  # and each its half of B
+
+
+@pytest.mark.parametrize("wpc,shape_a,shape_b", [([1, 4], [32, 32], [32, 64]), ([2, 4], [64, 16], [16, 32]),
+                                                 ([1, 8], [32, 64], [64, 32])])
+def test_wmma_mp22_replicated_warps(wpc: List[int], shape_a: List[int], shape_b: List[int]) -> None:
+    """More warps than atoms (the matrix-path selection's replicated warps): the warps past the atom rows and
+    columns hold copies of the same fragments, so each warp's registers and lanes are exactly those of the
+    warp with the same (M mod atom rows, N mod atom columns) position, and no warp holds a tile the tensor
+    does not have."""
+    parent = wmma_text(2, wpc, [32, 32, 16])
+    acc_shape = [shape_a[0], shape_b[1]]
+    for text, shape in [(parent, acc_shape),
+                        (f"#musagpu.wmma_operand<{{opIdx = 0, parent = {parent}}}>", shape_a),
+                        (f"#musagpu.wmma_operand<{{opIdx = 1, parent = {parent}}}>", shape_b)]:
+        layout = layout_to_linear(text, shape)
+        assert layout.in_dims["warp"] == math.prod(wpc) and layout.is_surjective()
+        table = evaluate(layout)
+        rows, cols = acc_shape[0] // 32, acc_shape[1] // 32
+        for (reg, lane, warp, block), coord in table.items():
+            wm, wn = warp // wpc[1], warp % wpc[1]
+            twin = (wm % rows) * wpc[1] + (wn % cols)
+            assert coord == table[(reg, lane, twin, block)], (text, reg, lane, warp)
+    # The accumulator: one 32x32 fragment (8 f32) per thread per atom it holds, no more.
+    acc = layout_to_linear(parent, acc_shape)
+    atoms_per_warp = max(1, acc_shape[0] // (32 * wpc[0])) * max(1, acc_shape[1] // (32 * wpc[1]))
+    assert acc.in_dims["register"] == 8 * atoms_per_warp
 
 
 def test_mma_3d_batch() -> None:

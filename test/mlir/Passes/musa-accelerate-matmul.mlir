@@ -66,11 +66,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Shapes and warps a whole number of atoms cannot cover stay on FMA.
+// Shapes a whole number of atoms cannot cover stay on FMA. Fewer atoms than
+// warps (32x64: two) take WMMA, the warps past the atoms along N replicated.
+// QY2: #[[WR:.*]] = #musagpu.wmma<{{.*}}warpsPerCTA = [1, 4]
 // QY2-LABEL: @small_m
 // QY2: tt.dot {{.*}} {musa.dot_path_reason = "shape 16x64x32 is not a multiple of the m32n32k16 atom"}
 // QY2-LABEL: @too_many_warps
-// QY2: tt.dot {{.*}} {musa.dot_path_reason = "num_warps = 4 cannot tile 32x64 with 32x32 atoms, one per warp at least"}
+// QY2-NOT: tt.dot
+// QY2: musagpu.wmma {{.*}} -> tensor<32x64xf32, #[[WR]]>
 // An f16 accumulator runs on WMMA in f32: widened in the WMMA layout before
 // the instruction, rounded once after it.
 // QY2-LABEL: @f16_acc
@@ -308,11 +311,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // QY2: #[[WB:.*]] = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [2, 2, 2], instrShape = [32, 32, 16]}>
+// QY2: #[[WBR:.*]] = #musagpu.wmma<{{.*}}warpsPerCTA = [2, 1, 4]
 // QY2-LABEL: @bmm_bf16_8warps
 // QY2: musagpu.wmma {{.*}} -> tensor<2x64x64xf32, #[[WB]]>
 // QY2-LABEL: @bmm_too_many_warps
-// QY2: tt.dot {{.*}} {musa.dot_path_reason = "num_warps = 8 cannot tile 2x32x64 with 32x32 atoms, one per warp at least"}
-// QY2-NOT: musagpu.wmma
+// QY2-NOT: tt.dot
+// QY2: musagpu.wmma {{.*}} -> tensor<2x32x64xf32, #[[WBR]]>
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 2, 2], threadsPerWarp = [1, 4, 32], warpsPerCTA = [2, 4, 1], order = [2, 1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
