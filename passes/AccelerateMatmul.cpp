@@ -16,7 +16,8 @@
 //    linear layouts of those encodings, which also define the fragment each
 //    thread hands the instruction: the WMMA lowering needs no other
 //    knowledge of the fragment layout. num_warps may exceed the atoms of
-//    the result: the extra warps replicate (chooseWarps).
+//    the result: the extra warps replicate (chooseWarps). QY2's m32n32k16,
+//    and on mp_31 PH1's m16n16k16 for the f16/bf16 dots SQMMA cannot take.
 //  * SQMMA (mp_31): operands from shared memory. The dot becomes
 //    musagpu.sqmma on two #musagpu.tme_shared buffers (the SQMMA swizzle,
 //    TMESharedEncodingAttr::getForSQMMAOperand) and the accumulator
@@ -94,7 +95,10 @@ constexpr StringLiteral kReasonAttr = "musa.dot_path_reason";
 /// A WMMA instruction this backend lowers, for one warp size and element
 /// kind. QY2 (128-thread warps): only f16/bf16 m32n32k16 is confirmed by a
 /// public source (MUSA-FACTS.md, last section); its tf32 32x32x8 and s8
-/// 32x32x32 atoms are not, so those dtypes stay on FMA.
+/// 32x32x32 atoms are not, so those dtypes stay on FMA. PH1 (32-lane warps):
+/// f16/bf16 m16n16k16, one of the shapes the open MUSA backend lowers, with
+/// its operand and accumulator fragments (layouts/LayoutConversion.cpp); it
+/// takes the dots SQMMA cannot (selectDotPath).
 struct WMMAAtom {
   unsigned warpSize;
   mgpu::MmaElementKind kind;
@@ -103,7 +107,16 @@ struct WMMAAtom {
 constexpr WMMAAtom kWMMAAtoms[] = {
     {128, mgpu::MmaElementKind::F16, 32, 32, 16},
     {128, mgpu::MmaElementKind::BF16, 32, 32, 16},
+    {32, mgpu::MmaElementKind::F16, 16, 16, 16},
+    {32, mgpu::MmaElementKind::BF16, 16, 16, 16},
 };
+
+const WMMAAtom *findWMMAAtom(unsigned warpSize, mgpu::MmaElementKind kind) {
+  for (const WMMAAtom &atom : kWMMAAtoms)
+    if (atom.warpSize == warpSize && atom.kind == kind)
+      return &atom;
+  return nullptr;
+}
 
 /// An SQMMA instruction shape and the operands' storage order.
 struct SQMMAChoice {
@@ -291,6 +304,9 @@ DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
   return path;
 }
 
+DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
+                   std::optional<mgpu::MmaElementKind> kind, unsigned numWarps);
+
 DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                       unsigned numWarps, bool enableMMA, bool enableSQMMA) {
   if (arch.matrixUnit == MatrixUnit::None)
@@ -304,9 +320,7 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
 
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto bType = cast<RankedTensorType>(dot.getB().getType());
-  auto dType = cast<RankedTensorType>(dot.getD().getType());
   Type aElem = aType.getElementType(), bElem = bType.getElementType();
-  Type accElem = dType.getElementType();
   if (aElem != bElem)
     return stayOnFMA("operand types differ (" + typeName(aElem) + " x " +
                typeName(bElem) + ")");
@@ -318,15 +332,31 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
     return stayOnFMA("f32 operands with input_precision = " +
                triton::stringifyInputPrecision(dot.getInputPrecision()).str() +
                " (only tf32 takes a matrix path)");
-  if (arch.matrixUnit == MatrixUnit::SQMMA)
-    return selectSQMMA(dot, *kind, numWarps);
+  if (arch.matrixUnit == MatrixUnit::SQMMA) {
+    DotPath path = selectSQMMA(dot, *kind, numWarps);
+    // PH1's 32-lane WMMA takes the f16/bf16 dots that no SQMMA instruction
+    // can (num_warps 1 or 2, shapes off the SQMMA tables).
+    if (path.sqmma || !findWMMAAtom(arch.warpSize, *kind))
+      return path;
+    DotPath wmma = selectWMMA(dot, arch, kind, numWarps);
+    if (!wmma.wmma)
+      wmma.reason = path.reason + "; " + wmma.reason;
+    return wmma;
+  }
+  return selectWMMA(dot, arch, kind, numWarps);
+}
+
+/// WMMA for a dot whose operand types have passed selectDotPath's checks
+/// (`kind` is set): whole atoms, warps from chooseWarps.
+DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
+                   std::optional<mgpu::MmaElementKind> kind, unsigned numWarps) {
+  auto aType = cast<RankedTensorType>(dot.getA().getType());
+  auto dType = cast<RankedTensorType>(dot.getD().getType());
+  Type accElem = dType.getElementType();
   if (*kind == mgpu::MmaElementKind::E4M3 ||
       *kind == mgpu::MmaElementKind::E5M2)
     return stayOnFMA("fp8 operands need mp_31's SQMMA");
-  const WMMAAtom *atom = nullptr;
-  for (const WMMAAtom &candidate : kWMMAAtoms)
-    if (candidate.warpSize == arch.warpSize && candidate.kind == *kind)
-      atom = &candidate;
+  const WMMAAtom *atom = findWMMAAtom(arch.warpSize, *kind);
   if (!atom)
     return stayOnFMA("no confirmed " + mgpu::stringifyMmaElementKind(*kind).str() +
                " WMMA atom on " + arch.name.str() +

@@ -151,9 +151,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Squads are 4 warps: 2 warps cannot run SQMMA.
+// Squads are 4 warps: 2 warps cannot run SQMMA; PH1's WMMA takes the dot
+// (m16n16k16 atoms, test/mlir/Passes/musa-accelerate-matmul-ph1-wmma.mlir).
+// PH1: #[[PW:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 16]}>
 // PH1-LABEL: @ph1_two_warps
-// PH1: tt.dot {{.*}} {musa.dot_path_reason = "num_warps = 2 is not a multiple of 4 (SQMMA runs on squads of 4 warps)"}
+// PH1-NOT: tt.dot
+// PH1: musagpu.wmma {{.*}} -> tensor<64x64xf32, #[[PW]]>
 
 
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
@@ -335,7 +338,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // Batched dots on mp_31: squads go to the batch first. 2x64x64x32 with 8
 // warps is one squad per batch, each one m64n64k32; the operands are stored
 // into 3-D buffers with the batch outermost (order [2, 1, 0]). 2x16x32x16
-// has no legal instruction (16-row SQMMA needs N = 64) and stays on FMA.
+// has no legal instruction (16-row SQMMA needs N = 64) and takes PH1's WMMA.
 // PH1: #[[SA:.*]] = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [2, 1, 0]}>
 // PH1: #[[SB:.*]] = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [2, 1, 0]}>
 // PH1: #[[SQ:.*]] = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 4, 1], instrShape = [64, 64, 32]}>
@@ -347,7 +350,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // PH1-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
 // PH1-NEXT: ttg.convert_layout %[[W]] : tensor<2x64x64xf32, #[[SQ]]> -> tensor<2x64x64xf32, #blocked>
 // PH1-LABEL: @ph1_bmm_small
-// PH1: tt.dot {{.*}} {musa.dot_path_reason = "no SQMMA instruction tiles 2x16x32x16 with num_warps = 8 in whole squads (M, N, K must be multiples of a legal instruction, warps along M a multiple of 4)"}
+// PH1-NOT: tt.dot
+// PH1: musagpu.wmma {{.*}} -> tensor<2x16x32xf32, #{{.*}}>
 // NOSQ-LABEL: @ph1_bmm
 // NOSQ: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"}
 // NOSQ-NOT: musagpu.sqmma
