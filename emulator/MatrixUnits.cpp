@@ -45,14 +45,53 @@ WMMAAtomLayout buildQY2M32N32K16() {
   return atom;
 }
 
+/// PH1 (mp_31) m16n16k16 f16/bf16 over 32 lanes, MUSA-FACTS.md's last
+/// section, for lane l:
+///   C: row = (l >> 3) + 4i, col = (l & 7) + 8j,  register j + 2i
+///   A: m = (l >> 2) + 8j,   k = (l & 3) + 4i,    register i + 4j
+///   B: n = (l >> 2) + 8j,   k = (l & 3) + 4i,    register i + 4j
+/// The register order is the open MUSA backend's (its fragment linear
+/// layouts: C registers N 8 then M 4, 8; operand registers K 4, 8 then
+/// M (N) 8). Stated there, unconfirmed on hardware: that the instruction
+/// reads its operand words in that order (two registers per 32-bit word,
+/// the lower one in the low half).
+WMMAAtomLayout buildPH1M16N16K16() {
+  WMMAAtomLayout atom;
+  atom.warpSize = 32;
+  atom.m = 16, atom.n = 16, atom.k = 16;
+  atom.aRegs = 8, atom.bRegs = 8, atom.cRegs = 8;
+  atom.aOwner.resize(16 * 16);
+  atom.bOwner.resize(16 * 16);
+  atom.cRow.resize(32 * 8);
+  atom.cCol.resize(32 * 8);
+  for (uint32_t l = 0; l < 32; ++l) {
+    for (uint32_t j = 0; j < 2; ++j)
+      for (uint32_t i = 0; i < 4; ++i) {
+        uint32_t nonK = (l >> 2) + 8 * j, kk = (l & 3) + 4 * i;
+        FragmentSlot slot{l, i + 4 * j};
+        atom.aOwner[nonK * 16 + kk] = slot;
+        atom.bOwner[kk * 16 + nonK] = slot;
+      }
+    for (uint32_t i = 0; i < 4; ++i)
+      for (uint32_t j = 0; j < 2; ++j) {
+        uint32_t reg = j + 2 * i;
+        atom.cRow[l * 8 + reg] = (l >> 3) + 4 * i;
+        atom.cCol[l * 8 + reg] = (l & 7) + 8 * j;
+      }
+  }
+  return atom;
+}
+
 } // namespace
 
 const WMMAAtomLayout *
 mlir::triton_musa::emulator::lookupWMMAAtom(unsigned warpSize, unsigned m,
                                             unsigned n, unsigned k) {
-  static const WMMAAtomLayout qy2 = buildQY2M32N32K16();
-  if (warpSize == qy2.warpSize && m == qy2.m && n == qy2.n && k == qy2.k)
-    return &qy2;
+  static const WMMAAtomLayout atoms[] = {buildQY2M32N32K16(),
+                                         buildPH1M16N16K16()};
+  for (const WMMAAtomLayout &atom : atoms)
+    if (warpSize == atom.warpSize && m == atom.m && n == atom.n && k == atom.k)
+      return &atom;
   return nullptr;
 }
 

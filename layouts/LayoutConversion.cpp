@@ -417,40 +417,38 @@ FailureOr<Tile> linearTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
 //
 // The QY2 (mp_22) m32n32k16 atom follows MUSA-FACTS.md's last section
 // (kQY2AccumulatorAtom / kQY2OperandAtom below; only the register order
-// within a thread is inferred) and is what the WMMA path uses. For the other
-// atoms we follow the one public MUSA Triton
-// backend's PH1 (mp_31) WMMA accumulator tile: lanes 0..2 walk N 1, 2, 4,
-// lanes 3..4 walk M 1, 2; registers walk N from 8, then M from 4. Extending
-// it to other tiles is (inferred):
-//  * accumulator, per warp, on a tile of R rows (M) x C columns (N): lanes
-//    -> columns 1, 2, 4, then rows 1, 2, ..., then further columns;
-//    registers -> the remaining columns, then the remaining rows. E.g. mp_22
-//    32x32 (inferred): lane [N 1, N 2, N 4, M 1, M 2, M 4, M 8], register
-//    [N 8, N 16, M 16]: 8 f32 per thread over 128 threads. SQMMA: stated
-//    by the same source, see sqmmaTile.
-//  * WMMA A [M, K] / B [K, N] operands (inferred): on the M x K (N x K)
-//    atom, K in the role of the column: register bit 0 -> K 1 (pairs of K
-//    pack into 32 bits), lanes -> K 2, 4, then M (N) 1, 2, 4, then K, then M
-//    (N); the remaining registers -> M (N), then K. E.g. mp_22 A 32x16:
-//    register [K 1, M 16], lane [K 2, K 4, M 1, M 2, M 4, K 8, M 8].
-//  * warps (inferred): N fastest (warp 1 holds the tile right of warp 0),
-//    then M, then batch.
+// within a thread is inferred) and is what the WMMA path uses on mp_22. The
+// other atoms follow the one public MUSA Triton backend's PH1 (mp_31) WMMA
+// layouts, which state the register order too (its linear layouts are the
+// fragments it hands the intrinsic, two 16-bit values per 32-bit word,
+// lowest register first):
+//  * accumulator, per warp, on an M x N atom: lanes -> N 1, 2, 4, then M 1,
+//    2; registers -> N from 8, then M from 4. E.g. m16n16: lane [N 1, N 2,
+//    N 4, M 1, M 2], register [N 8, M 4, M 8]: C row = (l >> 3) + 4i,
+//    col = (l & 7) + 8j, register j + 2i. Our generalization to tiles with
+//    more rows than 4 x lanes / 8 (e.g. mp_22 32x32: lanes continue along
+//    M, then N) is (inferred) and unused.
+//  * A [M, K] / B [K, N] operands: on the M x K (N x K) atom, lanes -> K 1,
+//    2, then M (N) 1, 2, 4; registers -> K from 4, then M (N) from 8. E.g.
+//    m16n16k16 A: lane [K 1, K 2, M 1, M 2, M 4], register [K 4, K 8, M 8]:
+//    m = (l >> 2) + 8j, k = (l & 3) + 4i, register i + 4j (K-adjacent
+//    registers, k and k + 4, share a 32-bit word).
+//  * warps (stated for PH1, inferred for QY2): N fastest (warp 1 holds the
+//    tile right of warp 0), then M, then batch; operands broadcast along the
+//    other operand's warps.
 //  * repetitions over a larger tensor: in registers, N (or K) first.
 //===----------------------------------------------------------------------===//
 
-/// How a warp's fragment spreads over registers and lanes (see above).
+/// How a warp's fragment spreads over lanes (see above): `laneLeadCols`
+/// column bits along the first lanes, then at most `laneRows` row bits;
+/// the registers take the remaining columns, then the remaining rows.
 struct FragmentPattern {
-  /// Column bits held in the lowest registers.
-  unsigned regLeadCols;
-  /// Column bits along the first lanes, then at most `laneRows` row bits.
   unsigned laneLeadCols;
   unsigned laneRows;
-  /// After the lanes: the remaining columns before the remaining rows.
-  bool regColsFirst;
 };
 
-constexpr FragmentPattern kAccumulatorPattern = {0, 3, 32, true};
-constexpr FragmentPattern kOperandPattern = {1, 2, 3, false};
+constexpr FragmentPattern kAccumulatorPattern = {3, 32};
+constexpr FragmentPattern kOperandPattern = {2, 3};
 
 /// One warp's share of a `rows` x `cols` tile (dims `rowDim`, `colDim`)
 /// with `lanes` threads, following `pattern`; fails when the tile has fewer
@@ -468,8 +466,6 @@ LogicalResult appendFragment(const ErrorReporter &err, StringRef what,
   int64_t row = 1, col = 1;
   std::vector<Basis> &regs = tile.in(kRegister);
   std::vector<Basis> &laneBases = tile.in(kLane);
-  for (unsigned i = 0; i < pattern.regLeadCols && col < cols; ++i, col *= 2)
-    regs.push_back(unit(colDim, col));
   unsigned laneCols = 0, laneRows = 0;
   for (int64_t lane = 1; lane < lanes; lane *= 2) {
     if (laneCols < pattern.laneLeadCols && col < cols) {
@@ -492,21 +488,10 @@ LogicalResult appendFragment(const ErrorReporter &err, StringRef what,
                           .str());
     }
   }
-  auto restCols = [&] {
-    for (; col < cols; col *= 2)
-      regs.push_back(unit(colDim, col));
-  };
-  auto restRows = [&] {
-    for (; row < rows; row *= 2)
-      regs.push_back(unit(rowDim, row));
-  };
-  if (pattern.regColsFirst) {
-    restCols();
-    restRows();
-  } else {
-    restRows();
-    restCols();
-  }
+  for (; col < cols; col *= 2)
+    regs.push_back(unit(colDim, col));
+  for (; row < rows; row *= 2)
+    regs.push_back(unit(rowDim, row));
   tile.sizes[rowDim] *= rows;
   tile.sizes[colDim] *= cols;
   return success();

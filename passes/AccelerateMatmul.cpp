@@ -15,7 +15,9 @@
 //    #musagpu.wmma, result back). Layout conversions are lowered through the
 //    linear layouts of those encodings, which also define the fragment each
 //    thread hands the instruction: the WMMA lowering needs no other
-//    knowledge of the fragment layout.
+//    knowledge of the fragment layout. num_warps may exceed the atoms of
+//    the result: the extra warps replicate (chooseWarps). QY2's m32n32k16,
+//    and on mp_31 PH1's m16n16k16 for the f16/bf16 dots SQMMA cannot take.
 //  * SQMMA (mp_31): operands from shared memory. The dot becomes
 //    musagpu.sqmma on two #musagpu.tme_shared buffers (the SQMMA swizzle,
 //    TMESharedEncodingAttr::getForSQMMAOperand) and the accumulator
@@ -94,7 +96,10 @@ constexpr StringLiteral kReasonAttr = "musa.dot_path_reason";
 /// A WMMA instruction this backend lowers, for one warp size and element
 /// kind. QY2 (128-thread warps): only f16/bf16 m32n32k16 is confirmed by a
 /// public source (MUSA-FACTS.md, last section); its tf32 32x32x8 and s8
-/// 32x32x32 atoms are not, so those dtypes stay on FMA.
+/// 32x32x32 atoms are not, so those dtypes stay on FMA. PH1 (32-lane warps):
+/// f16/bf16 m16n16k16, one of the shapes the open MUSA backend lowers, with
+/// its operand and accumulator fragments (layouts/LayoutConversion.cpp); it
+/// takes the dots SQMMA cannot (selectDotPath).
 struct WMMAAtom {
   unsigned warpSize;
   mgpu::MmaElementKind kind;
@@ -103,7 +108,16 @@ struct WMMAAtom {
 constexpr WMMAAtom kWMMAAtoms[] = {
     {128, mgpu::MmaElementKind::F16, 32, 32, 16},
     {128, mgpu::MmaElementKind::BF16, 32, 32, 16},
+    {32, mgpu::MmaElementKind::F16, 16, 16, 16},
+    {32, mgpu::MmaElementKind::BF16, 16, 16, 16},
 };
+
+const WMMAAtom *findWMMAAtom(unsigned warpSize, mgpu::MmaElementKind kind) {
+  for (const WMMAAtom &atom : kWMMAAtoms)
+    if (atom.warpSize == warpSize && atom.kind == kind)
+      return &atom;
+  return nullptr;
+}
 
 /// An SQMMA instruction shape and the operands' storage order.
 struct SQMMAChoice {
@@ -155,9 +169,13 @@ std::optional<std::string> unsupportedAccumulator(Type accElem,
          " accumulates in f32; f16 and bf16 are widened)";
 }
 
-/// The most warps along M (a power of two, at most the number of atom rows)
-/// such that the rest fit along N; empty when num_warps cannot tile the
-/// result with whole atoms.
+/// Warps over an m x n result of `atom` tiles, num_warps in all: the most
+/// warps along M (a power of two, at most the number of atom rows) such that
+/// the rest fit along N. Where the result has fewer atoms than warps, M takes
+/// one warp per atom row and N all the others, more than it has atom
+/// columns: the layouts wrap those warps onto the same atoms (their warp
+/// bases broadcast, layouts/LayoutConversion.cpp), so several warps compute
+/// the same tile, as Triton's NVIDIA MMA layouts let warps replicate.
 SmallVector<unsigned> chooseWarps(int64_t m, int64_t n, const WMMAAtom &atom,
                                   unsigned numWarps) {
   int64_t rowsM = m / atom.m, colsN = n / atom.n;
@@ -166,7 +184,8 @@ SmallVector<unsigned> chooseWarps(int64_t m, int64_t n, const WMMAAtom &atom,
     if (wm <= rowsM && wn <= colsN && rowsM % wm == 0 && colsN % wn == 0)
       return {wm, wn};
   }
-  return {};
+  unsigned wm = std::min<int64_t>(numWarps, rowsM);
+  return {wm, numWarps / wm};
 }
 
 /// The storage order SQMMA reads `operand` in, over its two matrix dims:
@@ -286,6 +305,9 @@ DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
   return path;
 }
 
+DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
+                   std::optional<mgpu::MmaElementKind> kind, unsigned numWarps);
+
 DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                       unsigned numWarps, bool enableMMA, bool enableSQMMA) {
   if (arch.matrixUnit == MatrixUnit::None)
@@ -299,9 +321,7 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
 
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto bType = cast<RankedTensorType>(dot.getB().getType());
-  auto dType = cast<RankedTensorType>(dot.getD().getType());
   Type aElem = aType.getElementType(), bElem = bType.getElementType();
-  Type accElem = dType.getElementType();
   if (aElem != bElem)
     return stayOnFMA("operand types differ (" + typeName(aElem) + " x " +
                typeName(bElem) + ")");
@@ -313,15 +333,31 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
     return stayOnFMA("f32 operands with input_precision = " +
                triton::stringifyInputPrecision(dot.getInputPrecision()).str() +
                " (only tf32 takes a matrix path)");
-  if (arch.matrixUnit == MatrixUnit::SQMMA)
-    return selectSQMMA(dot, *kind, numWarps);
+  if (arch.matrixUnit == MatrixUnit::SQMMA) {
+    DotPath path = selectSQMMA(dot, *kind, numWarps);
+    // PH1's 32-lane WMMA takes the f16/bf16 dots that no SQMMA instruction
+    // can (num_warps 1 or 2, shapes off the SQMMA tables).
+    if (path.sqmma || !findWMMAAtom(arch.warpSize, *kind))
+      return path;
+    DotPath wmma = selectWMMA(dot, arch, kind, numWarps);
+    if (!wmma.wmma)
+      wmma.reason = path.reason + "; " + wmma.reason;
+    return wmma;
+  }
+  return selectWMMA(dot, arch, kind, numWarps);
+}
+
+/// WMMA for a dot whose operand types have passed selectDotPath's checks
+/// (`kind` is set): whole atoms, warps from chooseWarps.
+DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
+                   std::optional<mgpu::MmaElementKind> kind, unsigned numWarps) {
+  auto aType = cast<RankedTensorType>(dot.getA().getType());
+  auto dType = cast<RankedTensorType>(dot.getD().getType());
+  Type accElem = dType.getElementType();
   if (*kind == mgpu::MmaElementKind::E4M3 ||
       *kind == mgpu::MmaElementKind::E5M2)
     return stayOnFMA("fp8 operands need mp_31's SQMMA");
-  const WMMAAtom *atom = nullptr;
-  for (const WMMAAtom &candidate : kWMMAAtoms)
-    if (candidate.warpSize == arch.warpSize && candidate.kind == *kind)
-      atom = &candidate;
+  const WMMAAtom *atom = findWMMAAtom(arch.warpSize, *kind);
   if (!atom)
     return stayOnFMA("no confirmed " + mgpu::stringifyMmaElementKind(*kind).str() +
                " WMMA atom on " + arch.name.str() +
@@ -344,28 +380,12 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
     // Batched: warps go to the batch first (each batch is an independent
     // sequence of 2-D atoms, so a warp there shares no operand with another;
     // Triton's NVIDIA MMA layouts put a batched dot's warps on the batch the
-    // same way), the rest tile M x N as for a 2-D dot.
+    // same way), as many as it has, the rest tile M x N as for a 2-D dot.
     int64_t batch = dType.getShape()[0];
-    for (unsigned wb = std::min<int64_t>(numWarps, batch); wb >= 1; wb /= 2) {
-      if (numWarps % wb || batch % wb)
-        continue;
-      SmallVector<unsigned> mn = chooseWarps(m, n, *atom, numWarps / wb);
-      if (!mn.empty()) {
-        warps = {wb, mn[0], mn[1]};
-        break;
-      }
-    }
+    unsigned wb = std::min<int64_t>(numWarps, batch);
+    SmallVector<unsigned> mn = chooseWarps(m, n, *atom, numWarps / wb);
+    warps = {wb, mn[0], mn[1]};
   }
-  if (warps.empty())
-    return stayOnFMA(llvm::formatv("num_warps = {0} cannot tile {1}{2}x{3} "
-                                   "with {4}x{5} atoms, one per warp at least",
-                                   numWarps,
-                                   rank == 3 ? std::to_string(
-                                                   dType.getShape()[0]) +
-                                                   "x"
-                                             : std::string(),
-                                   m, n, atom->m, atom->n)
-                         .str());
   DotPath path;
   path.wmma = *atom;
   path.warpsPerCTA = std::move(warps);

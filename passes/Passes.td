@@ -201,8 +201,10 @@ def MUSAAccelerateMatmul
        pass, `ttg.convert_layout`'s lowering and the WMMA lowering, whose
        fragment order (the instruction's registers) is the atom's register
        bits. warpsPerCTA splits num_warps over M first (as many warps as M
-       has 32-row atoms), the rest over N; a shape the warps cannot tile
-       with whole atoms stays on FMA.
+       has 32-row atoms), the rest over N; with fewer atoms than warps the
+       warps past the atom columns replicate (their layout bases wrap onto
+       the same atoms). A shape that is not a whole number of atoms stays
+       on FMA.
      - SQMMA (mp_31: f16, bf16, tf32 with input_precision = tf32, s8 ->
        i32, fp8 e4m3/e5m2; num_warps a multiple of 4): the dot becomes
        `musagpu.sqmma` reading A and B from `#musagpu.tme_shared` buffers
@@ -215,7 +217,10 @@ def MUSAAccelerateMatmul
        256 bytes per instruction along an operand's contiguous dimension;
        fewest instructions per squad, then the largest, then more squads
        along M when instM >= 32; f16/bf16 K <= 64 (a K = 128 tile is two
-       steps). A dot no instruction fits stays on FMA with the reason. QY2's
+       steps). A dot no instruction fits (num_warps 1 or 2, shapes off
+       the tables) goes to PH1's 32-lane WMMA in f16/bf16 (m16n16k16 atoms,
+       the register operands and layouts as for QY2), else stays on FMA
+       with both reasons (`enable-sqmma=false` keeps mp_31 on FMA). QY2's
        tf32 and s8 stay on FMA (no public source confirms their 32x32x8 and
        32x32x32 atoms).
      - Accumulators: f32 (s32 for s8 operands) on both units; an f16 or

@@ -15,6 +15,10 @@
 // A batched dot is thus, per batch, the same sequence of 2-D atoms; which
 // warps and registers hold which batch is the encodings' business
 // (warpsPerCTA[0] warps along the batch, further batches in registers).
+// With more warps than atoms the warps past the atoms replicate: their warp
+// bases are zero, so they hold the same fragments as a lower warp and issue
+// the same instructions (the conversions out of #musagpu.wmma store one
+// copy, the owner warp's).
 //
 // The instruction itself is the target's (TargetInfo::wmma): an
 // `llvm.musa.*mma` call on the GPU, a runtime call on the emulator.

@@ -110,7 +110,7 @@ _F16_ACC = [
     ("mp_31", torch.float16, 128, 64, 64, 8, "sqmma"),
     ("mp_31", torch.float8_e4m3fn, 64, 64, 64, 4, "sqmma"),
     ("mp_31", torch.float8_e5m2, 64, 32, 64, 4, "sqmma"),
-    ("mp_31", torch.float16, 32, 32, 16, 2, "fma"),  # 2 warps: no squad
+    ("mp_31", torch.float16, 32, 32, 16, 2, "wmma"),  # 2 warps: no squad, so PH1's WMMA
 ]
 
 

@@ -472,7 +472,8 @@ def bit(value: int, i: int) -> int:
 
 
 @pytest.mark.parametrize("wpc,shape", [([2, 2], [64, 64]), ([4, 1], [128, 32]),
-                                       ([1, 1], [32, 128]), ([2, 2], [32, 32])])
+                                       ([1, 1], [32, 128]), ([2, 2], [32, 32]),
+                                       ([1, 4], [32, 64]), ([2, 4], [64, 32]), ([1, 8], [32, 32])])
 def test_wmma_mp22_accumulator(wpc: List[int], shape: List[int]) -> None:
     # mp_22 32x32 atom, 128 lanes, 8 f32 per thread: MUSA-FACTS.md's QY2 formulas for thread t,
     # row = 4(t/64) + (t/8)%4 + {0,8,16,24}, col = 8((t/32)%2) + t%8 + {0,16}; the register order
@@ -495,7 +496,8 @@ def test_wmma_mp31_accumulator(instr: List[int], shape: List[int]) -> None:
     m, n = instr[0], instr[1]
     wpc = [2, 2]
 
-    # The public PH1 WMMA tile: lanes N 1, 2, 4, M 1, 2; registers N from 8, then M from 4.
+    # The open MUSA backend's PH1 WMMA accumulator layout (MUSA-FACTS.md: C row = (l >> 3) + 4i,
+    # col = (l & 7) + 8j): lanes N 1, 2, 4, M 1, 2; registers N from 8, then M from 4.
     n_bits = int(math.log2(n // 8))
 
     def atom(r: int, l: int) -> Tuple[int, int]:
@@ -536,6 +538,34 @@ def test_wmma_mp22_operands(op_idx: int, wpc: List[int]) -> None:
     # The same layout through #ttg.dot_op with a WMMA parent.
     dot = layout_to_linear(f"#ttg.dot_op<{{opIdx = {op_idx}, parent = {parent}}}>", shape)
     assert dot == layout
+
+
+@pytest.mark.parametrize("op_idx", [0, 1])
+@pytest.mark.parametrize("wpc,shape_mn", [([1, 1], [16, 16]), ([2, 2], [64, 64]), ([4, 1], [64, 32]),
+                                          ([1, 4], [16, 32])])
+def test_wmma_mp31_operands(op_idx: int, wpc: List[int], shape_mn: List[int]) -> None:
+    # PH1 m16n16k16 (the open MUSA backend's operand linear layouts; MUSA-FACTS.md's formulas): lane l,
+    # A m = (l >> 2) + 8j, k = (l & 3) + 4i, register i + 4j (K 4, K 8, then M 8); B mirrors with N.
+    # The last case has more warps than atom columns: they replicate (wrap mod the shape).
+    def atom(r: int, l: int) -> Tuple[int, int]:
+        k = (l & 3) + 4 * (r & 3)
+        mn = (l >> 2) + 8 * (r >> 2)
+        return (mn, k) if op_idx == 0 else (k, mn)
+    K = 32
+    shape = [shape_mn[0], K] if op_idx == 0 else [K, shape_mn[1]]
+    if op_idx == 0:
+        warp_tile = lambda w: (16 * (w // wpc[1]), 0)
+        cta = (16 * wpc[0], 16)
+        rep_order = [1, 0]
+    else:
+        warp_tile = lambda w: (0, 16 * (w % wpc[1]))
+        cta = (16, 16 * wpc[1])
+        rep_order = [0, 1]
+    model = mma_model(atom, 8, (0, 0), warp_tile, cta, shape, rep_order)
+    parent = wmma_text(3, wpc, [16, 16, 16])
+    layout = layout_to_linear(f"#musagpu.wmma_operand<{{opIdx = {op_idx}, parent = {parent}}}>", shape)
+    regs = 8 * max(1, shape[0] // cta[0]) * max(1, shape[1] // cta[1])
+    check_distributed(layout, shape, 32, math.prod(wpc), regs, model)
 
 
 @pytest.mark.parametrize("instr,wpc,shape", [([64, 64, 16], [4, 1], [64, 64]),
@@ -584,6 +614,32 @@ def test_dot_operand_fma_cga_never_splits_k() -> None:
     b = layout_to_linear(f"#ttg.dot_op<{{opIdx = 1, parent = {parent}}}>", [16, 64])
     assert a.bases["block"] == [[0, 0]]  # CTAs split N: both hold all of A
     assert b.bases["block"] == [[0, 32]]  # and each its half of B
+
+
+@pytest.mark.parametrize("wpc,shape_a,shape_b", [([1, 4], [32, 32], [32, 64]), ([2, 4], [64, 16], [16, 32]),
+                                                 ([1, 8], [32, 64], [64, 32])])
+def test_wmma_mp22_replicated_warps(wpc: List[int], shape_a: List[int], shape_b: List[int]) -> None:
+    """More warps than atoms (the matrix-path selection's replicated warps): the warps past the atom rows and
+    columns hold copies of the same fragments, so each warp's registers and lanes are exactly those of the
+    warp with the same (M mod atom rows, N mod atom columns) position, and no warp holds a tile the tensor
+    does not have."""
+    parent = wmma_text(2, wpc, [32, 32, 16])
+    acc_shape = [shape_a[0], shape_b[1]]
+    for text, shape in [(parent, acc_shape),
+                        (f"#musagpu.wmma_operand<{{opIdx = 0, parent = {parent}}}>", shape_a),
+                        (f"#musagpu.wmma_operand<{{opIdx = 1, parent = {parent}}}>", shape_b)]:
+        layout = layout_to_linear(text, shape)
+        assert layout.in_dims["warp"] == math.prod(wpc) and layout.is_surjective()
+        table = evaluate(layout)
+        rows, cols = acc_shape[0] // 32, acc_shape[1] // 32
+        for (reg, lane, warp, block), coord in table.items():
+            wm, wn = warp // wpc[1], warp % wpc[1]
+            twin = (wm % rows) * wpc[1] + (wn % cols)
+            assert coord == table[(reg, lane, twin, block)], (text, reg, lane, warp)
+    # The accumulator: one 32x32 fragment (8 f32) per thread per atom it holds, no more.
+    acc = layout_to_linear(parent, acc_shape)
+    atoms_per_warp = max(1, acc_shape[0] // (32 * wpc[0])) * max(1, acc_shape[1] // (32 * wpc[1]))
+    assert acc.in_dims["register"] == 8 * atoms_per_warp
 
 
 def test_mma_3d_batch() -> None:

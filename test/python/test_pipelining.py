@@ -19,44 +19,22 @@ import triton.language as tl  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
 from corpus import TARGETS  # noqa: E402
+from jit_compile import compile_specialized, launch  # noqa: E402
 from triton_musa.backend.emulator import emulator_active  # noqa: E402
+from triton_musa.backend.lowering import dot_path_report  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
 
 ARCHS = tuple(TARGETS)
-_DTYPE_NAMES = {torch.float16: "fp16", torch.bfloat16: "bf16", torch.float32: "fp32"}
 
 
 def compile_and_run(fn: Any, arch: str, grid: Tuple[int, ...], args: Dict[str, Any], constexprs: Dict[str, Any], *,
                     num_stages: int, num_warps: int = 4) -> Any:
-    """Compiles `fn` for `arch` specialized as Triton's JIT would (integers equal to 1 become
-    constants, 16-byte aligned tensors and multiples of 16 get tt.divisibility = 16, which is what
-    lets the pipeliner prove vector copies), launches it and returns the compiled kernel."""
-    signature: Dict[str, str] = {}
-    consts = dict(constexprs)
-    attrs: Dict[Tuple[int, ...], Any] = {}
-    for i, name in enumerate(fn.arg_names):
-        if name in constexprs:
-            signature[name] = "constexpr"
-            continue
-        value = args[name]
-        if isinstance(value, torch.Tensor):
-            signature[name] = "*" + _DTYPE_NAMES[value.dtype]
-            aligned = value.data_ptr() % 16 == 0
-        elif value == 1:
-            signature[name] = "constexpr"
-            consts[name] = 1
-            continue
-        else:
-            signature[name] = "i32"
-            aligned = value % 16 == 0
-        if aligned:
-            attrs[(i, )] = [["tt.divisibility", 16]]
-    src = ASTSource(fn, signature=signature, constexprs=consts, attrs=attrs)
-    kernel = triton.compile(src, target=TARGETS[arch], options=dict(num_warps=num_warps, num_stages=num_stages))
-    full = [args[n] if n in args else consts[n] for n in fn.arg_names]
-    kernel[tuple(grid) + (1, ) * (3 - len(grid))](*full)
+    """Compiles `fn` for `arch` specialized as Triton's JIT would (jit_compile.py: what lets the pipeliner
+    prove vector copies), launches it and returns the compiled kernel."""
+    kernel, consts = compile_specialized(fn, arch, args, constexprs, num_warps=num_warps, num_stages=num_stages)
+    launch(kernel, fn, grid, args, consts)
     return kernel
 
 
@@ -107,6 +85,11 @@ def test_matmul_k_loop(arch: str, num_stages: int, dtype: torch.dtype) -> None:
              stride_bk=b.stride(0), stride_bn=b.stride(1), stride_cm=c.stride(0)), dict(BM=BM, BN=BN, BK=BK),
         num_stages=num_stages)
     assert_pipelined(kernel, num_stages)
+    # The dot's path: on QY2 an f16 32x32 tile is one WMMA atom, computed by all 4 warps (replicated).
+    [report] = dot_path_report(kernel.asm["ttgir"])
+    expected = {"mp_22": "wmma m32n32k16, warpsPerCTA [1, 4]" if dtype == torch.float16 else ": fma (",
+                "mp_31": "sqmma m32n32k32, warpsPerCTA [4, 1]"}[arch]
+    assert expected in report, report
     ref = (a.float() @ b.float()).to(dtype)
     # mp_31 runs the f32 dot on SQMMA in tf32 (Triton's default input_precision): 10 mantissa bits.
     tol = 1e-2 if dtype == torch.float16 or arch == "mp_31" else 1e-4

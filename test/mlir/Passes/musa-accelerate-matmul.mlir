@@ -66,11 +66,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Shapes and warps a whole number of atoms cannot cover stay on FMA.
+// Shapes a whole number of atoms cannot cover stay on FMA. Fewer atoms than
+// warps (32x64: two) take WMMA, the warps past the atoms along N replicated.
+// QY2: #[[WR:.*]] = #musagpu.wmma<{{.*}}warpsPerCTA = [1, 4]
 // QY2-LABEL: @small_m
 // QY2: tt.dot {{.*}} {musa.dot_path_reason = "shape 16x64x32 is not a multiple of the m32n32k16 atom"}
 // QY2-LABEL: @too_many_warps
-// QY2: tt.dot {{.*}} {musa.dot_path_reason = "num_warps = 4 cannot tile 32x64 with 32x32 atoms, one per warp at least"}
+// QY2-NOT: tt.dot
+// QY2: musagpu.wmma {{.*}} -> tensor<32x64xf32, #[[WR]]>
 // An f16 accumulator runs on WMMA in f32: widened in the WMMA layout before
 // the instruction, rounded once after it.
 // QY2-LABEL: @f16_acc
@@ -148,9 +151,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Squads are 4 warps: 2 warps cannot run SQMMA.
+// Squads are 4 warps: 2 warps cannot run SQMMA; PH1's WMMA takes the dot
+// (m16n16k16 atoms, test/mlir/Passes/musa-accelerate-matmul-ph1-wmma.mlir).
+// PH1: #[[PW:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 16]}>
 // PH1-LABEL: @ph1_two_warps
-// PH1: tt.dot {{.*}} {musa.dot_path_reason = "num_warps = 2 is not a multiple of 4 (SQMMA runs on squads of 4 warps)"}
+// PH1-NOT: tt.dot
+// PH1: musagpu.wmma {{.*}} -> tensor<64x64xf32, #[[PW]]>
 
 
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
@@ -308,11 +314,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // QY2: #[[WB:.*]] = #musagpu.wmma<{versionMajor = 2, versionMinor = 2, warpsPerCTA = [2, 2, 2], instrShape = [32, 32, 16]}>
+// QY2: #[[WBR:.*]] = #musagpu.wmma<{{.*}}warpsPerCTA = [2, 1, 4]
 // QY2-LABEL: @bmm_bf16_8warps
 // QY2: musagpu.wmma {{.*}} -> tensor<2x64x64xf32, #[[WB]]>
 // QY2-LABEL: @bmm_too_many_warps
-// QY2: tt.dot {{.*}} {musa.dot_path_reason = "num_warps = 8 cannot tile 2x32x64 with 32x32 atoms, one per warp at least"}
-// QY2-NOT: musagpu.wmma
+// QY2-NOT: tt.dot
+// QY2: musagpu.wmma {{.*}} -> tensor<2x32x64xf32, #[[WBR]]>
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 2, 2], threadsPerWarp = [1, 4, 32], warpsPerCTA = [2, 4, 1], order = [2, 1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "musa:mp_22", "ttg.threads-per-warp" = 128 : i32} {
@@ -331,7 +338,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // Batched dots on mp_31: squads go to the batch first. 2x64x64x32 with 8
 // warps is one squad per batch, each one m64n64k32; the operands are stored
 // into 3-D buffers with the batch outermost (order [2, 1, 0]). 2x16x32x16
-// has no legal instruction (16-row SQMMA needs N = 64) and stays on FMA.
+// has no legal instruction (16-row SQMMA needs N = 64) and takes PH1's WMMA.
 // PH1: #[[SA:.*]] = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [2, 1, 0]}>
 // PH1: #[[SB:.*]] = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [2, 1, 0]}>
 // PH1: #[[SQ:.*]] = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 4, 1], instrShape = [64, 64, 32]}>
@@ -343,7 +350,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // PH1-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
 // PH1-NEXT: ttg.convert_layout %[[W]] : tensor<2x64x64xf32, #[[SQ]]> -> tensor<2x64x64xf32, #blocked>
 // PH1-LABEL: @ph1_bmm_small
-// PH1: tt.dot {{.*}} {musa.dot_path_reason = "no SQMMA instruction tiles 2x16x32x16 with num_warps = 8 in whole squads (M, N, K must be multiples of a legal instruction, warps along M a multiple of 4)"}
+// PH1-NOT: tt.dot
+// PH1: musagpu.wmma {{.*}} -> tensor<2x16x32xf32, #{{.*}}>
 // NOSQ-LABEL: @ph1_bmm
 // NOSQ: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"}
 // NOSQ-NOT: musagpu.sqmma

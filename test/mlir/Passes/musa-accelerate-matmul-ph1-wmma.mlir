@@ -1,0 +1,92 @@
+// RUN: musa-opt %s --musa-accelerate-matmul --split-input-file | FileCheck %s
+// RUN: musa-opt %s --musa-accelerate-matmul=enable-sqmma=false --split-input-file | FileCheck %s --check-prefix=NOSQ
+
+// PH1 (mp_31) WMMA: the f16/bf16 dots no SQMMA instruction can take (num_warps
+// 1 or 2; shapes off the SQMMA tables) go to PH1's 32-lane WMMA, m16n16k16
+// atoms (the open MUSA backend's shape and fragments). One warp, 16x16x32 f16:
+// one atom, two K steps; the operands and the accumulator are converted to the
+// WMMA layouts and the result back.
+// CHECK: #[[W1:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [1, 1], instrShape = [16, 16, 16]}>
+// CHECK: #[[A1:.*]] = #musagpu.wmma_operand<{opIdx = 0, parent = #[[W1]]}>
+// CHECK: #[[B1:.*]] = #musagpu.wmma_operand<{opIdx = 1, parent = #[[W1]]}>
+// CHECK-LABEL: @one_warp
+// CHECK-NOT: tt.dot
+// CHECK: %[[A:.*]] = ttg.convert_layout %arg0 : {{.*}} -> tensor<16x32xf16, #[[A1]]>
+// CHECK: %[[B:.*]] = ttg.convert_layout %arg1 : {{.*}} -> tensor<32x16xf16, #[[B1]]>
+// CHECK: %[[C:.*]] = ttg.convert_layout %arg2 : tensor<16x16xf32, #blocked> -> tensor<16x16xf32, #[[W1]]>
+// CHECK: %[[D:.*]] = musagpu.wmma %[[A]], %[[B]], %[[C]] : {{.*}} -> tensor<16x16xf32, #[[W1]]>
+// CHECK: ttg.convert_layout %[[D]] : tensor<16x16xf32, #[[W1]]> -> tensor<16x16xf32, #blocked>
+// With MUSA_ENABLE_SQMMA=0, mp_31 keeps every dot on FMA (the GPU proxy, which
+// has neither unit, relies on it).
+// NOSQ-LABEL: @one_warp
+// NOSQ: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"}
+// NOSQ-NOT: musagpu.wmma
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @one_warp(%a: tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x16xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<16x16xf32, #blocked>) -> tensor<16x16xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x16xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<16x16xf32, #blocked>
+    tt.return %d : tensor<16x16xf32, #blocked>
+  }
+}
+
+// -----
+
+// Two warps: warps along M first (64 rows: 4 atom rows), as on QY2. Operand
+// types with no PH1 WMMA atom here (tf32) keep SQMMA's reason. An f16
+// accumulator runs in f32, widened before the WMMA and rounded once after.
+// CHECK: #[[W2:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 16]}>
+// CHECK-LABEL: @two_warps_bf16
+// CHECK-NOT: tt.dot
+// CHECK: musagpu.wmma {{.*}} -> tensor<64x64xf32, #[[W2]]>
+// CHECK-LABEL: @two_warps_tf32
+// CHECK: tt.dot {{.*}} {musa.dot_path_reason = "num_warps = 2 is not a multiple of 4 (SQMMA runs on squads of 4 warps)"}
+// CHECK-LABEL: @two_warps_f16_acc
+// CHECK-NOT: tt.dot
+// CHECK: %[[C:.*]] = ttg.convert_layout %arg2 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #[[W2]]>
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extf %[[C]] : tensor<64x64xf16, #[[W2]]> to tensor<64x64xf32, #[[W2]]>
+// CHECK-NEXT: %[[D:.*]] = musagpu.wmma {{.*}}, %[[WIDE]] : {{.*}} -> tensor<64x64xf32, #[[W2]]>
+// CHECK-NEXT: arith.truncf %[[D]] : tensor<64x64xf32, #[[W2]]> to tensor<64x64xf16, #[[W2]]>
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @two_warps_bf16(%a: tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+  tt.func public @two_warps_tf32(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+  tt.func public @two_warps_f16_acc(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf16, #blocked>) -> tensor<64x64xf16, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
+    tt.return %d : tensor<64x64xf16, #blocked>
+  }
+}
+
+// -----
+
+// Four warps on 16x16x16: no SQMMA instruction (16-row SQMMA needs N = 64);
+// one WMMA atom, the 4 warps replicated along N. A batched 4x16x32x32 with 4
+// warps: warps to the batch first.
+// CHECK-DAG: #[[W4:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [1, 4], instrShape = [16, 16, 16]}>
+// CHECK-DAG: #[[WB:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1, 1], instrShape = [16, 16, 16]}>
+// CHECK-LABEL: @replicated
+// CHECK-NOT: tt.dot
+// CHECK: musagpu.wmma {{.*}} -> tensor<16x16xf32, #[[W4]]>
+// CHECK-LABEL: @batched
+// CHECK-NOT: tt.dot
+// CHECK: musagpu.wmma {{.*}} -> tensor<4x16x32xf32, #[[WB]]>
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [1, 0]}>
+#blocked3 = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @replicated(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<16x16xf32, #blocked>) -> tensor<16x16xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<16x16xf32, #blocked>
+    tt.return %d : tensor<16x16xf32, #blocked>
+  }
+  tt.func public @batched(%a: tensor<4x16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked3}>>, %b: tensor<4x32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked3}>>, %c: tensor<4x16x32xf32, #blocked3>) -> tensor<4x16x32xf32, #blocked3> {
+    %d = tt.dot %a, %b, %c : tensor<4x16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked3}>> * tensor<4x32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked3}>> -> tensor<4x16x32xf32, #blocked3>
+    tt.return %d : tensor<4x16x32xf32, #blocked3>
+  }
+}
