@@ -314,10 +314,6 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
     return stayOnFMA((arch.name + " has no matrix unit").str());
   if (!enableMMA)
     return stayOnFMA("matrix units disabled (ENABLE_MUSA_MMA=0)");
-  if (arch.matrixUnit == MatrixUnit::SQMMA && !enableSQMMA)
-    return stayOnFMA("SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other "
-                     "matrix path on " +
-                     arch.name.str());
 
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto bType = cast<RankedTensorType>(dot.getB().getType());
@@ -334,9 +330,12 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                triton::stringifyInputPrecision(dot.getInputPrecision()).str() +
                " (only tf32 takes a matrix path)");
   if (arch.matrixUnit == MatrixUnit::SQMMA) {
-    DotPath path = selectSQMMA(dot, *kind, numWarps);
+    DotPath path = enableSQMMA
+                       ? selectSQMMA(dot, *kind, numWarps)
+                       : stayOnFMA("SQMMA disabled (MUSA_ENABLE_SQMMA=0)");
     // PH1's 32-lane WMMA takes the f16/bf16 dots that no SQMMA instruction
-    // can (num_warps 1 or 2, shapes off the SQMMA tables).
+    // can (num_warps 1 or 2, shapes off the SQMMA tables), or all of them
+    // with SQMMA switched off.
     if (path.sqmma || !findWMMAAtom(arch.warpSize, *kind))
       return path;
     DotPath wmma = selectWMMA(dot, arch, kind, numWarps);

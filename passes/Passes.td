@@ -220,7 +220,8 @@ def MUSAAccelerateMatmul
        steps). A dot no instruction fits (num_warps 1 or 2, shapes off
        the tables) goes to PH1's 32-lane WMMA in f16/bf16 (m16n16k16 atoms,
        the register operands and layouts as for QY2), else stays on FMA
-       with both reasons (`enable-sqmma=false` keeps mp_31 on FMA). QY2's
+       with both reasons (`enable-sqmma=false` sends every f16/bf16 dot
+       on mp_31 to that WMMA, the other dtypes to FMA). QY2's
        tf32 and s8 stay on FMA (no public source confirms their 32x32x8 and
        32x32x32 atoms).
      - Accumulators: f32 (s32 for s8 operands) on both units; an f16 or
@@ -247,8 +248,8 @@ def MUSAAccelerateMatmul
        all the dots that read it (design comment in AccelerateMatmul.cpp).
 
     Options mirror the environment switches: `enable-mma=false`
-    (`ENABLE_MUSA_MMA=0`) and `enable-sqmma=false` (`MUSA_ENABLE_SQMMA=0`)
-    force the fallback.
+    (`ENABLE_MUSA_MMA=0`) forces FMA everywhere, `enable-sqmma=false`
+    (`MUSA_ENABLE_SQMMA=0`) keeps SQMMA off (PH1's WMMA, else FMA).
 
     Before (`musa:mp_22`, 4 warps):
     ```mlir
@@ -285,7 +286,7 @@ def MUSAAccelerateMatmul
            "ENABLE_MUSA_MMA=0 switch)">,
     Option<"enableSQMMA", "enable-sqmma", "bool", "true",
            "Use SQMMA where the arch has it (false: the MUSA_ENABLE_SQMMA=0 "
-           "switch)">
+           "switch; PH1's WMMA takes f16/bf16 dots instead)">
   ];
 }
 

@@ -252,15 +252,19 @@ def test_switch_forces_fma(monkeypatch: pytest.MonkeyPatch, env: str, reason: st
     check(d, ref, torch.float16)
 
 
-@pytest.mark.parametrize("env,reason", [
-    ("MUSA_ENABLE_SQMMA", "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"),
-    ("ENABLE_MUSA_MMA", "matrix units disabled (ENABLE_MUSA_MMA=0)"),
+@pytest.mark.parametrize("env,dtype,prec,path", [
+    ("MUSA_ENABLE_SQMMA", torch.float16, None, ("wmma", "m16n16k16, warpsPerCTA [4, 1]")),
+    ("MUSA_ENABLE_SQMMA", torch.float32, "tf32", ("fma", "(SQMMA disabled (MUSA_ENABLE_SQMMA=0))")),
+    ("ENABLE_MUSA_MMA", torch.float16, None, ("fma", "(matrix units disabled (ENABLE_MUSA_MMA=0))")),
 ])
-def test_sqmma_switches_force_fma(monkeypatch: pytest.MonkeyPatch, env: str, reason: str) -> None:
+def test_sqmma_switches(monkeypatch: pytest.MonkeyPatch, env: str, dtype: torch.dtype, prec: Optional[str],
+                        path: Tuple[str, str]) -> None:
+    """MUSA_ENABLE_SQMMA=0 hands mp_31's f16/bf16 dots to its WMMA (other dtypes to FMA); ENABLE_MUSA_MMA=0
+    keeps every dot on FMA."""
     monkeypatch.setenv(env, "0")
-    d, ref, ttgir = run_matmul("mp_31", torch.float16, 64, 64, 64, 64, 64, 32, 4)
-    assert reported_paths(ttgir) == [("fma", f"({reason})")]
-    check(d, ref, torch.float16)
+    d, ref, ttgir = run_matmul("mp_31", dtype, 64, 64, 64, 64, 64, 32, 4, prec=prec)
+    assert reported_paths(ttgir) == [path]
+    check(d, ref, dtype, prec)
 
 
 def test_sqmma_fma_reasons() -> None:

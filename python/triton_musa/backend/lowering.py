@@ -58,7 +58,8 @@ class MatmulOptions:
 
     @classmethod
     def from_env(cls) -> "MatmulOptions":
-        """``ENABLE_MUSA_MMA=0`` puts every dot on FMA; ``MUSA_ENABLE_SQMMA=0`` keeps SQMMA off."""
+        """``ENABLE_MUSA_MMA=0`` puts every dot on FMA; ``MUSA_ENABLE_SQMMA=0`` keeps SQMMA off (mp_31's
+        f16/bf16 dots then take its WMMA)."""
         return cls(enable_mma=os.environ.get("ENABLE_MUSA_MMA", "1") != "0",
                    enable_sqmma=os.environ.get("MUSA_ENABLE_SQMMA", "1") != "0")
 
@@ -81,8 +82,8 @@ def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = No
         raise ValueError(f"num_stages must be a non-negative integer, got {num_stages!r}")
     matmul = matmul or MatmulOptions.from_env()
     if target == "proxy":
-        # The proxy (NVVM) has no SQMMA: mp_31's dots stay on FMA there.
-        matmul = MatmulOptions(enable_mma=matmul.enable_mma, enable_sqmma=False)
+        # The proxy (NVVM) has neither SQMMA nor MUSA's WMMA: mp_31's dots stay on FMA there.
+        matmul = MatmulOptions(enable_mma=False, enable_sqmma=False)
     option = "" if target == "musa" else f"{{target={target}}}"
     tme_options = ([] if target == "musa" else [f"target={target}"]) + (
         [f"num-stages={num_stages}"] if num_stages > 1 else [])

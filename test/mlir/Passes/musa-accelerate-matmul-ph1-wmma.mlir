@@ -16,11 +16,12 @@
 // CHECK: %[[C:.*]] = ttg.convert_layout %arg2 : tensor<16x16xf32, #blocked> -> tensor<16x16xf32, #[[W1]]>
 // CHECK: %[[D:.*]] = musagpu.wmma %[[A]], %[[B]], %[[C]] : {{.*}} -> tensor<16x16xf32, #[[W1]]>
 // CHECK: ttg.convert_layout %[[D]] : tensor<16x16xf32, #[[W1]]> -> tensor<16x16xf32, #blocked>
-// With MUSA_ENABLE_SQMMA=0, mp_31 keeps every dot on FMA (the GPU proxy, which
-// has neither unit, relies on it).
+// With MUSA_ENABLE_SQMMA=0 the f16/bf16 dots take PH1's WMMA whatever SQMMA
+// could have done; tf32 (no PH1 WMMA atom) stays on FMA, saying why.
 // NOSQ-LABEL: @one_warp
-// NOSQ: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"}
-// NOSQ-NOT: musagpu.wmma
+// NOSQ: musagpu.wmma {{.*}} -> tensor<16x16xf32, #{{.*}}>
+// NOSQ-LABEL: @two_warps_tf32
+// NOSQ: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA disabled (MUSA_ENABLE_SQMMA=0)"}
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {

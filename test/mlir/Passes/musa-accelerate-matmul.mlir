@@ -107,7 +107,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // the accumulator is converted to #musagpu.sqmma and read after the wait.
 // 64x64x32 with 4 warps is one m64n64k32 per squad; a K = 128 bf16 tile uses
 // K = 64 instructions (two K steps), never K = 128. With MUSA_ENABLE_SQMMA=0
-// the dot stays on FMA, saying so.
+// the dot goes to PH1's WMMA.
 // PH1: #[[SA:.*]] = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
 // PH1: #[[SB:.*]] = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
 // PH1: #[[SQ:.*]] = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
@@ -129,8 +129,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // PH1-NEXT: %[[R:.*]] = arith.truncf %[[W]] : tensor<64x64xf32, #[[SQ]]> to tensor<64x64xf16, #[[SQ]]>
 // PH1-NEXT: ttg.convert_layout %[[R]] : tensor<64x64xf16, #[[SQ]]> -> tensor<64x64xf16, #blocked>
 // NOSQ-LABEL: @ph1_f16
-// NOSQ: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"}
 // NOSQ-NOT: musagpu.sqmma
+// NOSQ: musagpu.wmma {{.*}} -> tensor<64x64xf32, #{{.*}}>
 
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
@@ -353,8 +353,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // PH1-NOT: tt.dot
 // PH1: musagpu.wmma {{.*}} -> tensor<2x16x32xf32, #{{.*}}>
 // NOSQ-LABEL: @ph1_bmm
-// NOSQ: tt.dot {{.*}} {musa.dot_path_reason = "SQMMA disabled (MUSA_ENABLE_SQMMA=0) and no other matrix path on mp_31"}
 // NOSQ-NOT: musagpu.sqmma
+// NOSQ: musagpu.wmma {{.*}} -> tensor<2x64x64xf32, #{{.*}}>
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 4, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [2, 4, 1], order = [2, 1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
