@@ -14,6 +14,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <variant>
+
 using namespace mlir;
 using namespace mlir::triton::gpu;
 
@@ -46,6 +48,48 @@ public:
 
   InFlightDiagnostic error() { return parser.emitError(loc); }
 
+  /// Where the value of one key goes: unsigned, bool and integer-array
+  /// fields are read and checked here, an Attribute is kept as it is.
+  struct Field {
+    StringRef key;
+    std::variant<unsigned *, bool *, SmallVectorImpl<unsigned> *, Attribute *>
+        out;
+  };
+
+  /// Reads every key of `dict` into the field of that name, in the order of
+  /// the dictionary; a key with no field is an error.
+  LogicalResult readFields(DictionaryAttr dict, ArrayRef<Field> fields) {
+    for (NamedAttribute entry : dict) {
+      StringRef key = entry.getName().strref();
+      const Field *field =
+          llvm::find_if(fields, [&](const Field &f) { return f.key == key; });
+      if (field == fields.end())
+        return error() << "unexpected key: " << key;
+      Attribute value = entry.getValue();
+      LogicalResult result = success();
+      if (auto *out = std::get_if<unsigned *>(&field->out))
+        result = readUInt(value, key, **out);
+      else if (auto *out = std::get_if<bool *>(&field->out))
+        result = readBool(value, key, **out);
+      else if (auto *out =
+                   std::get_if<SmallVectorImpl<unsigned> *>(&field->out))
+        result = readUIntArray(value, key, **out);
+      else
+        *std::get<Attribute *>(field->out) = value;
+      if (failed(result))
+        return failure();
+    }
+    return success();
+  }
+
+  /// Reports the first of `keys` that `dict` lacks.
+  LogicalResult requireKeys(DictionaryAttr dict, ArrayRef<StringRef> keys) {
+    for (StringRef key : keys)
+      if (!dict.get(key))
+        return error() << "missing key '" << key << "'";
+    return success();
+  }
+
   LogicalResult readUInt(Attribute value, StringRef key, unsigned &out) {
     auto intAttr = dyn_cast<IntegerAttr>(value);
     if (!intAttr || intAttr.getValue().isNegative() ||
@@ -69,7 +113,7 @@ public:
     if (!array)
       return error() << "expected an array of integers for '" << key << "'";
     for (Attribute element : array) {
-      unsigned v;
+      unsigned v = 0;
       if (failed(readUInt(element, key, v)))
         return failure();
       out.push_back(v);
@@ -100,6 +144,32 @@ public:
         flat.push_back(intAttr.getValue().getSExtValue());
       }
     }
+    return success();
+  }
+
+  /// Reads the optional CGA bases `cga` of a layout of rank `rank` (the size
+  /// of its order); a rank-0 layout with CGA bases fails.
+  LogicalResult readCGALayout(Attribute cga, unsigned rank,
+                              SmallVectorImpl<int32_t> &flat) {
+    if (!cga)
+      return success();
+    if (rank == 0)
+      return failure();
+    return readBases(cga, "CGALayout", rank, flat);
+  }
+
+  /// Checks the rank learnt from the bases of a linear layout: it must be
+  /// known, and hold for every one of `named` (a rank learnt late, e.g. only
+  /// from `warp` bases, must hold for the bases read before it).
+  LogicalResult
+  checkLearntRank(unsigned rank,
+                  ArrayRef<std::pair<StringRef, ArrayRef<int32_t>>> named) {
+    if (rank == 0)
+      return error() << "empty linear layout is not supported";
+    for (auto [name, flat] : named)
+      if (flat.size() % rank != 0)
+        return error() << "bases of '" << name << "' do not match rank "
+                       << rank;
     return success();
   }
 
@@ -235,33 +305,15 @@ Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
   DictReader reader(parser, loc);
   SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
   Attribute cga;
-  for (NamedAttribute field : dict) {
-    StringRef key = field.getName().strref();
-    LogicalResult result = success();
-    if (key == "sizePerThread")
-      result = reader.readUIntArray(field.getValue(), key, sizePerThread);
-    else if (key == "threadsPerWarp")
-      result = reader.readUIntArray(field.getValue(), key, threadsPerWarp);
-    else if (key == "warpsPerCTA")
-      result = reader.readUIntArray(field.getValue(), key, warpsPerCTA);
-    else if (key == "order")
-      result = reader.readUIntArray(field.getValue(), key, order);
-    else if (key == "CGALayout")
-      cga = field.getValue();
-    else
-      result = reader.error() << "unexpected key: " << key;
-    if (failed(result))
-      return {};
-  }
-  for (StringRef key : {"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"})
-    if (!dict.get(key)) {
-      reader.error() << "missing key '" << key << "'";
-      return {};
-    }
-  unsigned rank = order.size();
   SmallVector<int32_t> cgaBases;
-  if (cga && (rank == 0 || failed(reader.readBases(cga, "CGALayout", rank,
-                                                   cgaBases))))
+  if (failed(reader.readFields(dict, {{"sizePerThread", &sizePerThread},
+                                     {"threadsPerWarp", &threadsPerWarp},
+                                     {"warpsPerCTA", &warpsPerCTA},
+                                     {"order", &order},
+                                     {"CGALayout", &cga}})) ||
+      failed(reader.requireKeys(dict, {"sizePerThread", "threadsPerWarp",
+                                       "warpsPerCTA", "order"})) ||
+      failed(reader.readCGALayout(cga, order.size(), cgaBases)))
     return {};
   return parser.getChecked<BlockedEncodingAttr>(
       parser.getContext(), sizePerThread, threadsPerWarp, warpsPerCTA, order,
@@ -345,18 +397,8 @@ Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
   DictReader reader(parser, loc);
   unsigned dim = 0;
   Attribute parent;
-  for (NamedAttribute field : dict) {
-    StringRef key = field.getName().strref();
-    if (key == "dim") {
-      if (failed(reader.readUInt(field.getValue(), key, dim)))
-        return {};
-    } else if (key == "parent") {
-      parent = field.getValue();
-    } else {
-      reader.error() << "unexpected key: " << key;
-      return {};
-    }
-  }
+  if (failed(reader.readFields(dict, {{"dim", &dim}, {"parent", &parent}})))
+    return {};
   if (!dict.get("dim") || !parent) {
     reader.error() << "expected keys 'dim' and 'parent'";
     return {};
@@ -411,20 +453,9 @@ Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
   DictReader reader(parser, loc);
   unsigned opIdx = 0, kWidth = 0;
   Attribute parent;
-  for (NamedAttribute field : dict) {
-    StringRef key = field.getName().strref();
-    LogicalResult result = success();
-    if (key == "opIdx")
-      result = reader.readUInt(field.getValue(), key, opIdx);
-    else if (key == "kWidth")
-      result = reader.readUInt(field.getValue(), key, kWidth);
-    else if (key == "parent")
-      parent = field.getValue();
-    else
-      result = reader.error() << "unexpected key: " << key;
-    if (failed(result))
-      return {};
-  }
+  if (failed(reader.readFields(
+          dict, {{"opIdx", &opIdx}, {"kWidth", &kWidth}, {"parent", &parent}})))
+    return {};
   if (!dict.get("opIdx") || !parent) {
     reader.error() << "expected keys 'opIdx' and 'parent'";
     return {};
@@ -505,16 +536,11 @@ Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
     if (failed(reader.readBases(value, name, rank, bases[i])))
       return {};
   }
-  if (rank == 0) {
-    reader.error() << "empty linear layout is not supported";
+  if (failed(reader.checkLearntRank(rank, {{kLinearInDims[0], bases[0]},
+                                           {kLinearInDims[1], bases[1]},
+                                           {kLinearInDims[2], bases[2]},
+                                           {kLinearInDims[3], bases[3]}})))
     return {};
-  }
-  // A rank learnt late (e.g. only `warp` bases) must hold for earlier dims.
-  for (auto [i, name] : llvm::enumerate(kLinearInDims))
-    if (bases[i].size() % rank != 0) {
-      reader.error() << "bases of '" << name << "' do not match rank " << rank;
-      return {};
-    }
   return parser.getChecked<LinearEncodingAttr>(parser.getContext(), rank,
                                                bases[0], bases[1], bases[2],
                                                bases[3]);
@@ -626,42 +652,38 @@ static FailureOr<SwizzleFields> parseSwizzleFields(AsmParser &parser) {
   DictReader reader(parser, loc);
   SwizzleFields fields;
   Attribute cga;
-  for (NamedAttribute field : dict) {
-    StringRef key = field.getName().strref();
-    LogicalResult result = success();
-    if (key == "vec")
-      result = reader.readUInt(field.getValue(), key, fields.vec);
-    else if (key == "perPhase")
-      result = reader.readUInt(field.getValue(), key, fields.perPhase);
-    else if (key == "maxPhase")
-      result = reader.readUInt(field.getValue(), key, fields.maxPhase);
-    else if (key == "order")
-      result = reader.readUIntArray(field.getValue(), key, fields.order);
-    else if (key == "CGALayout")
-      cga = field.getValue();
-    else
-      result = reader.error() << "unexpected key: " << key;
-    if (failed(result))
-      return failure();
-  }
-  for (StringRef key : {"vec", "perPhase", "maxPhase", "order"})
-    if (!dict.get(key))
-      return reader.error() << "missing key '" << key << "'";
-  unsigned rank = fields.order.size();
-  if (cga && (rank == 0 || failed(reader.readBases(cga, "CGALayout", rank,
-                                                   fields.cgaBases))))
+  if (failed(reader.readFields(dict, {{"vec", &fields.vec},
+                                      {"perPhase", &fields.perPhase},
+                                      {"maxPhase", &fields.maxPhase},
+                                      {"order", &fields.order},
+                                      {"CGALayout", &cga}})) ||
+      failed(reader.requireKeys(dict,
+                                {"vec", "perPhase", "maxPhase", "order"})) ||
+      failed(reader.readCGALayout(cga, fields.order.size(), fields.cgaBases)))
     return failure();
   return fields;
 }
 
-static void printSwizzleFields(AsmPrinter &printer, unsigned vec,
-                               unsigned perPhase, unsigned maxPhase,
-                               ArrayRef<unsigned> order,
-                               ArrayRef<int32_t> cgaBases) {
-  printer << "<{vec = " << vec << ", perPhase = " << perPhase
-          << ", maxPhase = " << maxPhase << ", order = ";
-  printUIntArray(printer, order);
-  printCGALayout(printer, cgaBases, order.size());
+/// Parses a layout of the swizzled family (`SwizzledAttrT` is
+/// SwizzledSharedEncodingAttr or AMDRotatingSharedEncodingAttr, which share
+/// their fields and text).
+template <typename SwizzledAttrT>
+static Attribute parseSwizzledLayout(AsmParser &parser) {
+  FailureOr<SwizzleFields> f = parseSwizzleFields(parser);
+  if (failed(f))
+    return {};
+  return parser.getChecked<SwizzledAttrT>(parser.getContext(), f->vec,
+                                          f->perPhase, f->maxPhase, f->order,
+                                          f->cgaBases);
+}
+
+template <typename SwizzledAttrT>
+static void printSwizzledLayout(AsmPrinter &printer, SwizzledAttrT attr) {
+  printer << "<{vec = " << attr.getVec() << ", perPhase = "
+          << attr.getPerPhase() << ", maxPhase = " << attr.getMaxPhase()
+          << ", order = ";
+  printUIntArray(printer, attr.getOrder());
+  printCGALayout(printer, attr.getCgaBases(), attr.getOrder().size());
   printer << "}>";
 }
 
@@ -678,17 +700,11 @@ verifySwizzleFields(function_ref<InFlightDiagnostic()> emitError,
 }
 
 Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
-  FailureOr<SwizzleFields> f = parseSwizzleFields(parser);
-  if (failed(f))
-    return {};
-  return parser.getChecked<SwizzledSharedEncodingAttr>(
-      parser.getContext(), f->vec, f->perPhase, f->maxPhase, f->order,
-      f->cgaBases);
+  return parseSwizzledLayout<SwizzledSharedEncodingAttr>(parser);
 }
 
 void SwizzledSharedEncodingAttr::print(AsmPrinter &printer) const {
-  printSwizzleFields(printer, getVec(), getPerPhase(), getMaxPhase(),
-                     getOrder(), getCgaBases());
+  printSwizzledLayout(printer, *this);
 }
 
 LogicalResult SwizzledSharedEncodingAttr::verify(
@@ -704,17 +720,11 @@ unsigned SwizzledSharedEncodingAttr::getRank() const {
 }
 
 Attribute AMDRotatingSharedEncodingAttr::parse(AsmParser &parser, Type) {
-  FailureOr<SwizzleFields> f = parseSwizzleFields(parser);
-  if (failed(f))
-    return {};
-  return parser.getChecked<AMDRotatingSharedEncodingAttr>(
-      parser.getContext(), f->vec, f->perPhase, f->maxPhase, f->order,
-      f->cgaBases);
+  return parseSwizzledLayout<AMDRotatingSharedEncodingAttr>(parser);
 }
 
 void AMDRotatingSharedEncodingAttr::print(AsmPrinter &printer) const {
-  printSwizzleFields(printer, getVec(), getPerPhase(), getMaxPhase(),
-                     getOrder(), getCgaBases());
+  printSwizzledLayout(printer, *this);
 }
 
 LogicalResult AMDRotatingSharedEncodingAttr::verify(
@@ -742,31 +752,16 @@ Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
   unsigned swizzlingByteWidth = 0, elementBitWidth = 0, rank = 0;
   bool transposed = false, fp4Padded = false;
   Attribute cga;
-  for (NamedAttribute field : dict) {
-    StringRef key = field.getName().strref();
-    LogicalResult result = success();
-    if (key == "swizzlingByteWidth")
-      result = reader.readUInt(field.getValue(), key, swizzlingByteWidth);
-    else if (key == "transposed")
-      result = reader.readBool(field.getValue(), key, transposed);
-    else if (key == "elementBitWidth")
-      result = reader.readUInt(field.getValue(), key, elementBitWidth);
-    else if (key == "fp4Padded")
-      result = reader.readBool(field.getValue(), key, fp4Padded);
-    else if (key == "rank")
-      result = reader.readUInt(field.getValue(), key, rank);
-    else if (key == "CGALayout")
-      cga = field.getValue();
-    else
-      result = reader.error() << "unexpected key: " << key;
-    if (failed(result))
-      return {};
-  }
-  for (StringRef key : {"swizzlingByteWidth", "transposed", "elementBitWidth"})
-    if (!dict.get(key)) {
-      reader.error() << "missing key '" << key << "'";
-      return {};
-    }
+  if (failed(reader.readFields(dict,
+                               {{"swizzlingByteWidth", &swizzlingByteWidth},
+                                {"transposed", &transposed},
+                                {"elementBitWidth", &elementBitWidth},
+                                {"fp4Padded", &fp4Padded},
+                                {"rank", &rank},
+                                {"CGALayout", &cga}})) ||
+      failed(reader.requireKeys(
+          dict, {"swizzlingByteWidth", "transposed", "elementBitWidth"})))
+    return {};
   // Without `rank` the CGA bases give it (Triton omits `rank` then); the
   // default is 2.
   SmallVector<int32_t> cgaBases;
@@ -890,28 +885,13 @@ Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
                                 offsetBases)) ||
         failed(reader.readBases(dict.get("block"), "block", rank, blockBases)))
       return {};
-    if (rank == 0) {
-      reader.error() << "empty linear layout is not supported";
+    if (failed(reader.checkLearntRank(rank, {{"offset", offsetBases}})))
       return {};
-    }
-    if (offsetBases.size() % rank != 0) {
-      reader.error() << "bases of 'offset' do not match rank " << rank;
-      return {};
-    }
   } else {
     SmallVector<unsigned> order, shape;
-    for (NamedAttribute field : dict) {
-      StringRef key = field.getName().strref();
-      LogicalResult result = success();
-      if (key == "order")
-        result = reader.readUIntArray(field.getValue(), key, order);
-      else if (key == "shape")
-        result = reader.readUIntArray(field.getValue(), key, shape);
-      else
-        result = reader.error() << "unexpected key: " << key;
-      if (failed(result))
-        return {};
-    }
+    if (failed(
+            reader.readFields(dict, {{"order", &order}, {"shape", &shape}})))
+      return {};
     if (order.empty() || order.size() != shape.size() ||
         !isPermutation(order)) {
       reader.error() << "padded layout needs 'order' (a permutation) and "
@@ -1041,14 +1021,8 @@ Attribute SharedLinearEncodingAttr::parse(AsmParser &parser, Type) {
   if (Attribute block = dict.get("block"))
     if (failed(reader.readBases(block, "block", rank, blockBases)))
       return {};
-  if (rank == 0) {
-    reader.error() << "empty linear layout is not supported";
+  if (failed(reader.checkLearntRank(rank, {{"offset", offsetBases}})))
     return {};
-  }
-  if (offsetBases.size() % rank != 0) {
-    reader.error() << "bases of 'offset' do not match rank " << rank;
-    return {};
-  }
   return parser.getChecked<SharedLinearEncodingAttr>(
       parser.getContext(), rank, offsetBases, blockBases, alignment);
 }
