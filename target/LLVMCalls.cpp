@@ -159,6 +159,14 @@ mlir::triton_musa::promotePrintfArguments(OpBuilder &b, Location loc,
   return promoted;
 }
 
+Value mlir::triton_musa::readSpecialRegister(OpBuilder &b, Location loc,
+                                             StringRef prefix, StringRef reg,
+                                             unsigned dim) {
+  static const char *const kDims[] = {"x", "y", "z"};
+  std::string name = (prefix + "." + reg + "." + kDims[dim % 3]).str();
+  return callFunction(b, loc, name, b.getI32Type(), {}, CalleeKind::ReadNone);
+}
+
 Value mlir::triton_musa::shuffleInChunks(
     OpBuilder &b, Location loc, Value value, unsigned chunkBits,
     llvm::function_ref<Value(Value chunk)> shuffleChunk) {

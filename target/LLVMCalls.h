@@ -70,6 +70,11 @@ FailureOr<SmallVector<Value>> promotePrintfArguments(OpBuilder &b,
                                                      Location loc,
                                                      ValueRange args);
 
+/// Reads the i32 special register `<prefix>.<reg>.<x|y|z>` (`dim` 0, 1, 2),
+/// e.g. `llvm.nvvm.read.ptx.sreg.tid.x`, through its read-none intrinsic.
+Value readSpecialRegister(OpBuilder &b, Location loc, StringRef prefix,
+                          StringRef reg, unsigned dim);
+
 /// Moves `value` (an integer or float of at most 64 bits) through
 /// `shuffleChunk`, which shuffles one integer of `chunkBits`: narrower values
 /// are zero-extended to one chunk, wider ones split into chunks, low first.

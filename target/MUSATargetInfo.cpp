@@ -21,6 +21,8 @@ namespace {
 constexpr unsigned kStringAddressSpace = 1;
 /// Address space of the shuffles' predicate slot and printf's buffer.
 constexpr unsigned kPrivateAddressSpace = 5;
+/// Prefix of the thread, block and grid id intrinsics.
+constexpr StringLiteral kSpecialRegisters = "llvm.musa.read.ptx.sreg";
 
 /// The i1 out-slot (addrspace 5) of the shuffles of the function around
 /// the builder's insertion point, created at its entry on first use.
@@ -52,17 +54,14 @@ class MUSATargetInfo final : public TargetInfo {
 public:
   using TargetInfo::TargetInfo;
 
-  void declareSharedMemory(ModuleOp module) const override;
-  Value getSharedMemoryBase(OpBuilder &b, Location loc) const override;
-
   Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
-    return readSpecial(b, loc, "tid", dim);
+    return readSpecialRegister(b, loc, kSpecialRegisters, "tid", dim);
   }
   Value blockId(OpBuilder &b, Location loc, unsigned dim) const override {
-    return readSpecial(b, loc, "ctaid", dim);
+    return readSpecialRegister(b, loc, kSpecialRegisters, "ctaid", dim);
   }
   Value numBlocks(OpBuilder &b, Location loc, unsigned dim) const override {
-    return readSpecial(b, loc, "nctaid", dim);
+    return readSpecialRegister(b, loc, kSpecialRegisters, "nctaid", dim);
   }
 
   void barrier(OpBuilder &b, Location loc) const override {
@@ -238,15 +237,6 @@ private:
     for (int32_t v : {t.innerPersist, t.outerPersist, t.l2Policy})
       args.push_back(i32Const(b, loc, v));
   }
-
-  static Value readSpecial(OpBuilder &b, Location loc, StringRef reg,
-                           unsigned dim) {
-    static const char *const kDims[] = {"x", "y", "z"};
-    std::string name =
-        ("llvm.musa.read.ptx.sreg." + reg + "." + kDims[dim % 3]).str();
-    return callFunction(b, loc, name, b.getI32Type(), {},
-                        CalleeKind::ReadNone);
-  }
 };
 
 Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
@@ -306,17 +296,6 @@ LogicalResult MUSATargetInfo::assertFail(OpBuilder &b, Location loc,
   return success();
 }
 
-/// The block's shared memory: one external, zero-length array in addrspace 3
-/// whose size the driver sets at launch (as for NVIDIA's dynamic shared
-/// memory), so the kernel's need is only known to the launcher.
-void MUSATargetInfo::declareSharedMemory(ModuleOp module) const {
-  declareDynamicSharedMemory(module, getSharedAddressSpace());
-}
-
-Value MUSATargetInfo::getSharedMemoryBase(OpBuilder &b, Location loc) const {
-  return getDynamicSharedMemoryBase(b, loc, getSharedAddressSpace());
-}
-
 } // namespace
 
 std::unique_ptr<TargetInfo>
@@ -353,6 +332,22 @@ static Value packI32Vector(OpBuilder &b, Location loc, ArrayRef<Value> values) {
   return vec;
 }
 
+/// The inverse of packI32Vector for 32-bit values: element i of the i32
+/// vector `packed`, bitcast to the type of `like[i]`.
+static SmallVector<Value> unpackI32Vector(OpBuilder &b, Location loc,
+                                          Value packed, ArrayRef<Value> like) {
+  SmallVector<Value> values;
+  for (auto [i, v] : llvm::enumerate(like)) {
+    Value word =
+        LLVM::ExtractElementOp::create(b, loc, packed, i32Const(b, loc, i));
+    values.push_back(v.getType().isInteger(32)
+                         ? word
+                         : LLVM::BitcastOp::create(b, loc, v.getType(), word)
+                               .getResult());
+  }
+  return values;
+}
+
 /// `llvm.musa.{ffmma,bfmma}.m<M>n<N>k<K>.mma(<i32 x n> a, <i32 x n> b,
 /// <i32 x n> c, i32 sat = 1, i32 fmt = 1, i32 layout)` (MUSA-FACTS.md, last
 /// section; sat and fmt as the open MUSA backend passes them). The fragments
@@ -383,13 +378,8 @@ MUSATargetInfo::wmma(OpBuilder &b, Location loc, const WMMAInstr &instr,
       CalleeKind::Convergent);
   if (!result)
     return failure();
-  SmallVector<Value> d;
-  for (unsigned i = 0; i < c.size(); ++i) {
-    Value word =
-        LLVM::ExtractElementOp::create(b, loc, result, i32Const(b, loc, i));
-    d.push_back(LLVM::BitcastOp::create(b, loc, c[i].getType(), word));
-  }
-  return d;
+  // The accumulator is f32 (checked above): every word is bitcast.
+  return unpackI32Vector(b, loc, result, c);
 }
 
 /// `llvm.musa.sqmma.desc.{half,fp32,i8}(elem, leadingStrideBytes, sg, ss)`
@@ -467,14 +457,5 @@ MUSATargetInfo::sqmma(OpBuilder &b, Location loc, const SQMMAInstr &instr,
       CalleeKind::Convergent);
   if (!result)
     return failure();
-  SmallVector<Value> d;
-  for (unsigned i = 0; i < c.size(); ++i) {
-    Value word =
-        LLVM::ExtractElementOp::create(b, loc, result, i32Const(b, loc, i));
-    d.push_back(c[i].getType().isInteger(32)
-                    ? word
-                    : LLVM::BitcastOp::create(b, loc, c[i].getType(), word)
-                          .getResult());
-  }
-  return d;
+  return unpackI32Vector(b, loc, result, c);
 }

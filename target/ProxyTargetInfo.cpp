@@ -50,22 +50,21 @@ constexpr unsigned kGenericAddressSpace = 0;
 constexpr unsigned kStringAddressSpace = 1;
 /// Every lane of a 32-lane warp.
 constexpr int64_t kFullMask = 0xffffffff;
+/// Prefix of the thread, block and grid id intrinsics.
+constexpr StringLiteral kSpecialRegisters = "llvm.nvvm.read.ptx.sreg";
 
 class ProxyTargetInfo final : public TargetInfo {
 public:
   using TargetInfo::TargetInfo;
 
-  void declareSharedMemory(ModuleOp module) const override;
-  Value getSharedMemoryBase(OpBuilder &b, Location loc) const override;
-
   Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
-    return readSpecial(b, loc, "tid", dim);
+    return readSpecialRegister(b, loc, kSpecialRegisters, "tid", dim);
   }
   Value blockId(OpBuilder &b, Location loc, unsigned dim) const override {
-    return readSpecial(b, loc, "ctaid", dim);
+    return readSpecialRegister(b, loc, kSpecialRegisters, "ctaid", dim);
   }
   Value numBlocks(OpBuilder &b, Location loc, unsigned dim) const override {
-    return readSpecial(b, loc, "nctaid", dim);
+    return readSpecialRegister(b, loc, kSpecialRegisters, "nctaid", dim);
   }
 
   void barrier(OpBuilder &b, Location loc) const override {
@@ -121,16 +120,6 @@ public:
   LogicalResult assertFail(OpBuilder &b, Location loc, StringRef message,
                            StringRef file, unsigned line,
                            StringRef function) const override;
-
-private:
-  static Value readSpecial(OpBuilder &b, Location loc, StringRef reg,
-                           unsigned dim) {
-    static const char *const kDims[] = {"x", "y", "z"};
-    std::string name =
-        ("llvm.nvvm.read.ptx.sreg." + reg + "." + kDims[dim % 3]).str();
-    return callFunction(b, loc, name, b.getI32Type(), {},
-                        CalleeKind::ReadNone);
-  }
 };
 
 Value ProxyTargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
@@ -181,14 +170,6 @@ LogicalResult ProxyTargetInfo::assertFail(OpBuilder &b, Location loc,
                                           StringRef function) const {
   emitAssertFail(b, loc, message, file, line, function, kStringAddressSpace);
   return success();
-}
-
-void ProxyTargetInfo::declareSharedMemory(ModuleOp module) const {
-  declareDynamicSharedMemory(module, getSharedAddressSpace());
-}
-
-Value ProxyTargetInfo::getSharedMemoryBase(OpBuilder &b, Location loc) const {
-  return getDynamicSharedMemoryBase(b, loc, getSharedAddressSpace());
 }
 
 } // namespace

@@ -32,6 +32,14 @@ Value TargetInfo::shuffleIdx(OpBuilder &b, Location loc, Value value,
   return shuffle(b, loc, ShuffleKind::Idx, value, lane, width);
 }
 
+void TargetInfo::declareSharedMemory(ModuleOp module) const {
+  declareDynamicSharedMemory(module, getSharedAddressSpace());
+}
+
+Value TargetInfo::getSharedMemoryBase(OpBuilder &b, Location loc) const {
+  return getDynamicSharedMemoryBase(b, loc, getSharedAddressSpace());
+}
+
 LogicalResult TargetInfo::printf(OpBuilder &b, Location loc, StringRef format,
                                  ValueRange args) const {
   return emitError(loc) << "target " << getArchName()

@@ -158,11 +158,15 @@ public:
   virtual unsigned getSharedAddressSpace() const { return 3; }
 
   /// Declares, once per module, whatever getSharedMemoryBase refers to.
-  /// Called before the conversion on modules that use shared memory.
-  virtual void declareSharedMemory(ModuleOp module) const = 0;
+  /// Called before the conversion on modules that use shared memory. By
+  /// default the block's shared memory is one external, zero-length array in
+  /// the shared address space whose size the driver sets at launch (as for
+  /// NVIDIA's dynamic shared memory), so the kernel's need is only known to
+  /// the launcher.
+  virtual void declareSharedMemory(ModuleOp module) const;
   /// Pointer (in the shared address space) to byte 0 of the block's shared
   /// memory, which --musa-allocate-shared-memory hands out by offset.
-  virtual Value getSharedMemoryBase(OpBuilder &b, Location loc) const = 0;
+  virtual Value getSharedMemoryBase(OpBuilder &b, Location loc) const;
 
   /// Thread index in the block along `dim` (0 = x, 1 = y, 2 = z), i32.
   virtual Value threadId(OpBuilder &b, Location loc, unsigned dim) const = 0;
