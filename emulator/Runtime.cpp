@@ -56,7 +56,7 @@ struct Fiber {
   uint64_t waitGen = 0;
   int32_t waitBarrier = 0;
   /// Number of warp collectives this thread has entered (its parity picks
-  /// the exchange buffer, see Warp).
+  /// the exchange buffer, see ThreadGroup).
   uint64_t collectives = 0;
   /// The same for the collectives of its squad (SQMMA).
   uint64_t squadCollectives = 0;
@@ -78,22 +78,18 @@ struct Fiber {
 #endif
 };
 
-/// The collective state of one warp. Lanes exchange values through
-/// `slots[parity]`: a lane can only enter collective k+2 after every lane has
-/// arrived at collective k+1, hence after every lane has read collective k's
-/// values, so two buffers suffice.
-struct Warp {
+/// The collective state of a group of threads that meet at barriers and
+/// exchange values: a warp, or an SQMMA squad (4 consecutive warps). Threads
+/// exchange values through `slots[parity]`: a thread can only enter
+/// collective k+2 after every thread has arrived at collective k+1, hence
+/// after every thread has read collective k's values, so two buffers suffice.
+struct ThreadGroup {
   uint32_t live = 0, arrived = 0;
   uint64_t gen = 0;
   std::vector<uint64_t> slots[2];
 };
-
-/// The collective state of one SQMMA squad (4 consecutive warps), as Warp.
-struct Squad {
-  uint32_t live = 0, arrived = 0;
-  uint64_t gen = 0;
-  std::vector<uint64_t> slots[2];
-};
+using Warp = ThreadGroup;
+using Squad = ThreadGroup;
 
 /// Race-check shadow of one shared-memory byte: the last store and the last
 /// load, each with its block-barrier epoch, thread and warp-sync generation.
@@ -303,58 +299,59 @@ static void blockBarrier() {
   switchToScheduler(w, f);
 }
 
-static void warpBarrier() {
+/// Waits until every live thread of `group`, the caller's warp or squad,
+/// has arrived; `kind` tells the scheduler which of the two it waits on.
+static void groupBarrier(ThreadGroup &group, Fiber::Wait kind) {
   Worker &w = *tlsWorker;
   Fiber &f = *tlsFiber;
-  Warp &warp = w.warps[f.warp];
-  if (++warp.arrived == warp.live) {
-    warp.arrived = 0;
-    ++warp.gen;
+  if (++group.arrived == group.live) {
+    group.arrived = 0;
+    ++group.gen;
     return;
   }
-  f.wait = Fiber::Wait::Warp;
-  f.waitGen = warp.gen;
+  f.wait = kind;
+  f.waitGen = group.gen;
   switchToScheduler(w, f);
+}
+
+/// Publishes `value` at `slot` of the exchange buffer of `group`, waits for
+/// every thread, and returns the buffer holding all threads' values.
+/// `collectives` counts the caller's collectives in the group (its parity
+/// picks the buffer).
+static const uint64_t *groupExchange(ThreadGroup &group, Fiber::Wait kind,
+                                     uint64_t &collectives, size_t slot,
+                                     uint64_t value) {
+  std::vector<uint64_t> &slots = group.slots[collectives++ & 1];
+  slots[slot % slots.size()] = value;
+  groupBarrier(group, kind);
+  return slots.data();
+}
+
+static void warpBarrier() {
+  groupBarrier(tlsWorker->warps[tlsFiber->warp], Fiber::Wait::Warp);
 }
 
 /// Publishes `value` to the warp, waits for every lane, and returns the
 /// exchange buffer holding all lanes' values.
 static const uint64_t *exchange(uint64_t value) {
-  Worker &w = *tlsWorker;
   Fiber &f = *tlsFiber;
-  Warp &warp = w.warps[f.warp];
-  std::vector<uint64_t> &slots = warp.slots[f.collectives++ & 1];
-  slots[f.lane] = value;
-  warpBarrier();
-  return slots.data();
+  return groupExchange(tlsWorker->warps[f.warp], Fiber::Wait::Warp,
+                       f.collectives, f.lane, value);
 }
 
 constexpr uint32_t kSquadWarps = 4;
 
 static void squadBarrier() {
-  Worker &w = *tlsWorker;
-  Fiber &f = *tlsFiber;
-  Squad &squad = w.squads[f.warp / kSquadWarps];
-  if (++squad.arrived == squad.live) {
-    squad.arrived = 0;
-    ++squad.gen;
-    return;
-  }
-  f.wait = Fiber::Wait::Squad;
-  f.waitGen = squad.gen;
-  switchToScheduler(w, f);
+  groupBarrier(tlsWorker->squads[tlsFiber->warp / kSquadWarps],
+               Fiber::Wait::Squad);
 }
 
 /// As exchange, among the threads of the caller's squad, indexed by the
 /// thread's position in the squad.
 static const uint64_t *squadExchange(uint64_t value) {
-  Worker &w = *tlsWorker;
   Fiber &f = *tlsFiber;
-  Squad &squad = w.squads[f.warp / kSquadWarps];
-  std::vector<uint64_t> &slots = squad.slots[f.squadCollectives++ & 1];
-  slots[f.tid % slots.size()] = value;
-  squadBarrier();
-  return slots.data();
+  return groupExchange(tlsWorker->squads[f.warp / kSquadWarps],
+                       Fiber::Wait::Squad, f.squadCollectives, f.tid, value);
 }
 
 extern "C" {
