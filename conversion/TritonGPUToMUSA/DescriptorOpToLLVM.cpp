@@ -26,6 +26,7 @@
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
+#include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
 #include "conversion/TritonGPUToMUSA/TensorDescriptor.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -99,31 +100,6 @@ namespace {
 
 /// What a descriptor op needs to address its tensor.
 using Descriptor = LoweredTensorDesc;
-
-/// `if (pred) then()` as blocks; the merged value (else `elseValue`) is
-/// returned, the insertion point left in the continuation.
-Value emitGuarded(ConversionPatternRewriter &rewriter, Location loc, Value pred,
-                  function_ref<Value()> then, Value elseValue) {
-  Block *current = rewriter.getInsertionBlock();
-  Block *rest = rewriter.splitBlock(current, rewriter.getInsertionPoint());
-  SmallVector<Type> types;
-  SmallVector<Location> locs;
-  if (elseValue) {
-    types.push_back(elseValue.getType());
-    locs.push_back(loc);
-  }
-  Block *join = rewriter.createBlock(rest, types, locs);
-  LLVM::BrOp::create(rewriter, loc, ValueRange(), rest);
-  Block *body = rewriter.createBlock(join);
-  Value produced = then();
-  LLVM::BrOp::create(rewriter, loc,
-                     produced ? ValueRange(produced) : ValueRange(), join);
-  rewriter.setInsertionPointToEnd(current);
-  LLVM::CondBrOp::create(rewriter, loc, pred, body, ValueRange(), join,
-                         elseValue ? ValueRange(elseValue) : ValueRange());
-  rewriter.setInsertionPointToStart(rest);
-  return elseValue ? join->getArgument(0) : Value();
-}
 
 /// The address of the element at global coordinates `coords` (i32 each) and
 /// whether it is inside the tensor.
@@ -199,7 +175,7 @@ Value emitMaskedLoads(ConversionPatternRewriter &rewriter, Location loc,
     std::pair<Value, Value> address =
         emitAddress(rewriter, loc, desc, elementType, c);
     Value ptr = address.first, inBounds = address.second;
-    values.push_back(emitGuarded(
+    values.push_back(emitIfThen(
         rewriter, loc, inBounds,
         [&]() -> Value {
           return LLVM::LoadOp::create(rewriter, loc, elementType, ptr,
@@ -236,7 +212,7 @@ LogicalResult emitMaskedWrites(Operation *op,
     Value ptr = address.first, inBounds = address.second;
     Value pred =
         owner ? LLVM::AndOp::create(rewriter, loc, owner, inBounds) : inBounds;
-    emitGuarded(
+    emitIfThen(
         rewriter, loc, pred,
         [&]() -> Value {
           write(ptr, value);
