@@ -232,10 +232,7 @@ struct AsyncCopyGlobalToLocalOpConversion
       }
       return Value();
     };
-    if (owner)
-      emitIfThen(rewriter, loc, owner, body, Value());
-    else
-      body();
+    emitIfThen(rewriter, loc, owner, body, Value());
     replaceWithToken(op, rewriter);
     return success();
   }

@@ -161,9 +161,7 @@ LogicalResult lowerAtomic(Operation *op, Value ptr, ArrayRef<Value> operands,
     Value tid = targetInfo.threadId(rewriter, loc, 0);
     Value isFirst = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                          tid, i32Const(rewriter, loc, 0));
-    Value pred = mask ? LLVM::AndOp::create(rewriter, loc, isFirst, mask)
-                            .getResult()
-                      : isFirst;
+    Value pred = andPredicates(rewriter, loc, isFirst, mask);
     Value old = emitIfThen(
         rewriter, loc, pred, [&] { return emitAtomic(ptr, operands); }, zero);
     if (*broadcast) {
@@ -209,17 +207,11 @@ LogicalResult lowerAtomic(Operation *op, Value ptr, ArrayRef<Value> operands,
     SmallVector<Value> elementOperands;
     for (auto &v : values)
       elementOperands.push_back(v[i]);
-    Value pred = owner;
-    if (!masks.empty())
-      pred = pred ? LLVM::AndOp::create(rewriter, loc, pred, masks[i])
-                        .getResult()
-                  : masks[i];
-    if (pred)
-      results[i] = emitIfThen(
-          rewriter, loc, pred,
-          [&] { return emitAtomic(ptrs[i], elementOperands); }, zero);
-    else
-      results[i] = emitAtomic(ptrs[i], elementOperands);
+    Value pred =
+        andPredicates(rewriter, loc, owner, masks.empty() ? Value() : masks[i]);
+    results[i] = emitIfThen(
+        rewriter, loc, pred,
+        [&] { return emitAtomic(ptrs[i], elementOperands); }, zero);
   }
 
   if (*broadcast) {
@@ -255,10 +247,7 @@ LogicalResult lowerAtomic(Operation *op, Value ptr, ArrayRef<Value> operands,
           LLVM::StoreOp::create(rewriter, loc, results[i], slots[i]);
       return Value();
     };
-    if (owner)
-      emitIfThen(rewriter, loc, owner, publish, Value());
-    else
-      publish();
+    emitIfThen(rewriter, loc, owner, publish, Value());
     targetInfo.sharedMemoryBarrier(rewriter, loc);
     for (unsigned i = 0; i < n; ++i)
       results[i] = LLVM::LoadOp::create(rewriter, loc, elementType, slots[i]);

@@ -114,7 +114,7 @@ std::pair<Value, Value> emitAddress(OpBuilder &b, Location loc,
     Value lt = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, coord,
                                     desc.shape[d]);
     Value ok = LLVM::AndOp::create(b, loc, ge, lt);
-    inBounds = inBounds ? LLVM::AndOp::create(b, loc, inBounds, ok) : ok;
+    inBounds = andPredicates(b, loc, inBounds, ok);
     Value term = LLVM::MulOp::create(
         b, loc, LLVM::SExtOp::create(b, loc, b.getI64Type(), coord),
         desc.strides[d]);
@@ -210,8 +210,7 @@ LogicalResult emitMaskedWrites(Operation *op,
     std::pair<Value, Value> address =
         emitAddress(rewriter, loc, desc, value.getType(), c);
     Value ptr = address.first, inBounds = address.second;
-    Value pred =
-        owner ? LLVM::AndOp::create(rewriter, loc, owner, inBounds) : inBounds;
+    Value pred = andPredicates(rewriter, loc, owner, inBounds);
     emitIfThen(
         rewriter, loc, pred,
         [&]() -> Value {

@@ -525,16 +525,9 @@ struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
         LLVM::StoreOp::create(rewriter, loc, value, ptrs[i], alignment);
         return Value();
       };
-      Value pred = owner;
-      if (!masks.empty())
-        pred =
-            pred
-                ? LLVM::AndOp::create(rewriter, loc, pred, masks[i]).getResult()
-                : masks[i];
-      if (pred)
-        emitIfThen(rewriter, loc, pred, store, Value());
-      else
-        store();
+      Value pred = andPredicates(rewriter, loc, owner,
+                                 masks.empty() ? Value() : masks[i]);
+      emitIfThen(rewriter, loc, pred, store, Value());
     }
     rewriter.eraseOp(op);
     return success();

@@ -18,8 +18,12 @@ namespace mlir::triton_musa {
 /// insertion point in the continuation block, before what followed it.
 /// `thenBody` returns the value produced on the taken path (or null);
 /// `elseValue` is produced otherwise. Returns the merged value, if any.
+/// A null `pred` always holds (e.g. no owner predicate because every thread
+/// holds distinct data): `thenBody` is emitted in line, without a branch.
 inline Value emitIfThen(RewriterBase &rewriter, Location loc, Value pred,
                         function_ref<Value()> thenBody, Value elseValue) {
+  if (!pred)
+    return thenBody();
   Block *current = rewriter.getInsertionBlock();
   Block *rest = rewriter.splitBlock(current, rewriter.getInsertionPoint());
   SmallVector<Type> mergedTypes;

@@ -362,10 +362,7 @@ private:
                             .getResult()
                       : clear;
     }
-    if (writer)
-      emitIfThen(rewriter, loc, writer, emitStores, Value());
-    else
-      emitStores();
+    emitIfThen(rewriter, loc, writer, emitStores, Value());
     targetInfo.sharedMemoryBarrier(rewriter, loc);
 
     Region &combine = op.getCombineOp();

@@ -399,14 +399,9 @@ private:
           LLVM::AndOp::create(rewriter, loc, lane,
                               i32Const(rewriter, loc, axisBits)),
           i32Const(rewriter, loc, 0));
-      writer = writer ? LLVM::AndOp::create(rewriter, loc, writer, first)
-                            .getResult()
-                      : first;
+      writer = andPredicates(rewriter, loc, writer, first);
     }
-    if (writer)
-      emitIfThen(rewriter, loc, writer, emitStores, Value());
-    else
-      emitStores();
+    emitIfThen(rewriter, loc, writer, emitStores, Value());
     targetInfo.sharedMemoryBarrier(rewriter, loc);
 
     Region &combine = op.getCombineOp();

@@ -60,3 +60,12 @@ mlir::triton_musa::lowerOrReport(Operation *op, const TypeConverter &converter,
   rewriter.replaceOp(op, poison);
   return success();
 }
+
+Value mlir::triton_musa::andPredicates(OpBuilder &b, Location loc, Value lhs,
+                                       Value rhs) {
+  if (!lhs)
+    return rhs;
+  if (!rhs)
+    return lhs;
+  return LLVM::AndOp::create(b, loc, lhs, rhs);
+}

@@ -23,6 +23,10 @@ LogicalResult lowerOrReport(Operation *op, const TypeConverter &converter,
                             ConversionPatternRewriter &rewriter,
                             llvm::function_ref<LogicalResult()> lower);
 
+/// `lhs && rhs` (i1), where a null operand means no condition: the other is
+/// returned as it is.
+Value andPredicates(OpBuilder &b, Location loc, Value lhs, Value rhs);
+
 /// Packs the per-thread values of a tensor into its `!llvm.struct` type.
 Value packLLElements(OpBuilder &b, Location loc, ValueRange elements,
                      Type structType);
