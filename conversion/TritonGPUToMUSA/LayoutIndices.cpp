@@ -1,6 +1,7 @@
 //===- LayoutIndices.cpp - Index math from linear layouts ----------------===//
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
+#include "conversion/TritonGPUToMUSA/Utility.h"
 
 #include "target/LLVMCalls.h"
 #include "target/TargetInfo.h"
@@ -215,6 +216,13 @@ Value mlir::triton_musa::emitOwnerPredicate(OpBuilder &b, Location loc,
   if (!laneMask && !warpMask)
     return {};
   auto [lane, warp] = emitLaneAndWarpId(b, loc, target);
+  return emitIdBitsClearPredicate(b, loc, lane, laneMask, warp, warpMask);
+}
+
+Value mlir::triton_musa::emitIdBitsClearPredicate(OpBuilder &b, Location loc,
+                                                  Value lane, int32_t laneMask,
+                                                  Value warp,
+                                                  int32_t warpMask) {
   Value pred;
   for (auto [id, mask] : {std::pair<Value, int32_t>{lane, laneMask},
                           std::pair<Value, int32_t>{warp, warpMask}}) {
@@ -223,8 +231,7 @@ Value mlir::triton_musa::emitOwnerPredicate(OpBuilder &b, Location loc,
     Value bits = LLVM::AndOp::create(b, loc, id, i32Const(b, loc, mask));
     Value isZero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, bits,
                                         i32Const(b, loc, 0));
-    pred =
-        pred ? LLVM::AndOp::create(b, loc, pred, isZero).getResult() : isZero;
+    pred = andPredicates(b, loc, pred, isZero);
   }
   return pred;
 }

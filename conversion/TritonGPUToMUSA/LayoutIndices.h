@@ -59,6 +59,11 @@ mapRegisters(const mlir::triton_musa::LinearLayout &src,
 Value emitOwnerPredicate(OpBuilder &b, Location loc, const TargetInfo &target,
                          const mlir::triton_musa::LinearLayout &layout);
 
+/// i1 that is true where `lane & laneMask` and `warp & warpMask` are both 0;
+/// null when both masks are 0.
+Value emitIdBitsClearPredicate(OpBuilder &b, Location loc, Value lane,
+                               int32_t laneMask, Value warp, int32_t warpMask);
+
 /// Mask of register bits that only repeat data held in lower registers.
 int32_t getDuplicateRegisterMask(const mlir::triton_musa::LinearLayout &layout);
 

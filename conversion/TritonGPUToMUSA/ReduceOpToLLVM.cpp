@@ -348,20 +348,8 @@ private:
           storeShared(rewriter, loc, regions[k], index, acc[g][k]);
       return Value();
     };
-    Value writer;
-    for (auto [id, mask] :
-         {std::pair<Value, int32_t>{lane, plan.writerLaneMask},
-          std::pair<Value, int32_t>{warp, plan.writerWarpMask}}) {
-      if (!mask)
-        continue;
-      Value bits = LLVM::AndOp::create(rewriter, loc, id,
-                                       i32Const(rewriter, loc, mask));
-      Value clear = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                         bits, i32Const(rewriter, loc, 0));
-      writer = writer ? LLVM::AndOp::create(rewriter, loc, writer, clear)
-                            .getResult()
-                      : clear;
-    }
+    Value writer = emitIdBitsClearPredicate(
+        rewriter, loc, lane, plan.writerLaneMask, warp, plan.writerWarpMask);
     emitIfThen(rewriter, loc, writer, emitStores, Value());
     targetInfo.sharedMemoryBarrier(rewriter, loc);
 
