@@ -309,15 +309,13 @@ private:
                     SmallVector<SmallVector<Value>> &results,
                     ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
-    FailureOr<Value> base = getScratchPointer(rewriter, loc, op, targetInfo);
-    if (failed(base))
-      return failure();
     unsigned numOperands = elementTypes.size();
-    uint64_t count = plan.numOutputs * plan.numSlots;
-    SmallVector<Value> regions;
-    for (unsigned k = 0; k < numOperands; ++k)
-      regions.push_back(
-          getStackedRegion(rewriter, loc, *base, elementTypes, count, k));
+    FailureOr<SmallVector<Value>> scratch =
+        getStackedScratchRegions(rewriter, loc, op, targetInfo, elementTypes,
+                                 plan.numOutputs * plan.numSlots);
+    if (failed(scratch))
+      return failure();
+    ArrayRef<Value> regions = *scratch;
 
     auto [lane, warp] = emitLaneAndWarpId(rewriter, loc, targetInfo);
     Value slot = emitLinearFunction(rewriter, loc, warp, plan.slotCoefficients);

@@ -3,6 +3,7 @@
 #include "conversion/TritonGPUToMUSA/ReduceScanCommon.h"
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
+#include "conversion/TritonGPUToMUSA/Scratch.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -166,6 +167,19 @@ Value mlir::triton_musa::getStackedRegion(OpBuilder &b, Location loc,
     return base;
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                              ValueRange{i32Const(b, loc, offset)});
+}
+
+FailureOr<SmallVector<Value>> mlir::triton_musa::getStackedScratchRegions(
+    OpBuilder &b, Location loc, Operation *op, const TargetInfo &target,
+    TypeRange elementTypes, uint64_t count) {
+  FailureOr<Value> base = getScratchPointer(b, loc, op, target);
+  if (failed(base))
+    return failure();
+  SmallVector<Value> regions;
+  for (unsigned k = 0, e = elementTypes.size(); k < e; ++k)
+    regions.push_back(
+        getStackedRegion(b, loc, *base, elementTypes, count, k));
+  return regions;
 }
 
 namespace {

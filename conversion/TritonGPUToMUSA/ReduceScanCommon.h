@@ -88,6 +88,13 @@ unsigned getStackedRegionBytes(TypeRange elementTypes, uint64_t count);
 Value getStackedRegion(OpBuilder &b, Location loc, Value base,
                        TypeRange elementTypes, uint64_t count, unsigned index);
 
+/// Per operand, the start of its region in the scratch buffer of `op` laid
+/// out as in getStackedRegionBytes (`count` elements of each type).
+FailureOr<SmallVector<Value>>
+getStackedScratchRegions(OpBuilder &b, Location loc, Operation *op,
+                         const TargetInfo &target, TypeRange elementTypes,
+                         uint64_t count);
+
 /// Stores `value` at element `index` (i32) of a shared buffer of `value`'s
 /// type at `base`.
 void storeShared(OpBuilder &b, Location loc, Value base, Value index,

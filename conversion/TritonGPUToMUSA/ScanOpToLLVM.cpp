@@ -342,16 +342,14 @@ private:
                                 TypeRange elementTypes,
                                 ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
-    FailureOr<Value> base = getScratchPointer(rewriter, loc, op, targetInfo);
-    if (failed(base))
-      return failure();
     unsigned numOperands = elementTypes.size();
     unsigned numPositions = plan.numWarpPositions;
-    uint64_t count = plan.numRows * plan.numChunks * numPositions;
-    SmallVector<Value> regions;
-    for (unsigned k = 0; k < numOperands; ++k)
-      regions.push_back(
-          getStackedRegion(rewriter, loc, *base, elementTypes, count, k));
+    FailureOr<SmallVector<Value>> scratch = getStackedScratchRegions(
+        rewriter, loc, op, targetInfo, elementTypes,
+        plan.numRows * plan.numChunks * numPositions);
+    if (failed(scratch))
+      return failure();
+    ArrayRef<Value> regions = *scratch;
 
     Value position =
         emitLinearFunction(rewriter, loc, warp, plan.warpCoefficients);
