@@ -37,6 +37,15 @@ def _wrap_i32(v: torch.Tensor) -> torch.Tensor:
     return (((v + 2**31) % 2**32) - 2**31).to(torch.int32)
 
 
+def _both_signs_shuffled(parts: List[torch.Tensor], n: int, g: torch.Generator) -> torch.Tensor:
+    """The first `n` of `parts` and their negations, in a random order drawn from `g`."""
+    x = torch.cat(parts)
+    x = torch.cat([x, -x])
+    x = x[torch.randperm(len(x), generator=g)]
+    assert len(x) >= n
+    return x[:n].contiguous()
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # casts: fp32 -> fp16 (rtne and rtz), bf16, i32 (bitcast and fptosi), u8
 # ---------------------------------------------------------------------------------------------------------------
@@ -67,11 +76,7 @@ def _cast_inputs(n: int) -> torch.Tensor:
     for e in range(-12, 15, 3):
         parts.append(((1 + (2 * m + 1) * 2.0**-11) * 2.0**e).float())
         parts.append(((1 + (2 * m + 1) * 2.0**-8) * 2.0**e).float())
-    x = torch.cat(parts)
-    x = torch.cat([x, -x])
-    x = x[torch.randperm(len(x), generator=g)]
-    assert len(x) >= n
-    return x[:n].contiguous()
+    return _both_signs_shuffled(parts, n, g)
 
 
 @pytest.mark.parametrize("arch", ARCHS)
@@ -123,11 +128,7 @@ def _fp8_inputs(n: int) -> torch.Tensor:
     for e in range(-6, 9):
         parts.append(((1 + (2 * m + 1) / 16) * 2.0**e).float())  # e4m3 ties (3-bit mantissa)
         parts.append(((1 + (2 * m[:4] + 1) / 8) * 2.0**e).float())  # e5m2 ties (2-bit mantissa)
-    x = torch.cat(parts)
-    x = torch.cat([x, -x])
-    x = x[torch.randperm(len(x), generator=g)]
-    assert len(x) >= n
-    return x[:n].contiguous()
+    return _both_signs_shuffled(parts, n, g)
 
 
 @pytest.mark.parametrize("arch", ARCHS)
