@@ -187,45 +187,6 @@ llvm::Error linkLibdevice(llvm::Module &module, llvm::StringRef path,
   return linkNeededLibdeviceFunctions(module, std::move(*lib), path, loc);
 }
 
-/// Runs LLVM's default O<level> pipeline. There is no TargetMachine for
-/// mtgpu, so target hooks take their defaults; the library is switched off
-/// because a GPU has no libc to call (LLVM would otherwise form memset,
-/// sqrtf, puts ... calls).
-void optimize(llvm::Module &module, unsigned optLevel) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb;
-  llvm::TargetLibraryInfoImpl tlii(module.getTargetTriple());
-  tlii.disableAllFunctions();
-  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-
-  llvm::OptimizationLevel level = llvm::OptimizationLevel::O0;
-  switch (optLevel) {
-  case 0:
-    break;
-  case 1:
-    level = llvm::OptimizationLevel::O1;
-    break;
-  case 2:
-    level = llvm::OptimizationLevel::O2;
-    break;
-  default:
-    level = llvm::OptimizationLevel::O3;
-    break;
-  }
-  llvm::ModulePassManager mpm =
-      optLevel == 0 ? pb.buildO0DefaultPipeline(level)
-                    : pb.buildPerModuleDefaultPipeline(level);
-  mpm.run(module, mam);
-}
-
 } // namespace
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
@@ -270,6 +231,64 @@ void mlir::triton_musa::registerLLVMIRExportTranslations(
   registerLLVMDialectTranslation(registry);
 }
 
+llvm::Error mlir::triton_musa::checkOptLevel(unsigned optLevel, Location loc) {
+  if (optLevel > 3)
+    return emitFailure(loc, "optimization level " + llvm::Twine(optLevel) +
+                                " is not in 0..3");
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+mlir::triton_musa::translateToLLVMModule(ModuleOp module,
+                                         llvm::LLVMContext &llvmContext) {
+  DialectRegistry registry;
+  registerLLVMIRExportTranslations(registry);
+  module->getContext()->appendDialectRegistry(registry);
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "LLVMDialectModule");
+  if (!llvmModule)
+    return emitFailure(module.getLoc(),
+                       "cannot translate the module to LLVM IR");
+  return llvmModule;
+}
+
+llvm::Error mlir::triton_musa::verifyLLVMModule(llvm::Module &module,
+                                                Location loc) {
+  std::string brokenWhy;
+  llvm::raw_string_ostream brokenStream(brokenWhy);
+  if (llvm::verifyModule(module, &brokenStream))
+    return emitFailure(loc, "invalid LLVM IR: " + brokenWhy);
+  return llvm::Error::success();
+}
+
+void mlir::triton_musa::optimizeLLVMModule(llvm::Module &module,
+                                           unsigned optLevel,
+                                           llvm::TargetMachine *machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(machine);
+  llvm::TargetLibraryInfoImpl tlii(module.getTargetTriple());
+  tlii.disableAllFunctions();
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+
+  llvm::OptimizationLevel level = llvm::OptimizationLevel::O3;
+  if (optLevel == 1)
+    level = llvm::OptimizationLevel::O1;
+  else if (optLevel == 2)
+    level = llvm::OptimizationLevel::O2;
+  llvm::ModulePassManager mpm =
+      optLevel == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                    : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(module, mam);
+}
+
 llvm::Expected<std::unique_ptr<llvm::Module>>
 mlir::triton_musa::translateToMUSALLVMModule(ModuleOp module,
                                              llvm::LLVMContext &llvmContext,
@@ -290,22 +309,17 @@ mlir::triton_musa::translateToMUSALLVMModule(ModuleOp module,
   if (!archName.empty() && !lookupMUSAArch(archName))
     return emitFailure(loc, "unknown MUSA architecture '" + archName +
                                 "' (supported: " + getMUSAArchNames() + ")");
-  if (options.optLevel > 3)
-    return emitFailure(loc, "optimization level " +
-                                llvm::Twine(options.optLevel) +
-                                " is not in 0..3");
+  if (llvm::Error error = checkOptLevel(options.optLevel, loc))
+    return std::move(error);
 
   auto kernels = collectKernels(module);
   if (!kernels)
     return kernels.takeError();
 
-  DialectRegistry registry;
-  registerLLVMIRExportTranslations(registry);
-  module->getContext()->appendDialectRegistry(registry);
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext, "LLVMDialectModule");
-  if (!llvmModule)
-    return emitFailure(loc, "cannot translate the module to LLVM IR");
+  auto translated = translateToLLVMModule(module, llvmContext);
+  if (!translated)
+    return translated.takeError();
+  std::unique_ptr<llvm::Module> llvmModule = std::move(*translated);
 
   llvmModule->setTargetTriple(llvm::Triple(kMUSATriple));
   llvmModule->setDataLayout(kMUSADataLayout);
@@ -317,12 +331,11 @@ mlir::triton_musa::translateToMUSALLVMModule(ModuleOp module,
             linkLibdevice(*llvmModule, *options.libdevicePath, loc))
       return std::move(error);
 
-  std::string brokenWhy;
-  llvm::raw_string_ostream brokenStream(brokenWhy);
-  if (llvm::verifyModule(*llvmModule, &brokenStream))
-    return emitFailure(loc, "invalid LLVM IR: " + brokenWhy);
+  if (llvm::Error error = verifyLLVMModule(*llvmModule, loc))
+    return std::move(error);
 
-  optimize(*llvmModule, options.optLevel);
+  // There is no TargetMachine for mtgpu: target hooks take their defaults.
+  optimizeLLVMModule(*llvmModule, options.optLevel);
   // Kernels carry no debug info to the SDK, and LLVM 14 cannot read LLVM
   // 22's debug records anyway.
   llvm::StripDebugInfo(*llvmModule);

@@ -47,6 +47,7 @@
 namespace llvm {
 class LLVMContext;
 class Module;
+class TargetMachine;
 } // namespace llvm
 
 namespace mlir {
@@ -86,6 +87,28 @@ struct ExportOptions {
 
 /// Adds the MLIR -> LLVM IR translation interfaces the export needs.
 void registerLLVMIRExportTranslations(DialectRegistry &registry);
+
+// Steps shared by the MUSA export and the NVPTX (GPU proxy) export; their
+// failures are also emitted as MLIR errors at `loc`.
+
+/// Fails (reporting at `loc`) unless `optLevel` is in 0..3.
+llvm::Error checkOptLevel(unsigned optLevel, Location loc);
+
+/// `module` (LLVM dialect) as a new llvm::Module in `llvmContext`, the
+/// translation interfaces registered first.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateToLLVMModule(ModuleOp module, llvm::LLVMContext &llvmContext);
+
+/// Fails (reporting at `loc`, with the verifier's reason) if `module` is not
+/// valid LLVM IR.
+llvm::Error verifyLLVMModule(llvm::Module &module, Location loc);
+
+/// Runs LLVM's default O<optLevel> pipeline (optLevel in 0..3) with the
+/// analyses and callbacks of `machine` (the defaults without one). The
+/// library is switched off because a GPU has no libc to call (LLVM would
+/// otherwise form memset, sqrtf, puts ... calls).
+void optimizeLLVMModule(llvm::Module &module, unsigned optLevel,
+                        llvm::TargetMachine *machine = nullptr);
 
 /// Translates and prepares `module` (steps in the file comment) into a new
 /// llvm::Module in `llvmContext`. Errors from MLIR are also emitted as

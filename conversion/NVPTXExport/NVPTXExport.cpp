@@ -214,56 +214,23 @@ llvm::Error linkLibdevice(llvm::Module &module,
   return linkNeededLibdeviceFunctions(module, std::move(*lib), *path, loc);
 }
 
-/// LLVM's default O<level> pipeline with the NVPTX machine's analyses and
-/// callbacks; no C library on a GPU.
-void optimize(llvm::Module &module, llvm::TargetMachine &machine,
-              unsigned optLevel) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&machine);
-  llvm::TargetLibraryInfoImpl tlii(module.getTargetTriple());
-  tlii.disableAllFunctions();
-  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel level = llvm::OptimizationLevel::O3;
-  if (optLevel == 1)
-    level = llvm::OptimizationLevel::O1;
-  else if (optLevel == 2)
-    level = llvm::OptimizationLevel::O2;
-  llvm::ModulePassManager mpm =
-      optLevel == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-                    : pb.buildPerModuleDefaultPipeline(level);
-  mpm.run(module, mam);
-}
-
 } // namespace
 
 llvm::Expected<std::string>
 mlir::triton_musa::translateToNVPTXLLVMIR(ModuleOp module,
                                           const NVPTXExportOptions &options) {
   Location loc = module.getLoc();
-  if (options.optLevel > 3)
-    return emitFailure(loc, "optimization level " +
-                                llvm::Twine(options.optLevel) +
-                                " is not in 0..3");
+  if (llvm::Error error = checkOptLevel(options.optLevel, loc))
+    return std::move(error);
   auto machine = createNVPTXTargetMachine(options);
   if (!machine)
     return emitFailure(loc, llvm::toString(machine.takeError()));
 
-  DialectRegistry registry;
-  registerLLVMIRExportTranslations(registry);
-  module->getContext()->appendDialectRegistry(registry);
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext, "LLVMDialectModule");
-  if (!llvmModule)
-    return emitFailure(loc, "cannot translate the module to LLVM IR");
+  auto translated = translateToLLVMModule(module, llvmContext);
+  if (!translated)
+    return translated.takeError();
+  std::unique_ptr<llvm::Module> llvmModule = std::move(*translated);
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
   llvmModule->setDataLayout((*machine)->createDataLayout());
   // libdevice asks __nvvm_reflect("__CUDA_FTZ"); keep denormals (IEEE).
@@ -277,11 +244,9 @@ mlir::triton_musa::translateToNVPTXLLVMIR(ModuleOp module,
           linkLibdevice(*llvmModule, options.libdevicePath, loc))
     return std::move(error);
 
-  std::string brokenWhy;
-  llvm::raw_string_ostream brokenStream(brokenWhy);
-  if (llvm::verifyModule(*llvmModule, &brokenStream))
-    return emitFailure(loc, "invalid LLVM IR: " + brokenWhy);
-  optimize(*llvmModule, **machine, options.optLevel);
+  if (llvm::Error error = verifyLLVMModule(*llvmModule, loc))
+    return std::move(error);
+  optimizeLLVMModule(*llvmModule, options.optLevel, machine->get());
   llvm::StripDebugInfo(*llvmModule);
 
   std::string text;
