@@ -512,10 +512,9 @@ LogicalResult storeToScratch(RewriterBase &rewriter, Location loc,
       LLVM::StoreOp::create(rewriter, loc, value, ptr, alignment);
     return Value();
   };
-  if (Value owner = emitOwnerPredicate(rewriter, loc, targetInfo, layout))
-    emitIfThen(rewriter, loc, owner, emitStores, Value());
-  else
-    emitStores();
+  emitIfThen(rewriter, loc,
+             emitOwnerPredicate(rewriter, loc, targetInfo, layout), emitStores,
+             Value());
   return success();
 }
 
