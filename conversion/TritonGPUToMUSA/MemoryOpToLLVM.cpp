@@ -218,6 +218,24 @@ getSharedBuffer(Value base, ttg::MemDescType type,
   return buffer;
 }
 
+/// Stores a tensor of `srcType` (converted: `src`) into the shared memory at
+/// `base` of type `type`, as storeDistributedToShared.
+LogicalResult
+storeTensorToShared(RewriterBase &rewriter, Location loc,
+                    const TargetInfo &targetInfo,
+                    const TypeConverter &converter, Value base,
+                    ttg::MemDescType type, RankedTensorType srcType, Value src,
+                    function_ref<InFlightDiagnostic()> emitError) {
+  FailureOr<SharedBuffer> buffer = getSharedBuffer(base, type, emitError);
+  auto layout = getLinearLayout(srcType, emitError);
+  Type elementType = converter.convertType(srcType.getElementType());
+  if (failed(buffer) || failed(layout) || !elementType)
+    return failure();
+  return storeDistributedToShared(rewriter, loc, targetInfo, *buffer, *layout,
+                                  unpackLLElements(rewriter, loc, src),
+                                  elementType, emitError);
+}
+
 /// Lowers ttg.local_alloc to its buffer's pointer (base + allocation.offset),
 /// storing the initial value if there is one.
 struct LocalAllocOpConversion : public MUSAPattern<ttg::LocalAllocOp> {
@@ -231,20 +249,12 @@ struct LocalAllocOpConversion : public MUSAPattern<ttg::LocalAllocOp> {
     FailureOr<Value> base = getScratchPointer(rewriter, loc, op, targetInfo);
     if (failed(base))
       return failure();
-    if (Value src = adaptor.getSrc()) {
-      auto type = cast<ttg::MemDescType>(op.getType());
-      auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-      FailureOr<SharedBuffer> buffer = getSharedBuffer(*base, type, emitError);
-      auto layout = getLinearLayout(srcType, emitError);
-      Type elementType =
-          getTypeConverter()->convertType(srcType.getElementType());
-      if (failed(buffer) || failed(layout) || !elementType)
+    if (Value src = adaptor.getSrc())
+      if (failed(storeTensorToShared(
+              rewriter, loc, targetInfo, *getTypeConverter(), *base,
+              cast<ttg::MemDescType>(op.getType()),
+              cast<RankedTensorType>(op.getSrc().getType()), src, emitError)))
         return failure();
-      if (failed(storeDistributedToShared(
-              rewriter, loc, targetInfo, *buffer, *layout,
-              unpackLLElements(rewriter, loc, src), elementType, emitError)))
-        return failure();
-    }
     rewriter.replaceOp(op, *base);
     return success();
   }
@@ -259,18 +269,10 @@ struct LocalStoreOpConversion : public MUSAPattern<ttg::LocalStoreOp> {
         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto emitError = [&] { return op.emitError(); };
-    auto type = cast<ttg::MemDescType>(op.getDst().getType());
-    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-    FailureOr<SharedBuffer> buffer =
-        getSharedBuffer(adaptor.getDst(), type, emitError);
-    auto layout = getLinearLayout(srcType, emitError);
-    Type elementType =
-        getTypeConverter()->convertType(srcType.getElementType());
-    if (failed(buffer) || failed(layout) || !elementType)
-      return failure();
-    if (failed(storeDistributedToShared(
-            rewriter, loc, targetInfo, *buffer, *layout,
-            unpackLLElements(rewriter, loc, adaptor.getSrc()), elementType,
+    if (failed(storeTensorToShared(
+            rewriter, loc, targetInfo, *getTypeConverter(), adaptor.getDst(),
+            cast<ttg::MemDescType>(op.getDst().getType()),
+            cast<RankedTensorType>(op.getSrc().getType()), adaptor.getSrc(),
             emitError)))
       return failure();
     rewriter.eraseOp(op);
