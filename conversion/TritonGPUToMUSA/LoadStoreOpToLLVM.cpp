@@ -353,6 +353,17 @@ unsigned getVectorWidth(Value ptr, Value mask,
   return vec;
 }
 
+/// The vector of `type` holding `elements`, built from undef by inserting
+/// them in order.
+Value buildVector(OpBuilder &b, Location loc, Type type,
+                  ArrayRef<Value> elements) {
+  Value vector = LLVM::UndefOp::create(b, loc, type);
+  for (auto [j, element] : llvm::enumerate(elements))
+    vector = LLVM::InsertElementOp::create(b, loc, vector, element,
+                                           i32Const(b, loc, j));
+  return vector;
+}
+
 unsigned getAlignment(Type type) {
   return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
 }
@@ -437,11 +448,8 @@ struct LoadOpConversion : public MUSAPattern<triton::LoadOp> {
         } else if (vec == 1) {
           otherValue = others[i];
         } else {
-          otherValue = LLVM::UndefOp::create(rewriter, loc, accessType);
-          for (unsigned j = 0; j < vec; ++j)
-            otherValue = LLVM::InsertElementOp::create(
-                rewriter, loc, otherValue, others[i + j],
-                i32Const(rewriter, loc, j));
+          otherValue = buildVector(rewriter, loc, accessType,
+                                   ArrayRef<Value>(others).slice(i, vec));
         }
         // A vector shares one mask: the width only grows where the mask is
         // constant over it.
@@ -515,11 +523,9 @@ struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
         continue;
       Value value = values[i];
       if (vec > 1) {
-        value = LLVM::UndefOp::create(
-            rewriter, loc, VectorType::get({int64_t(vec)}, elementType));
-        for (unsigned j = 0; j < vec; ++j)
-          value = LLVM::InsertElementOp::create(
-              rewriter, loc, value, values[i + j], i32Const(rewriter, loc, j));
+        value = buildVector(rewriter, loc,
+                            VectorType::get({int64_t(vec)}, elementType),
+                            ArrayRef<Value>(values).slice(i, vec));
       }
       auto store = [&]() -> Value {
         LLVM::StoreOp::create(rewriter, loc, value, ptrs[i], alignment);
