@@ -70,6 +70,15 @@ def musa_driver_active() -> None:
         driver.set_active(MusaDriver())
 
 
+@pytest.fixture(params=("mp_31", "mp_22"))
+def arch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Each emulated arch in turn, as TRITON_MUSA_ARCH for the test (a test file may parametrize or
+    define its own `arch`)."""
+    from triton_musa.backend.emulator import ARCH_ENV
+    monkeypatch.setenv(ARCH_ENV, request.param)
+    yield request.param
+
+
 @pytest.fixture(scope="session", autouse=True)
 def triton_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Compile into a fresh cache so results reflect the current backend, not ~/.triton."""

@@ -4,7 +4,7 @@ both archs, against exact results."""
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -12,16 +12,10 @@ torch = pytest.importorskip("torch")
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 
-from triton_musa.backend.emulator import ARCH_ENV, emulator_active  # noqa: E402
+from triton_musa.backend.emulator import emulator_active  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
-
-
-@pytest.fixture(params=("mp_31", "mp_22"))
-def arch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv(ARCH_ENV, request.param)
-    yield request.param
 
 
 def test_split_to_scalars(arch: str) -> None:

@@ -6,7 +6,7 @@ in fp32, so each element may differ from the exact value by K fp32 roundings of 
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import pytest
 
@@ -23,12 +23,6 @@ pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or 
 E2M1_VALUES = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0]
 STORAGE = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2, "bf16": torch.bfloat16, "fp16": torch.float16}
 GROUP = 32
-
-
-@pytest.fixture(params=("mp_31", "mp_22"))
-def arch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv(ARCH_ENV, request.param)
-    yield request.param
 
 
 def _kernel() -> Any:

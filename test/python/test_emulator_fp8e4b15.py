@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Iterator, List
+from typing import Any, List
 
 import pytest
 
@@ -16,19 +16,13 @@ torch = pytest.importorskip("torch")
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 
-from triton_musa.backend.emulator import ARCH_ENV, emulator_active  # noqa: E402
+from triton_musa.backend.emulator import emulator_active  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
 
 TORCH_DTYPE = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32}
 TL_DTYPE = {"fp16": tl.float16, "bf16": tl.bfloat16, "fp32": tl.float32}
-
-
-@pytest.fixture(params=("mp_31", "mp_22"))
-def arch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv(ARCH_ENV, request.param)
-    yield request.param
 
 
 def code_value(code: int) -> Fraction:

@@ -5,26 +5,18 @@ statement stored. Both archs (32- and 128-lane warps), against values computed i
 
 from __future__ import annotations
 
-from typing import Iterator
-
 import pytest
 
 torch = pytest.importorskip("torch")
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 
-from triton_musa.backend.emulator import ARCH_ENV, emulator_active  # noqa: E402
+from triton_musa.backend.emulator import emulator_active  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
 
 WARP_SIZE = {"mp_31": 32, "mp_22": 128}
-
-
-@pytest.fixture(params=("mp_31", "mp_22"))
-def arch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv(ARCH_ENV, request.param)
-    yield request.param
 
 
 @triton.jit

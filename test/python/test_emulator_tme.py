@@ -8,7 +8,7 @@ can never complete reported as a deadlock naming the barrier."""
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
@@ -18,16 +18,10 @@ import triton.language as tl  # noqa: E402
 from triton.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
 from triton_musa import _musa_mlir  # noqa: E402
-from triton_musa.backend.emulator import ARCH_ENV, emulator_active  # noqa: E402
+from triton_musa.backend.emulator import emulator_active  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
-
-
-@pytest.fixture(params=("mp_31", "mp_22"))
-def arch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv(ARCH_ENV, request.param)
-    yield request.param
 
 
 def fresh(fn: Callable[..., Any]) -> Any:
