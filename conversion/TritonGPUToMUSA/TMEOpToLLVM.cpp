@@ -197,124 +197,59 @@ struct TMETransferOpConversion : public MUSAPattern<OpTy> {
   }
 };
 
-/// musagpu.tme_store_commit -> thread 0 commits.
-struct TMEStoreCommitOpConversion
-    : public MUSAPattern<mgpu::TMEStoreCommitOp> {
-  using MUSAPattern::MUSAPattern;
+/// Lowers the musagpu ops that become one target hook call:
+///   tme_store_commit            -> thread 0 commits;
+///   tme_store_wait              -> thread 0's read wait, then a block barrier;
+///   async_barrier_record        -> the record call, from every thread;
+///   async_barrier_init          -> thread 0 initializes, then a block barrier;
+///   async_barrier_expect_bytes  -> thread 0 adds the bytes;
+///   async_barrier_arrive        -> thread 0 arrives once;
+///   async_barrier_wait          -> every thread waits.
+template <typename OpTy>
+struct TMEHookOpConversion : public MUSAPattern<OpTy> {
+  using MUSAPattern<OpTy>::MUSAPattern;
+  static constexpr bool kEveryThread =
+      llvm::is_one_of<OpTy, mgpu::AsyncBarrierRecordOp,
+                      mgpu::AsyncBarrierWaitOp>::value;
+  static constexpr bool kBarrierAfter =
+      llvm::is_one_of<OpTy, mgpu::TMEStoreWaitOp,
+                      mgpu::AsyncBarrierInitOp>::value;
 
-  LogicalResult lower(mgpu::TMEStoreCommitOp op, OpAdaptor,
+  LogicalResult lower(OpTy op, typename OpTy::Adaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
-    if (failed(requireTME(op, targetInfo)))
-      return failure();
-    onThreadZero(rewriter, op.getLoc(), targetInfo, [&] {
-      targetInfo.tmeStoreCommit(rewriter, op.getLoc());
-    });
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// musagpu.tme_store_wait -> thread 0's read wait, then a block barrier.
-struct TMEStoreWaitOpConversion : public MUSAPattern<mgpu::TMEStoreWaitOp> {
-  using MUSAPattern::MUSAPattern;
-
-  LogicalResult lower(mgpu::TMEStoreWaitOp op, OpAdaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(requireTME(op, targetInfo)))
-      return failure();
-    onThreadZero(rewriter, op.getLoc(), targetInfo, [&] {
-      targetInfo.tmeStoreReadWait(rewriter, op.getLoc());
-    });
-    targetInfo.barrier(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// musagpu.async_barrier_record -> the record call, from every thread.
-struct AsyncBarrierRecordOpConversion
-    : public MUSAPattern<mgpu::AsyncBarrierRecordOp> {
-  using MUSAPattern::MUSAPattern;
-
-  LogicalResult lower(mgpu::AsyncBarrierRecordOp op, OpAdaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(requireTME(op, targetInfo)))
-      return failure();
-    targetInfo.asyncBarrierRecord(rewriter, op.getLoc(), op.getCount());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// musagpu.async_barrier_init -> thread 0 initializes, then a block barrier.
-struct AsyncBarrierInitOpConversion
-    : public MUSAPattern<mgpu::AsyncBarrierInitOp> {
-  using MUSAPattern::MUSAPattern;
-
-  LogicalResult lower(mgpu::AsyncBarrierInitOp op, OpAdaptor adaptor,
-                      ConversionPatternRewriter &rewriter) const override {
+    const TargetInfo &targetInfo = this->targetInfo;
     if (failed(requireTME(op, targetInfo)))
       return failure();
     Location loc = op.getLoc();
-    onThreadZero(rewriter, loc, targetInfo, [&] {
-      targetInfo.asyncBarrierInit(rewriter, loc, adaptor.getBarrier(),
-                                  adaptor.getArriveCount(),
-                                  adaptor.getPhase());
-    });
-    targetInfo.barrier(rewriter, loc);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// musagpu.async_barrier_expect_bytes -> thread 0 adds the bytes.
-struct AsyncBarrierExpectBytesOpConversion
-    : public MUSAPattern<mgpu::AsyncBarrierExpectBytesOp> {
-  using MUSAPattern::MUSAPattern;
-
-  LogicalResult lower(mgpu::AsyncBarrierExpectBytesOp op, OpAdaptor adaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(requireTME(op, targetInfo)))
-      return failure();
-    onThreadZero(rewriter, op.getLoc(), targetInfo, [&] {
-      targetInfo.asyncBarrierExpectBytes(rewriter, op.getLoc(),
-                                         adaptor.getBarrier(),
-                                         adaptor.getBytes());
-    });
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// musagpu.async_barrier_arrive -> thread 0 arrives once.
-struct AsyncBarrierArriveOpConversion
-    : public MUSAPattern<mgpu::AsyncBarrierArriveOp> {
-  using MUSAPattern::MUSAPattern;
-
-  LogicalResult lower(mgpu::AsyncBarrierArriveOp op, OpAdaptor adaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(requireTME(op, targetInfo)))
-      return failure();
-    onThreadZero(rewriter, op.getLoc(), targetInfo, [&] {
-      targetInfo.asyncBarrierArrive(rewriter, op.getLoc(),
-                                    adaptor.getBarrier());
-    });
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// musagpu.async_barrier_wait -> every thread waits.
-struct AsyncBarrierWaitOpConversion
-    : public MUSAPattern<mgpu::AsyncBarrierWaitOp> {
-  using MUSAPattern::MUSAPattern;
-
-  LogicalResult lower(mgpu::AsyncBarrierWaitOp op, OpAdaptor adaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(requireTME(op, targetInfo)))
-      return failure();
-    targetInfo.asyncBarrierWait(rewriter, op.getLoc(), adaptor.getBarrier(),
-                                adaptor.getPhase());
+    auto emitHook = [&] {
+      if constexpr (std::is_same_v<OpTy, mgpu::TMEStoreCommitOp>)
+        targetInfo.tmeStoreCommit(rewriter, loc);
+      else if constexpr (std::is_same_v<OpTy, mgpu::AsyncBarrierRecordOp>)
+        targetInfo.asyncBarrierRecord(rewriter, loc, op.getCount());
+      else if constexpr (std::is_same_v<OpTy, mgpu::TMEStoreWaitOp>)
+        targetInfo.tmeStoreReadWait(rewriter, loc);
+      else if constexpr (std::is_same_v<OpTy, mgpu::AsyncBarrierExpectBytesOp>)
+        targetInfo.asyncBarrierExpectBytes(rewriter, loc, adaptor.getBarrier(),
+                                           adaptor.getBytes());
+      else if constexpr (std::is_same_v<OpTy, mgpu::AsyncBarrierArriveOp>)
+        targetInfo.asyncBarrierArrive(rewriter, loc, adaptor.getBarrier());
+      else if constexpr (std::is_same_v<OpTy, mgpu::AsyncBarrierInitOp>)
+        targetInfo.asyncBarrierInit(rewriter, loc, adaptor.getBarrier(),
+                                    adaptor.getArriveCount(),
+                                    adaptor.getPhase());
+      else {
+        static_assert(std::is_same_v<OpTy, mgpu::AsyncBarrierWaitOp>,
+                      "an op without a hook call");
+        targetInfo.asyncBarrierWait(rewriter, loc, adaptor.getBarrier(),
+                                    adaptor.getPhase());
+      }
+    };
+    if constexpr (kEveryThread)
+      emitHook();
+    else
+      onThreadZero(rewriter, loc, targetInfo, emitHook);
+    if constexpr (kBarrierAfter)
+      targetInfo.barrier(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -327,9 +262,12 @@ void mlir::triton_musa::populateTMEOpToLLVMPatterns(
     const TargetInfo &targetInfo) {
   patterns.add<TMETransferOpConversion<mgpu::TMELoadOp>,
                TMETransferOpConversion<mgpu::TMEStoreOp>,
-               TMEStoreCommitOpConversion, TMEStoreWaitOpConversion,
-               AsyncBarrierRecordOpConversion, AsyncBarrierInitOpConversion,
-               AsyncBarrierExpectBytesOpConversion,
-               AsyncBarrierArriveOpConversion, AsyncBarrierWaitOpConversion>(
+               TMEHookOpConversion<mgpu::TMEStoreCommitOp>,
+               TMEHookOpConversion<mgpu::TMEStoreWaitOp>,
+               TMEHookOpConversion<mgpu::AsyncBarrierRecordOp>,
+               TMEHookOpConversion<mgpu::AsyncBarrierInitOp>,
+               TMEHookOpConversion<mgpu::AsyncBarrierExpectBytesOp>,
+               TMEHookOpConversion<mgpu::AsyncBarrierArriveOp>,
+               TMEHookOpConversion<mgpu::AsyncBarrierWaitOp>>(
       typeConverter, targetInfo);
 }
