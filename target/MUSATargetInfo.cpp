@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "target/CUDAStyleTargetInfo.h"
 #include "target/LLVMCalls.h"
-#include "target/TargetInfo.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -17,8 +17,6 @@ using namespace mlir::triton_musa;
 
 namespace {
 
-/// Address space of the strings printf and assert refer to (global memory).
-constexpr unsigned kStringAddressSpace = 1;
 /// Address space of the shuffles' predicate slot and printf's buffer.
 constexpr unsigned kPrivateAddressSpace = 5;
 /// Prefix of the thread, block and grid id intrinsics.
@@ -50,9 +48,12 @@ Value getPredicateSlot(OpBuilder &b, Location loc) {
 }
 
 /// The target interface for the MUSA GPUs (`llvm.musa.*` functions).
-class MUSATargetInfo final : public TargetInfo {
+class MUSATargetInfo final : public CUDAStyleTargetInfo {
 public:
-  using TargetInfo::TargetInfo;
+  /// printf and assertions as in CUDA (assumed: no public MUSA source names
+  /// them), printf's argument buffer in private memory.
+  explicit MUSATargetInfo(const MUSAArchInfo &arch)
+      : CUDAStyleTargetInfo(arch, kPrivateAddressSpace) {}
 
   Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
     return readSpecialRegister(b, loc, kSpecialRegisters, "tid", dim);
@@ -132,12 +133,6 @@ public:
     }
     return "";
   }
-
-  LogicalResult printf(OpBuilder &b, Location loc, StringRef format,
-                       ValueRange args) const override;
-  LogicalResult assertFail(OpBuilder &b, Location loc, StringRef message,
-                           StringRef file, unsigned line,
-                           StringRef function) const override;
 
   /// The device's descriptor is the 64-byte MUtensorDescriptor the host
   /// encodes with muTensorDescriptorEncode and passes by value (a
@@ -273,27 +268,6 @@ Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
                         {v32, offset, maskAndClamp, predSlot},
                         CalleeKind::Convergent);
   });
-}
-
-/// Device printf as in CUDA (assumed: no public MUSA source names it):
-/// `i32 vprintf(ptr format, ptr args)`, `args` pointing at the arguments
-/// laid out as a C struct after the default argument promotions (integers
-/// narrower than 32 bits to i32, floats to double).
-LogicalResult MUSATargetInfo::printf(OpBuilder &b, Location loc,
-                                     StringRef format, ValueRange args) const {
-  return emitVprintf(b, loc, format, args, kStringAddressSpace,
-                     kPrivateAddressSpace);
-}
-
-/// Device assertion failure as in CUDA (assumed: no public MUSA source names
-/// it): `void __assertfail(ptr message, ptr file, i32 line, ptr function,
-/// i64 charSize)`, which reports and traps.
-LogicalResult MUSATargetInfo::assertFail(OpBuilder &b, Location loc,
-                                         StringRef message, StringRef file,
-                                         unsigned line,
-                                         StringRef function) const {
-  emitAssertFail(b, loc, message, file, line, function, kStringAddressSpace);
-  return success();
 }
 
 } // namespace

@@ -32,8 +32,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "target/CUDAStyleTargetInfo.h"
 #include "target/LLVMCalls.h"
-#include "target/TargetInfo.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -46,16 +46,17 @@ namespace {
 /// NVPTX's generic address space, where allocas live and vprintf's
 /// arguments are passed.
 constexpr unsigned kGenericAddressSpace = 0;
-/// Address space of the strings printf and assert refer to (global memory).
-constexpr unsigned kStringAddressSpace = 1;
 /// Every lane of a 32-lane warp.
 constexpr int64_t kFullMask = 0xffffffff;
 /// Prefix of the thread, block and grid id intrinsics.
 constexpr StringLiteral kSpecialRegisters = "llvm.nvvm.read.ptx.sreg";
 
-class ProxyTargetInfo final : public TargetInfo {
+class ProxyTargetInfo final : public CUDAStyleTargetInfo {
 public:
-  using TargetInfo::TargetInfo;
+  /// PTX's vprintf and __assertfail system calls; printf's argument buffer
+  /// is a local buffer passed generic.
+  explicit ProxyTargetInfo(const MUSAArchInfo &arch)
+      : CUDAStyleTargetInfo(arch, kGenericAddressSpace) {}
 
   Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
     return readSpecialRegister(b, loc, kSpecialRegisters, "tid", dim);
@@ -114,12 +115,6 @@ public:
     }
     return "";
   }
-
-  LogicalResult printf(OpBuilder &b, Location loc, StringRef format,
-                       ValueRange args) const override;
-  LogicalResult assertFail(OpBuilder &b, Location loc, StringRef message,
-                           StringRef file, unsigned line,
-                           StringRef function) const override;
 };
 
 Value ProxyTargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
@@ -151,25 +146,6 @@ Value ProxyTargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
     return callFunction(b, loc, fn, b.getI32Type(), {mask, v32, offset, c},
                         CalleeKind::Convergent);
   });
-}
-
-/// PTX's `vprintf(ptr format, ptr args)`: `args` points at the promoted
-/// arguments laid out as a C struct (a local buffer, passed generic).
-LogicalResult ProxyTargetInfo::printf(OpBuilder &b, Location loc,
-                                      StringRef format,
-                                      ValueRange args) const {
-  return emitVprintf(b, loc, format, args, kStringAddressSpace,
-                     kGenericAddressSpace);
-}
-
-/// PTX's `__assertfail(ptr message, ptr file, i32 line, ptr function,
-/// i64 charSize)`, which reports and traps.
-LogicalResult ProxyTargetInfo::assertFail(OpBuilder &b, Location loc,
-                                          StringRef message, StringRef file,
-                                          unsigned line,
-                                          StringRef function) const {
-  emitAssertFail(b, loc, message, file, line, function, kStringAddressSpace);
-  return success();
 }
 
 } // namespace
