@@ -2,8 +2,9 @@
 //
 // The MUSA GPUs and the GPU proxy (NVVM) share CUDA's device runtime
 // conventions: printf through `vprintf` and assertions through
-// `__assertfail`, their strings in global memory. They differ only in the
-// address space of printf's argument buffer.
+// `__assertfail`, their strings in global memory (they differ in the address
+// space of printf's argument buffer), and i32 shuffle intrinsics per kind
+// that clamp the source lane to the segment.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,32 @@ public:
     emitAssertFail(b, loc, message, file, line, function,
                    getGlobalAddressSpace());
     return success();
+  }
+
+protected:
+  /// The names of a target's i32 shuffle intrinsics, one per kind.
+  struct ShuffleIntrinsics {
+    StringLiteral xorName, upName, downName, idxName;
+
+    StringRef get(ShuffleKind kind) const {
+      switch (kind) {
+      case ShuffleKind::Xor:
+        return xorName;
+      case ShuffleKind::Up:
+        return upName;
+      case ShuffleKind::Down:
+        return downName;
+      case ShuffleKind::Idx:
+        return idxName;
+      }
+      llvm_unreachable("unknown shuffle kind");
+    }
+  };
+
+  /// The source lane a shuffle in segments of `width` lanes clamps to: the
+  /// segment's last lane, or its first (0) for `up`.
+  static int64_t getShuffleClamp(ShuffleKind kind, unsigned width) {
+    return kind == ShuffleKind::Up ? 0 : int64_t(width) - 1;
   }
 
 private:

@@ -238,24 +238,13 @@ Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
                               Value value, Value offset, unsigned width) const {
   if (width == 0)
     width = getWarpSize();
-  StringRef fn;
-  switch (kind) {
-  case ShuffleKind::Xor:
-    fn = "llvm.musa.shfl.xor.sync.i32";
-    break;
-  case ShuffleKind::Up:
-    fn = "llvm.musa.shfl.up.sync.i32";
-    break;
-  case ShuffleKind::Down:
-    fn = "llvm.musa.shfl.down.sync.i32";
-    break;
-  case ShuffleKind::Idx:
-    fn = "llvm.musa.shfl.idx.sync.i32";
-    break;
-  }
+  static constexpr ShuffleIntrinsics kShuffles = {
+      "llvm.musa.shfl.xor.sync.i32", "llvm.musa.shfl.up.sync.i32",
+      "llvm.musa.shfl.down.sync.i32", "llvm.musa.shfl.idx.sync.i32"};
+  StringRef fn = kShuffles.get(kind);
   // The segment mask is encoded against 128 lanes on every MUSA arch; `up`
   // clamps at the segment start, so its low (clamp) field is 0.
-  int64_t clamp = kind == ShuffleKind::Up ? 0 : int64_t(width) - 1;
+  int64_t clamp = getShuffleClamp(kind, width);
   Value maskAndClamp = i32Const(b, loc, ((int64_t(128) - width) << 7) | clamp);
 
   // The intrinsic reports through a private-memory i1 whether the source

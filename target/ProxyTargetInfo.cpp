@@ -122,24 +122,13 @@ Value ProxyTargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
                                unsigned width) const {
   if (width == 0)
     width = getWarpSize();
-  StringRef fn;
-  switch (kind) {
-  case ShuffleKind::Xor:
-    fn = "llvm.nvvm.shfl.sync.bfly.i32";
-    break;
-  case ShuffleKind::Up:
-    fn = "llvm.nvvm.shfl.sync.up.i32";
-    break;
-  case ShuffleKind::Down:
-    fn = "llvm.nvvm.shfl.sync.down.i32";
-    break;
-  case ShuffleKind::Idx:
-    fn = "llvm.nvvm.shfl.sync.idx.i32";
-    break;
-  }
+  static constexpr ShuffleIntrinsics kShuffles = {
+      "llvm.nvvm.shfl.sync.bfly.i32", "llvm.nvvm.shfl.sync.up.i32",
+      "llvm.nvvm.shfl.sync.down.i32", "llvm.nvvm.shfl.sync.idx.i32"};
+  StringRef fn = kShuffles.get(kind);
   // c[12:8] masks the lane bits that pick the segment, c[4:0] clamps the
   // source lane: the segment's last lane, or its first for `up`.
-  int64_t clamp = kind == ShuffleKind::Up ? 0 : int64_t(width) - 1;
+  int64_t clamp = getShuffleClamp(kind, width);
   Value c = i32Const(b, loc, ((int64_t(32) - width) << 8) | clamp);
   Value mask = i32Const(b, loc, kFullMask);
   return shuffleInChunks(b, loc, value, /*chunkBits=*/32, [&](Value v32) {
