@@ -70,7 +70,7 @@ bool threadsAgree(const LinearLayout &operand, const LinearLayout &result,
                              result.getInDimSizeLog2(name));
     for (unsigned i = 0; i < bits; ++i) {
       auto at = [&](const LinearLayout &l) {
-        if (i >= l.getInDimSizeLog2(name))
+        if (int32_t(i) >= l.getInDimSizeLog2(name))
           return SmallVector<int32_t>(rank, 0);
         return applyLayout(l, {{name.str(), int32_t(1) << i}});
       };

@@ -249,7 +249,7 @@ struct ReshapeOpConversion : public MUSAPattern<triton::ReshapeOp> {
     if (succeeded(registers)) {
       picked = *registers;
     } else if (op.getAllowReorder() &&
-               layouts->src.getInDimSize(kRegister) == numRegisters &&
+               unsigned(layouts->src.getInDimSize(kRegister)) == numRegisters &&
                duplicatesDataAlike(layouts->src, layouts->dst)) {
       // Any element order: each thread keeps its registers as they are.
       picked = llvm::to_vector(llvm::seq<unsigned>(0, numRegisters));
