@@ -317,6 +317,10 @@ ModuleOp moduleOf(nb::handle object) {
 
 NB_MODULE(_musa_mlir, m) {
   m.doc() = "triton-musa's MLIR library: parse, verify, transform, print.";
+  // Triton's kernel caches hold our EmulatedKernel objects (and their bound
+  // methods) until the interpreter exits, where Python does not collect them;
+  // nanobind would report each as a leak at every exit.
+  nb::set_leak_warnings(false);
   mlirTritonMUSARegisterAllPasses();
 
   nb::exception<MLIRDiagnosticError>(m, "MLIRError");
