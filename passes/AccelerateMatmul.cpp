@@ -306,7 +306,7 @@ DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
 }
 
 DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
-                   std::optional<mgpu::MmaElementKind> kind, unsigned numWarps);
+                   mgpu::MmaElementKind kind, unsigned numWarps);
 
 DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                       unsigned numWarps, bool enableMMA, bool enableSQMMA) {
@@ -338,31 +338,31 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
     // with SQMMA switched off.
     if (path.sqmma || !findWMMAAtom(arch.warpSize, *kind))
       return path;
-    DotPath wmma = selectWMMA(dot, arch, kind, numWarps);
+    DotPath wmma = selectWMMA(dot, arch, *kind, numWarps);
     if (!wmma.wmma)
       wmma.reason = path.reason + "; " + wmma.reason;
     return wmma;
   }
-  return selectWMMA(dot, arch, kind, numWarps);
+  return selectWMMA(dot, arch, *kind, numWarps);
 }
 
 /// WMMA for a dot whose operand types have passed selectDotPath's checks
 /// (`kind` is set): whole atoms, warps from chooseWarps.
 DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
-                   std::optional<mgpu::MmaElementKind> kind, unsigned numWarps) {
+                   mgpu::MmaElementKind kind, unsigned numWarps) {
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto dType = cast<RankedTensorType>(dot.getD().getType());
   Type accElem = dType.getElementType();
-  if (*kind == mgpu::MmaElementKind::E4M3 ||
-      *kind == mgpu::MmaElementKind::E5M2)
+  if (kind == mgpu::MmaElementKind::E4M3 ||
+      kind == mgpu::MmaElementKind::E5M2)
     return stayOnFMA("fp8 operands need mp_31's SQMMA");
-  const WMMAAtom *atom = findWMMAAtom(arch.warpSize, *kind);
+  const WMMAAtom *atom = findWMMAAtom(arch.warpSize, kind);
   if (!atom)
-    return stayOnFMA("no confirmed " + mgpu::stringifyMmaElementKind(*kind).str() +
+    return stayOnFMA("no confirmed " + mgpu::stringifyMmaElementKind(kind).str() +
                " WMMA atom on " + arch.name.str() +
                " (MUSA-FACTS.md: only f16/bf16 m32n32k16)");
   if (std::optional<std::string> why =
-          unsupportedAccumulator(accElem, *kind, "WMMA"))
+          unsupportedAccumulator(accElem, kind, "WMMA"))
     return stayOnFMA(*why);
   unsigned rank = dType.getRank();
   int64_t m = dType.getShape()[rank - 2], n = dType.getShape()[rank - 1];
