@@ -447,6 +447,27 @@ Value roundToAccumulatorType(OpBuilder &b, Location loc, Value d,
   return arith::TruncFOp::create(b, loc, accType, d);
 }
 
+/// Replaces `dot` by `result`, then erases what fed its operands and is
+/// now unused: the conversions into the FMA operand layouts or local_loads
+/// the unit's operands replaced, and an immutable buffer whose last load
+/// went.
+void replaceDot(triton::DotOp dot, Value result) {
+  SmallVector<Operation *> inputs = {dot.getA().getDefiningOp()};
+  if (dot.getB().getDefiningOp() != inputs.front())
+    inputs.push_back(dot.getB().getDefiningOp());
+  dot.getD().replaceAllUsesWith(result);
+  dot.erase();
+  for (Operation *input : inputs) {
+    if (!isa_and_nonnull<ttg::ConvertLayoutOp, ttg::LocalLoadOp>(input) ||
+        !input->use_empty())
+      continue;
+    Operation *source = input->getOperand(0).getDefiningOp();
+    input->erase();
+    if (isa_and_nonnull<ttg::LocalAllocOp>(source) && source->use_empty())
+      source->erase();
+  }
+}
+
 mgpu::WMMAOp rewriteToWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                    const DotPath &path) {
   MLIRContext *ctx = dot.getContext();
@@ -467,14 +488,7 @@ mgpu::WMMAOp rewriteToWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
   auto dType = cast<RankedTensorType>(dot.getD().getType());
   Value d = ttg::ConvertLayoutOp::create(
       b, loc, dType, roundToAccumulatorType(b, loc, wmma.getD(), accType));
-  SmallVector<Operation *> inputs = {dot.getA().getDefiningOp(),
-                                     dot.getB().getDefiningOp()};
-  dot.getD().replaceAllUsesWith(d);
-  dot.erase();
-  // The FMA operand conversions convertTo looked through are dead now.
-  for (Operation *input : inputs)
-    if (isa_and_nonnull<ttg::ConvertLayoutOp>(input) && input->use_empty())
-      input->erase();
+  replaceDot(dot, d);
   return wmma;
 }
 
@@ -653,9 +667,8 @@ Value storeSQMMAOperand(OpBuilder &b, Location loc, Value tensor,
                         mgpu::TMESharedEncodingAttr encoding,
                         SQMMABufferCache &cache) {
   Operation *def = tensor.getDefiningOp();
-  Value unused;
-  Value &buffer = def ? cache[{tensor, encoding}] : unused;
-  if (buffer)
+  std::pair<Value, Attribute> key{tensor, encoding};
+  if (Value buffer = def ? cache.lookup(key) : Value())
     return buffer;
   OpBuilder::InsertionGuard guard(b);
   if (def)
@@ -666,8 +679,9 @@ Value storeSQMMAOperand(OpBuilder &b, Location loc, Value tensor,
       ttg::SharedMemorySpaceAttr::get(b.getContext()));
   auto alloc = ttg::LocalAllocOp::create(b, loc, memType, tensor);
   setAlignment(alloc, getSwizzlePeriod(encoding));
-  buffer = alloc.getResult();
-  return buffer;
+  if (def)
+    cache[key] = alloc.getResult();
+  return alloc.getResult();
 }
 
 /// Operand `opIdx` of `dot` as a shared buffer in `encoding`: the ring
@@ -745,9 +759,6 @@ void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
       ctx, 1, orderOf(choice.transB), bits);
   OpBuilder b(dot);
   Location loc = dot.getLoc();
-  SmallVector<Operation *> inputs = {dot.getA().getDefiningOp()};
-  if (dot.getB().getDefiningOp() != inputs.front())
-    inputs.push_back(dot.getB().getDefiningOp());
   Value a = toSQMMAOperand(b, loc, dot.getA(), encA, cache);
   Value bb = toSQMMAOperand(b, loc, dot.getB(), encB, cache);
   Value c = convertTo(b, loc, dot.getC(), acc);
@@ -760,19 +771,7 @@ void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
   Value d = ttg::ConvertLayoutOp::create(
       b, loc, dType,
       roundToAccumulatorType(b, loc, wait.getResult(0), accType));
-  dot.getD().replaceAllUsesWith(d);
-  dot.erase();
-  // The register operands the buffers replaced are dead now, and so is an
-  // immutable buffer they were loaded from once its last load goes.
-  for (Operation *input : inputs) {
-    if (!isa_and_nonnull<ttg::ConvertLayoutOp, ttg::LocalLoadOp>(input) ||
-        !input->use_empty())
-      continue;
-    Operation *source = input->getOperand(0).getDefiningOp();
-    input->erase();
-    if (isa_and_nonnull<ttg::LocalAllocOp>(source) && source->use_empty())
-      source->erase();
-  }
+  replaceDot(dot, d);
   carryAccumulatorInLayout(sqmma.getCMutable(), wait.getResult(0));
   sinkWait(wait);
 }
