@@ -185,13 +185,13 @@ struct MUSASinkAccumulatorConversions
       tracker.changed = false;
       walkAndApplyPatterns(getOperation(), frozen, &tracker);
     } while (tracker.changed);
-    // The conversions the rewrites left without users would still get
-    // scratch from --musa-allocate-shared-memory.
+    // The conversions out of accumulator layouts the rewrites left without
+    // users would still get scratch from --musa-allocate-shared-memory.
     SmallVector<ttg::ConvertLayoutOp> dead;
     do {
       dead.clear();
       getOperation().walk([&](ttg::ConvertLayoutOp cvt) {
-        if (cvt->use_empty())
+        if (cvt->use_empty() && accumulatorSource(cvt.getResult()))
           dead.push_back(cvt);
       });
       for (ttg::ConvertLayoutOp cvt : dead)
