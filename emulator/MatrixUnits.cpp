@@ -9,6 +9,24 @@ using namespace mlir::triton_musa::emulator;
 
 namespace {
 
+/// An m x n x k atom over `warpSize` threads with its owner tables sized:
+/// each thread holds m*k / warpSize A, n*k / warpSize B and m*n / warpSize
+/// C elements, one per register.
+WMMAAtomLayout makeAtom(unsigned warpSize, unsigned m, unsigned n,
+                        unsigned k) {
+  WMMAAtomLayout atom;
+  atom.warpSize = warpSize;
+  atom.m = m, atom.n = n, atom.k = k;
+  atom.aRegs = m * k / warpSize;
+  atom.bRegs = n * k / warpSize;
+  atom.cRegs = m * n / warpSize;
+  atom.aOwner.resize(m * k);
+  atom.bOwner.resize(k * n);
+  atom.cRow.resize(m * n);
+  atom.cCol.resize(m * n);
+  return atom;
+}
+
 /// QY2 (mp_22) m32n32k16 f16/bf16 over 128 threads, MUSA-FACTS.md's last
 /// section, for thread t:
 ///   C: row = 4(t/64) + (t/8)%4 + {0,8,16,24}, col = 8((t/32)%2) + t%8 + {0,16}
@@ -18,14 +36,7 @@ namespace {
 /// K pair {0,1} in one 32-bit register, so register = kPair + 2 * half16;
 /// C: register = colHalf + 2 * rowQuarter (col+16 fastest, then row+8, +16).
 WMMAAtomLayout buildQY2M32N32K16() {
-  WMMAAtomLayout atom;
-  atom.warpSize = 128;
-  atom.m = 32, atom.n = 32, atom.k = 16;
-  atom.aRegs = 4, atom.bRegs = 4, atom.cRegs = 8;
-  atom.aOwner.resize(32 * 16);
-  atom.bOwner.resize(16 * 32);
-  atom.cRow.resize(128 * 8);
-  atom.cCol.resize(128 * 8);
+  WMMAAtomLayout atom = makeAtom(128, 32, 32, 16);
   for (uint32_t t = 0; t < 128; ++t) {
     for (uint32_t half = 0; half < 2; ++half)
       for (uint32_t pair = 0; pair < 2; ++pair) {
@@ -56,14 +67,7 @@ WMMAAtomLayout buildQY2M32N32K16() {
 /// reads its operand words in that order (two registers per 32-bit word,
 /// the lower one in the low half).
 WMMAAtomLayout buildPH1M16N16K16() {
-  WMMAAtomLayout atom;
-  atom.warpSize = 32;
-  atom.m = 16, atom.n = 16, atom.k = 16;
-  atom.aRegs = 8, atom.bRegs = 8, atom.cRegs = 8;
-  atom.aOwner.resize(16 * 16);
-  atom.bOwner.resize(16 * 16);
-  atom.cRow.resize(32 * 8);
-  atom.cCol.resize(32 * 8);
+  WMMAAtomLayout atom = makeAtom(32, 16, 16, 16);
   for (uint32_t l = 0; l < 32; ++l) {
     for (uint32_t j = 0; j < 2; ++j)
       for (uint32_t i = 0; i < 4; ++i) {
