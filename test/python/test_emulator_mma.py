@@ -539,7 +539,6 @@ _BMM_WMMA = [
 def test_bmm_wmma(dtype: torch.dtype, shape: Tuple[int, ...], warps: str) -> None:
     """A batched tl.dot on QY2's WMMA, each batch a sequence of m32n32k16 atoms, against torch.bmm."""
     d, ref, ttgir = run_bmm("mp_22", dtype, *shape, seed=sum(shape))
-    B, M, N, K, BB, BM, BN, BK, num_warps = shape
     assert reported_paths(ttgir) == [("wmma", f"m32n32k16, warpsPerCTA {warps}")]
     check(d, ref, dtype)
 

@@ -37,11 +37,11 @@ def reports(kernel: Any) -> List[Tuple[str, str, str]]:
     return found
 
 
-def accelerated_ttgir(kernel: Any) -> str:
-    """The kernel's TTGIR after --musa-accelerate-matmul."""
+def accelerated_ttgir(kernel: Any, *then: str) -> str:
+    """The kernel's TTGIR after --musa-accelerate-matmul and the passes `then`."""
     from triton_musa import _musa_mlir
     module = _musa_mlir.parse(kernel.asm["ttgir"])
-    module.run_pipeline(f"builtin.module({MatmulOptions().pass_spec()})")
+    module.run_pipeline(f"builtin.module({','.join([MatmulOptions().pass_spec(), *then])})")
     return str(module)
 
 
@@ -254,10 +254,7 @@ def test_descriptor_store_from_accumulator_layout(arch: str, path: str, monkeypa
                                           TensorDescriptor.from_tensor(b, [BK, BN]),
                                           TensorDescriptor.from_tensor(c, [BM, BN]), K, BM=BM, BN=BN, BK=BK)
     assert [p for _, p, _ in reports(compiled)] == [path]
-    from triton_musa import _musa_mlir
-    module = _musa_mlir.parse(compiled.asm["ttgir"])
-    module.run_pipeline(f"builtin.module({MatmulOptions().pass_spec()},musa-sink-accumulator-conversions)")
-    text = str(module)
+    text = accelerated_ttgir(compiled, "musa-sink-accumulator-conversions")
     epilogue = text[text.index("scf.yield"):]
     assert "ttg.convert_layout" not in epilogue, epilogue
     assert re.search(rf"tt\.descriptor_store .* tensor<64x64xf16, #{path}", epilogue), epilogue
