@@ -23,12 +23,30 @@
 // `ptx_kernel` + "nvvm.maxntid", maps `__mt_*` libdevice calls onto the
 // `__nv_*` functions of libdevice.10.bc, and emits PTX.
 //
-// Matrix paths (later, when the matrix/TME issues land): this class is where
-// their hooks go for the proxy: `musagpu` SQMMA -> wgmma (both are 4-warp
-// shared-memory-operand MMAs with an async wait), TME tile loads -> TMA
-// (cp.async.bulk.tensor), and MUSA's integer async-barrier ids -> an array of
-// mbarriers in shared memory indexed by the id, carved out of `global_smem`
-// by declareSharedMemory.
+// SQMMA -> wgmma (both are 4-warp MMAs on shared-memory operands with an
+// asynchronous wait). One SQMMA instruction (M x N x K per squad, M a
+// multiple of 64) is M/64 x K/k wgmma.mma_async.m64nNk<k> (k = 16 for
+// 16-bit types, 8 for tf32, 32 for 8-bit types), between one
+// wgmma.fence and one wgmma.commit_group; musagpu.sqmma_wait is
+// wgmma.wait_group 0 returning the accumulators (so no read of them is
+// scheduled before it). The accumulator is Hopper's fragment
+// (layouts/HopperFragments.h): instruction t's registers are t's N/2.
+// Operands are #musagpu.tme_shared buffers with the proxy's swizzle codes:
+// 16-byte granules, a 128-byte line and a 32/64/128-byte stride S are
+// exactly Hopper's 32B/64B/128B swizzles (16-byte chunk bits [4, 4 + log2
+// (S/16)) XORed with address bits from 7 up), when rows are S bytes (the
+// swizzle atom is 8 rows of S bytes). The 64-bit shared-memory descriptor
+// (PTX ISA, "Matrix Descriptor"): start address >> 4 in bits 0-13, leading
+// byte offset >> 4 in 16-29 (MN-major: the distance between S-byte pieces
+// along M or N; unused K-major), stride byte offset >> 4 in 32-45 (8 rows,
+// both majors), swizzle mode in 62-63 (1 = 128B, 2 = 64B, 3 = 32B).
+// SQMMA's transA (A M-major) is wgmma's imm-trans-a; SQMMA's transB (B
+// K-major) is wgmma's K-major B, i.e. imm-trans-b = !transB.
+//
+// Later (their issues): TME tile loads -> TMA (cp.async.bulk.tensor), and
+// MUSA's integer async-barrier ids -> an array of mbarriers in shared
+// memory indexed by the id, carved out of `global_smem` by
+// declareSharedMemory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +55,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::triton_musa;
@@ -104,6 +123,23 @@ public:
                  CalleeKind::SideEffects);
   }
 
+  /// The wgmma descriptor of `tile` (i64).
+  FailureOr<Value> sqmmaDescriptor(OpBuilder &b, Location loc,
+                                   const SQMMAOperandTile &tile) const override;
+  /// An SQMMA instruction that is one wgmma (64 rows, one wgmma K step).
+  FailureOr<SmallVector<Value>> sqmma(OpBuilder &b, Location loc,
+                                      const SQMMAInstr &instr, Value descA,
+                                      Value descB,
+                                      ArrayRef<Value> c) const override;
+  FailureOr<SmallVector<Value>>
+  sqmmaOnTiles(OpBuilder &b, Location loc, const SQMMAInstr &instr,
+               const SQMMAOperandTile &a, const SQMMAOperandTile &bTile,
+               ArrayRef<Value> c) const override;
+  LogicalResult sqmmaWait(OpBuilder &b, Location loc) const override;
+  FailureOr<SmallVector<Value>>
+  sqmmaWaitFor(OpBuilder &b, Location loc,
+               ArrayRef<Value> values) const override;
+
   StringRef getSyncScope(MemoryScope scope) const override {
     switch (scope) {
     case MemoryScope::Block:
@@ -135,6 +171,282 @@ Value ProxyTargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
     return callFunction(b, loc, fn, b.getI32Type(), {mask, v32, offset, c},
                         CalleeKind::Convergent);
   });
+}
+
+
+//===----------------------------------------------------------------------===//
+// SQMMA as wgmma
+//===----------------------------------------------------------------------===//
+
+/// What wgmma takes for one SQMMA element kind.
+struct WGMMAType {
+  /// PTX operand and accumulator types.
+  StringLiteral operand, accumulator;
+  /// K of one instruction.
+  unsigned k;
+  /// Operands may be M/N-major (imm-trans-a/b); otherwise K-major only, and
+  /// the instruction has no transpose (nor, for integers, scale) operands.
+  bool transposable;
+  bool integer;
+};
+
+WGMMAType getWGMMAType(SQMMAKind kind) {
+  switch (kind) {
+  case SQMMAKind::F16:
+    return {"f16", "f32", 16, true, false};
+  case SQMMAKind::BF16:
+    return {"bf16", "f32", 16, true, false};
+  case SQMMAKind::TF32:
+    return {"tf32", "f32", 8, false, false};
+  case SQMMAKind::S8:
+    return {"s8", "s32", 32, false, true};
+  case SQMMAKind::E4M3:
+    return {"e4m3", "f32", 32, false, false};
+  case SQMMAKind::E5M2:
+    return {"e5m2", "f32", 32, false, false};
+  }
+  llvm_unreachable("unknown SQMMA kind");
+}
+
+/// The widest field of a descriptor (start address, byte offsets): 14 bits
+/// of a 16-byte unit.
+constexpr int64_t kDescriptorFieldLimit = int64_t(1) << 18;
+
+FailureOr<Value>
+ProxyTargetInfo::sqmmaDescriptor(OpBuilder &b, Location loc,
+                                 const SQMMAOperandTile &tile) const {
+  int64_t granule = tile.getSwizzleGranularityBytes();
+  int64_t span = tile.getSwizzleStrideBytes();
+  if (granule != 16 || tile.getSwizzleLineBytes() != 128 || span > 128)
+    return emitError(loc)
+           << "the GPU proxy's wgmma needs operand buffers in Hopper's "
+              "swizzles (16-byte granularity, 128-byte line, 32/64/128-byte "
+              "stride), got granularity "
+           << granule << ", stride " << span << ", line "
+           << tile.getSwizzleLineBytes() << " bytes";
+  if (tile.leadingBytes != span)
+    return emitError(loc) << "the GPU proxy's wgmma needs operand rows as "
+                             "wide as the swizzle ("
+                          << span << " bytes), got " << tile.leadingBytes
+                          << "-byte rows";
+  int64_t pieceStride = tile.pieceStrideBytes;
+  if (pieceStride % 16 || pieceStride >= kDescriptorFieldLimit)
+    return emitError(loc) << "the GPU proxy's wgmma descriptor cannot hold a "
+                          << pieceStride << "-byte distance between pieces";
+  // 128B, 64B, 32B swizzle: modes 1, 2, 3.
+  int64_t mode = span == 128 ? 1 : span == 64 ? 2 : 3;
+  // K-major operands ignore the leading byte offset (PTX: assumed 1).
+  int64_t leading = pieceStride == 0 ? 1 : pieceStride >> 4;
+  int64_t strideField = (8 * int64_t(tile.leadingBytes)) >> 4;
+  uint64_t fields = (uint64_t(leading) << 16) | (uint64_t(strideField) << 32) |
+                    (uint64_t(mode) << 62);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value address = LLVM::PtrToIntOp::create(b, loc, i32, tile.tileStart);
+  Value start = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, address, i32Const(b, loc, 4)),
+      i32Const(b, loc, 0x3fff));
+  Value constant = LLVM::ConstantOp::create(
+      b, loc, i64, b.getI64IntegerAttr(int64_t(fields)));
+  return LLVM::OrOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i64, start),
+                            constant)
+      .getResult();
+}
+
+/// One wgmma.mma_async.m64n<n>k<k> on descriptors `descA`, `descB` and the
+/// calling thread's n / 2 accumulators `c` (tied to the results).
+static SmallVector<Value> emitWGMMA(OpBuilder &b, Location loc,
+                                    const WGMMAType &type, unsigned n,
+                                    bool transA, bool transB, Value descA,
+                                    Value descB, ArrayRef<Value> c) {
+  // Operands are numbered outputs first, then every input: the tied
+  // accumulators $regs..$2regs-1, then descA, descB and scale-d's value.
+  unsigned regs = c.size();
+  unsigned descAIndex = 2 * regs;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << descAIndex + 2
+     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << n << "k" << type.k << "."
+     << type.accumulator << "." << type.operand << "." << type.operand << " {";
+  for (unsigned i = 0; i < regs; ++i)
+    os << (i ? ", " : "") << "$" << i;
+  os << "}, $" << descAIndex << ", $" << descAIndex + 1 << ", p";
+  if (!type.integer)
+    os << ", 1, 1";
+  if (type.transposable)
+    os << ", " << int(transA) << ", " << int(!transB);
+  os << ";\n}";
+  char reg = type.integer ? 'r' : 'f';
+  std::string constraints;
+  for (unsigned i = 0; i < regs; ++i)
+    constraints += std::string(i ? "," : "") + "=" + reg;
+  for (unsigned i = 0; i < regs; ++i)
+    constraints += "," + std::to_string(i);
+  constraints += ",l,l,r";
+  SmallVector<Value> operands(c);
+  operands.append({descA, descB, i32Const(b, loc, 1)});
+  Type accType = c.front().getType();
+  auto result = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(regs, accType));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, result, operands, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  SmallVector<Value> d;
+  for (unsigned i = 0; i < regs; ++i)
+    d.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
+                                             int64_t(i)));
+  return d;
+}
+
+/// Checks that wgmma can run `instr`: M a multiple of 64, K of whole wgmma
+/// steps, the majors the element type allows, c of the instruction's size.
+static LogicalResult checkWGMMA(Location loc, const SQMMAInstr &instr,
+                                const WGMMAType &type, size_t accumulators) {
+  if (instr.m % 64 || instr.k % type.k || instr.n % 8 || instr.n > 256)
+    return emitError(loc) << "the GPU proxy's wgmma cannot run an m"
+                          << instr.m << "n" << instr.n << "k" << instr.k
+                          << " SQMMA instruction on " << type.operand
+                          << " (wgmma: 64 rows per warpgroup, N a multiple of "
+                             "8 up to 256, K steps of "
+                          << type.k << ")";
+  if (!type.transposable && (instr.transA || !instr.transB))
+    return emitError(loc) << "the GPU proxy's wgmma takes " << type.operand
+                          << " operands K-major only";
+  if (accumulators != instr.m * instr.n / 128)
+    return emitError(loc) << "an m" << instr.m << "n" << instr.n
+                          << " SQMMA instruction has "
+                          << instr.m * instr.n / 128
+                          << " accumulators per thread, got " << accumulators;
+  return success();
+}
+
+FailureOr<SmallVector<Value>>
+ProxyTargetInfo::sqmma(OpBuilder &b, Location loc, const SQMMAInstr &instr,
+                       Value descA, Value descB, ArrayRef<Value> c) const {
+  WGMMAType type = getWGMMAType(instr.kind);
+  if (failed(checkWGMMA(loc, instr, type, c.size())))
+    return failure();
+  if (instr.m != 64 || instr.k != type.k)
+    return emitError(loc) << "the GPU proxy issues an m" << instr.m << "n"
+                          << instr.n << "k" << instr.k
+                          << " SQMMA instruction as several wgmma, from its "
+                             "operand tiles (sqmmaOnTiles), not from two "
+                             "descriptors";
+  callFunction(b, loc, "llvm.nvvm.wgmma.fence.sync.aligned", {}, {},
+               CalleeKind::Convergent);
+  SmallVector<Value> d = emitWGMMA(b, loc, type, instr.n, instr.transA,
+                                   instr.transB, descA, descB, c);
+  callFunction(b, loc, "llvm.nvvm.wgmma.commit_group.sync.aligned", {}, {},
+               CalleeKind::Convergent);
+  return d;
+}
+
+/// Byte offset in an operand tile of the element `contiguous` elements
+/// along its contiguous dimension and `row` rows along the other one.
+static int64_t tileOffset(const SQMMAOperandTile &tile, int64_t contiguous,
+                          int64_t row) {
+  int64_t elementBytes = tile.elementType.getIntOrFloatBitWidth() / 8;
+  int64_t rowElements = tile.leadingBytes / elementBytes;
+  return contiguous / rowElements * tile.pieceStrideBytes +
+         contiguous % rowElements * elementBytes + row * tile.leadingBytes;
+}
+
+FailureOr<SmallVector<Value>>
+ProxyTargetInfo::sqmmaOnTiles(OpBuilder &b, Location loc,
+                              const SQMMAInstr &instr,
+                              const SQMMAOperandTile &a,
+                              const SQMMAOperandTile &bTile,
+                              ArrayRef<Value> c) const {
+  WGMMAType type = getWGMMAType(instr.kind);
+  if (failed(checkWGMMA(loc, instr, type, c.size())))
+    return failure();
+  // The descriptor of the sub-tile `offset` bytes into `tile`.
+  auto descriptorAt = [&](const SQMMAOperandTile &tile,
+                          int64_t offset) -> FailureOr<Value> {
+    SQMMAOperandTile sub = tile;
+    sub.tileStart = LLVM::GEPOp::create(
+        b, loc, tile.tileStart.getType(), b.getI8Type(), tile.tileStart,
+        ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    return sqmmaDescriptor(b, loc, sub);
+  };
+  unsigned perWGMMA = instr.n / 2;
+  SmallVector<Value> d(c);
+  callFunction(b, loc, "llvm.nvvm.wgmma.fence.sync.aligned", {}, {},
+               CalleeKind::Convergent);
+  for (unsigned mt = 0; mt < instr.m / 64; ++mt) {
+    MutableArrayRef<Value> acc =
+        MutableArrayRef<Value>(d).slice(mt * perWGMMA, perWGMMA);
+    for (unsigned kt = 0; kt < instr.k / type.k; ++kt) {
+      int64_t m0 = mt * 64, k0 = kt * type.k;
+      // A [M, K]: K contiguous unless transA; B [K, N]: N contiguous unless
+      // transB.
+      int64_t offsetA = instr.transA ? tileOffset(a, m0, k0)
+                                     : tileOffset(a, k0, m0);
+      int64_t offsetB = instr.transB ? tileOffset(bTile, k0, 0)
+                                     : tileOffset(bTile, 0, k0);
+      FailureOr<Value> descA = descriptorAt(a, offsetA);
+      FailureOr<Value> descB = descriptorAt(bTile, offsetB);
+      if (failed(descA) || failed(descB))
+        return failure();
+      SmallVector<Value> next = emitWGMMA(b, loc, type, instr.n, instr.transA,
+                                          instr.transB, *descA, *descB, acc);
+      llvm::copy(next, acc.begin());
+    }
+  }
+  callFunction(b, loc, "llvm.nvvm.wgmma.commit_group.sync.aligned", {}, {},
+               CalleeKind::Convergent);
+  return d;
+}
+
+LogicalResult ProxyTargetInfo::sqmmaWait(OpBuilder &b, Location loc) const {
+  callFunction(b, loc, "llvm.nvvm.wgmma.wait_group.sync.aligned", {},
+               {LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                         b.getI64IntegerAttr(0))},
+               CalleeKind::Convergent);
+  return success();
+}
+
+/// wgmma.wait_group 0 as inline assembly whose operands are tied to its
+/// results: the accumulators are written asynchronously, and only the
+/// results of the wait may be read.
+FailureOr<SmallVector<Value>>
+ProxyTargetInfo::sqmmaWaitFor(OpBuilder &b, Location loc,
+                              ArrayRef<Value> values) const {
+  if (values.empty()) {
+    if (failed(sqmmaWait(b, loc)))
+      return failure();
+    return SmallVector<Value>();
+  }
+  std::string outputs, inputs;
+  SmallVector<Type> types;
+  for (auto [i, v] : llvm::enumerate(values)) {
+    Type type = v.getType();
+    char reg;
+    if (type.isF32())
+      reg = 'f';
+    else if (type.isInteger(32))
+      reg = 'r';
+    else
+      return emitError(loc) << "the GPU proxy's wgmma wait holds f32 or i32 "
+                               "accumulators, got "
+                            << type;
+    outputs += std::string(i ? "," : "") + "=" + reg;
+    inputs += "," + std::to_string(i);
+    types.push_back(type);
+  }
+  auto result = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, result, values, "wgmma.wait_group.sync.aligned 0;",
+      outputs + inputs, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  SmallVector<Value> waited;
+  for (unsigned i = 0, e = values.size(); i < e; ++i)
+    waited.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
+                                                  int64_t(i)));
+  return waited;
 }
 
 } // namespace

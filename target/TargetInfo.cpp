@@ -80,6 +80,34 @@ LogicalResult TargetInfo::sqmmaWait(OpBuilder &b, Location loc) const {
                         << getArchName() << ")";
 }
 
+FailureOr<SmallVector<Value>>
+TargetInfo::sqmmaOnTiles(OpBuilder &b, Location loc, const SQMMAInstr &instr,
+                         const SQMMAOperandTile &a,
+                         const SQMMAOperandTile &bTile,
+                         ArrayRef<Value> c) const {
+  // sqmmaDescriptor takes no line: the hardware's is 256 bytes.
+  for (const SQMMAOperandTile *tile : {&a, &bTile})
+    if (tile->getSwizzleLineBytes() != 256)
+      return emitError(loc) << "SQMMA descriptors assume a 256-byte swizzle "
+                               "line, got "
+                            << tile->getSwizzleLineBytes() << " bytes";
+  FailureOr<Value> descA = sqmmaDescriptor(b, loc, a);
+  if (failed(descA))
+    return failure();
+  FailureOr<Value> descB = sqmmaDescriptor(b, loc, bTile);
+  if (failed(descB))
+    return failure();
+  return sqmma(b, loc, instr, *descA, *descB, c);
+}
+
+FailureOr<SmallVector<Value>>
+TargetInfo::sqmmaWaitFor(OpBuilder &b, Location loc,
+                         ArrayRef<Value> values) const {
+  if (failed(sqmmaWait(b, loc)))
+    return failure();
+  return SmallVector<Value>(values);
+}
+
 std::optional<TargetKind> mlir::triton_musa::parseTargetKind(StringRef name) {
   if (name == "musa")
     return TargetKind::Device;

@@ -126,14 +126,29 @@ struct SQMMAInstr {
 /// out: `tileStart` (`!llvm.ptr<3>`) points at the tile's first element
 /// (unswizzled address), rows of the operand's contiguous dimension are
 /// `leadingBytes` apart (a power of two, at most 256), and the buffer is
-/// swizzled with the #musagpu.tme_shared codes `swizzleGranularity` and
-/// `swizzleStride` (the swizzle line is 256 bytes).
+/// swizzled with the #musagpu.tme_shared codes `swizzleGranularity`,
+/// `swizzleStride` and `swizzleLine`. A contiguous dimension wider than
+/// one row continues in the next piece of rows, `pieceStrideBytes` further
+/// (all rows of a piece come before the next piece).
 struct SQMMAOperandTile {
   Value tileStart;
   /// The element type in memory (f16, bf16, f32, i8, f8...).
   Type elementType;
   unsigned leadingBytes = 0;
-  int32_t swizzleGranularity = 0, swizzleStride = 0;
+  /// The codes of the musagpu enums (MUSAGPUEnums.td): granularity
+  /// none/16/32/64/128 B = 0..4, stride 32/64/128/256 B = 0..3, line
+  /// 128/256 B = 0/1.
+  int32_t swizzleGranularity = 0, swizzleStride = 0, swizzleLine = 0;
+  int64_t pieceStrideBytes = 0;
+
+  /// The swizzle in bytes (granularity 0: no swizzle).
+  int64_t getSwizzleGranularityBytes() const {
+    return swizzleGranularity == 0 ? 0 : int64_t(8) << swizzleGranularity;
+  }
+  int64_t getSwizzleStrideBytes() const {
+    return int64_t(32) << swizzleStride;
+  }
+  int64_t getSwizzleLineBytes() const { return int64_t(128) << swizzleLine; }
 };
 
 class TargetInfo {
@@ -305,6 +320,23 @@ public:
                                               ArrayRef<Value> c) const;
   /// Waits until the SQMMA instructions the calling thread issued are done.
   virtual LogicalResult sqmmaWait(OpBuilder &b, Location loc) const;
+
+  /// What the lowering calls: one SQMMA instruction on operand tiles `a`
+  /// and `bTile`. By default a descriptor per tile (which has no swizzle
+  /// line field: the line must be 256 bytes, as on MUSA) and sqmma(); a
+  /// target whose instruction is smaller than SQMMA's (the proxy's wgmma)
+  /// issues several, addressing sub-tiles itself.
+  virtual FailureOr<SmallVector<Value>>
+  sqmmaOnTiles(OpBuilder &b, Location loc, const SQMMAInstr &instr,
+               const SQMMAOperandTile &a, const SQMMAOperandTile &bTile,
+               ArrayRef<Value> c) const;
+  /// What the lowering calls for musagpu.sqmma_wait on the accumulator
+  /// values `values` (LLVM scalars): sqmmaWait(), then the values, which
+  /// may only be read after the wait. A target whose results arrive in the
+  /// registers asynchronously (wgmma) returns them from the wait itself, so
+  /// that no read is scheduled before it.
+  virtual FailureOr<SmallVector<Value>>
+  sqmmaWaitFor(OpBuilder &b, Location loc, ArrayRef<Value> values) const;
 
 protected:
   const MUSAArchInfo &arch;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bindings/python/LinearLayoutBindings.h"
+#include "layouts/HopperFragments.h"
 #include "layouts/LinearLayout.h"
 
 #include <nanobind/stl/pair.h>
@@ -312,4 +313,14 @@ void bindLinearLayout(nb::module_ &m) {
       .def("__str__", &LinearLayout::toString);
   // Equal layouts would hash differently by identity: make them unhashable.
   cls.attr("__hash__") = nb::none();
+
+  m.def(
+      "wgmma_accumulator_layout",
+      [](int64_t rows, int64_t cols) {
+        return unwrap(mlir::triton_musa::getWGMMAAccumulatorLayout(rows, cols));
+      },
+      nb::arg("m"), nb::arg("n"),
+      "The accumulator of one warpgroup over an m x n tile of "
+      "wgmma.m64n<n> instructions stacked along M (the GPU proxy's SQMMA "
+      "fragment): register/lane/warp -> dim0 (row), dim1 (column).");
 }

@@ -33,8 +33,9 @@ namespace mlir::triton_musa {
 inline constexpr llvm::StringLiteral kNVPTXTriple = "nvptx64-nvidia-cuda";
 
 struct NVPTXExportOptions {
-  /// The NVIDIA GPU, e.g. "sm_90".
-  std::string sm = "sm_90";
+  /// The NVIDIA GPU: "sm_90a" is Hopper with the arch-specific
+  /// instructions SQMMA becomes (wgmma).
+  std::string sm = "sm_90a";
   /// PTX ISA version times ten (87 = PTX 8.7).
   unsigned ptxVersion = 87;
   /// 0..3: the default new-pass-manager pipeline O<optLevel>.

@@ -20,7 +20,10 @@
 //
 // f16/bf16 instructions have K <= 64, so a K = 128 tile is two K = 64
 // steps (MUSA-FACTS.md: the shipped toolchain crashes on K = 128).
-// musagpu.sqmma_wait lowers to one TargetInfo::sqmmaWait after the chain.
+// Each instruction goes to TargetInfo::sqmmaOnTiles with its two operand
+// tiles (a target may issue it as several smaller instructions: the proxy's
+// wgmma); musagpu.sqmma_wait lowers to one TargetInfo::sqmmaWaitFor on the
+// accumulators after the chain.
 //
 // An operand tile starts at the unswizzled element offset of its first
 // element in the buffer (the #musagpu.tme_shared "dense" order: rows of at
@@ -82,7 +85,7 @@ struct OperandBuffer {
   int64_t outerExtent, piece;
   /// Batches of a rank-3 buffer (1 for rank 2).
   int64_t batches;
-  int32_t granularity, stride;
+  int32_t granularity, stride, line;
 
   /// The descriptor fields of the tile of batch `batch` whose first element
   /// is at `coords` (i32 values, in the operand's [row, col] order). A
@@ -110,8 +113,10 @@ struct OperandBuffer {
     Value bytes = LLVM::MulOp::create(b, loc, offset, c(elementBytes));
     Value ptr = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(),
                                     base, ValueRange{bytes});
-    return SQMMAOperandTile{ptr, elementType, unsigned(piece * elementBytes),
-                            granularity, stride};
+    return SQMMAOperandTile{ptr,         elementType,
+                            unsigned(piece * elementBytes),
+                            granularity, stride,
+                            line,        rows * piece * elementBytes};
   }
 };
 
@@ -124,11 +129,6 @@ FailureOr<OperandBuffer> getOperandBuffer(Operation *op, StringRef name,
     return op->emitError() << "'musagpu.sqmma' operand " << name
                            << " must be in a #musagpu.tme_shared buffer (the "
                               "SQMMA swizzle), got "
-                           << type;
-  if (enc.getSwizzleLine() != mgpu::TMESwizzleLine::B256)
-    return op->emitError() << "'musagpu.sqmma' operand " << name
-                           << ": SQMMA descriptors assume a 256-byte swizzle "
-                              "line, got "
                            << type;
   ArrayRef<int64_t> fullShape = type.getShape();
   ArrayRef<int64_t> shape = fullShape.take_back(2);
@@ -168,6 +168,7 @@ FailureOr<OperandBuffer> getOperandBuffer(Operation *op, StringRef name,
                                        buffer.elementBytes);
   buffer.granularity = int32_t(enc.getSwizzleGranularity());
   buffer.stride = int32_t(enc.getSwizzleStride());
+  buffer.line = int32_t(enc.getSwizzleLine());
   return buffer;
 }
 
@@ -251,14 +252,10 @@ struct SQMMAOpConversion : public MUSAPattern<mgpu::SQMMAOp> {
                            acc.begin() + first + fragment);
       for (int64_t kt = 0; kt < kSteps; ++kt) {
         Value k0 = c(kt * instr.k);
-        FailureOr<Value> descA = targetInfo.sqmmaDescriptor(
-            rewriter, loc, a->tileAt(rewriter, loc, batch, {row, k0}));
-        FailureOr<Value> descB = targetInfo.sqmmaDescriptor(
-            rewriter, loc, b->tileAt(rewriter, loc, batch, {k0, col}));
-        if (failed(descA) || failed(descB))
-          return failure();
-        FailureOr<SmallVector<Value>> next =
-            targetInfo.sqmma(rewriter, loc, instr, *descA, *descB, d);
+        SQMMAOperandTile tileA = a->tileAt(rewriter, loc, batch, {row, k0});
+        SQMMAOperandTile tileB = b->tileAt(rewriter, loc, batch, {k0, col});
+        FailureOr<SmallVector<Value>> next = targetInfo.sqmmaOnTiles(
+            rewriter, loc, instr, tileA, tileB, d);
         if (failed(next))
           return failure();
         d = std::move(*next);
@@ -273,16 +270,48 @@ struct SQMMAOpConversion : public MUSAPattern<mgpu::SQMMAOp> {
   }
 };
 
-/// Lowers musagpu.sqmma_wait to TargetInfo::sqmmaWait; its results are its
-/// operands.
+/// Lowers musagpu.sqmma_wait to TargetInfo::sqmmaWaitFor on the elements
+/// of its tensor operands; its results are its operands, as the wait
+/// returns them.
 struct SQMMAWaitOpConversion : public MUSAPattern<mgpu::SQMMAWaitOp> {
   using MUSAPattern::MUSAPattern;
 
   LogicalResult lower(mgpu::SQMMAWaitOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
-    if (failed(targetInfo.sqmmaWait(rewriter, op.getLoc())))
+    Location loc = op.getLoc();
+    // Every tensor operand's elements, one list; other operands pass as is.
+    SmallVector<Value> elements;
+    SmallVector<size_t> counts;
+    for (auto [orig, lowered] :
+         llvm::zip_equal(op.getInputs(), adaptor.getInputs())) {
+      if (!isa<RankedTensorType>(orig.getType())) {
+        counts.push_back(0);
+        continue;
+      }
+      SmallVector<Value> part = unpackLLElements(rewriter, loc, lowered);
+      counts.push_back(part.size());
+      elements.append(part);
+    }
+    FailureOr<SmallVector<Value>> waited =
+        targetInfo.sqmmaWaitFor(rewriter, loc, elements);
+    if (failed(waited))
       return failure();
-    rewriter.replaceOp(op, adaptor.getInputs());
+    SmallVector<Value> results;
+    size_t next = 0;
+    for (auto [orig, lowered, count] :
+         llvm::zip_equal(op.getInputs(), adaptor.getInputs(), counts)) {
+      if (!isa<RankedTensorType>(orig.getType())) {
+        results.push_back(lowered);
+        continue;
+      }
+      ArrayRef<Value> part = ArrayRef<Value>(*waited).slice(next, count);
+      next += count;
+      results.push_back(isa<LLVM::LLVMStructType>(lowered.getType())
+                            ? packLLElements(rewriter, loc, part,
+                                             lowered.getType())
+                            : part.front());
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };

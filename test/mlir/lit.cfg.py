@@ -49,6 +49,20 @@ if not llvm_as_14:
     lit_config.fatal("cannot find llvm-as-14, which checks that musa-translate's "
                      "output is LLVM 14 IR; install it (apt-get install llvm-14)")
 
+# The GPU proxy's PTX check: the ptxas of the triton wheel (or TRITON_MUSA_PROXY_PTXAS).
+def _ptxas() -> str:
+    explicit = os.environ.get("TRITON_MUSA_PROXY_PTXAS")
+    if explicit:
+        return explicit
+    import importlib.util
+    spec = importlib.util.find_spec("triton")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    return os.path.join(list(spec.submodule_search_locations)[0], "backends", "nvidia", "bin", "ptxas")
+
+
+ptxas = _required_tool("ptxas (the triton wheel's)", _ptxas())
+config.substitutions.append(("%ptxas", ptxas))
 config.substitutions.append(("%musa-opt", musa_opt))
 config.substitutions.append(("musa-translate", musa_translate))
 config.substitutions.append(("llvm-as-14", llvm_as_14))

@@ -8,7 +8,7 @@
 // and the GPU proxy's `llir` and `ptx` stages (conversion/NVPTXExport) on a
 // module lowered with convert-tritongpu-to-musa{target=proxy}:
 //
-//   musa-translate --proxy-to-nvptx-llvmir [--sm=sm_90] [--ptx-version=87]
+//   musa-translate --proxy-to-nvptx-llvmir [--sm=sm_90a] [--ptx-version=87]
 //                  [--libdevice=libdevice.10.bc] in.mlir [--emit-ptx]
 //
 // Errors are printed as file:line:col diagnostics; the exit status is 1.
@@ -51,7 +51,7 @@ static cl::opt<bool>
     emitPTX("emit-ptx",
             cl::desc("With --proxy-to-nvptx-llvmir: print PTX instead"));
 static cl::opt<std::string> sm("sm", cl::desc("GPU proxy: the NVIDIA GPU"),
-                               cl::init("sm_90"));
+                               cl::init("sm_90a"));
 static cl::opt<unsigned> ptxVersion("ptx-version",
                                     cl::desc("GPU proxy: PTX ISA x 10"),
                                     cl::init(87));

@@ -37,7 +37,8 @@ class ProxyTarget:
 
 
 PROXY_TARGETS: Dict[str, ProxyTarget] = {
-    "proxy_sm90": ProxyTarget(name="proxy_sm90", musa_arch="mp_31", sm="sm_90", capability=90),
+    # sm_90a: Hopper with its arch-specific instructions (wgmma, which SQMMA becomes).
+    "proxy_sm90": ProxyTarget(name="proxy_sm90", musa_arch="mp_31", sm="sm_90a", capability=90),
 }
 
 
