@@ -47,7 +47,7 @@ def build(out: Path, only: List[str]) -> int:
             continue
         start = time.perf_counter()
         try:
-            kernel = triton.compile(case.source(), target=target, options={"num_warps": case.num_warps})
+            kernel = triton.compile(case.source(), target=target, options=case.options())
         except Exception as exc:  # report every case, then fail
             failures += 1
             print(f"{case.name:18s} FAILED: {type(exc).__name__}: {exc}")
@@ -100,7 +100,7 @@ def run(bundle: Path, only: List[str], repeat: int = 1) -> int:
         rows.append(row)
         try:
             src = case.source()
-            reference = triton.compile(src, target=target, options={"num_warps": case.num_warps})
+            reference = triton.compile(src, target=target, options=case.options())
             ours = _load_ours(case, src, reference, bundle, tmp)
             setup = case.setup(device, case)
             setup.grid = tuple(setup.grid) + (1, ) * (3 - len(setup.grid))  # CompiledKernel reads grid[0..2]

@@ -133,6 +133,23 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
+# --- matrix units (issue 20): tl.dot on fp16/bf16, SQMMA on mp_31, wgmma on the proxy ---------------
+
+
+@triton.jit
+def matmul_tc_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B with pointer loads (row-major A [M, K], B [K, N]), f32 accumulation, C in A's type."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
 @triton.jit
 def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
     bh = tl.program_id(1)
@@ -181,6 +198,15 @@ class Case:
     memory_bound: bool = False
     # Parameters whose pointer may be taken as 16-byte aligned (all pointers unless listed otherwise).
     unaligned: Tuple[str, ...] = field(default_factory=tuple)
+    # Software-pipelining depth (Triton's num_stages); None: the backend's default.
+    num_stages: Optional[int] = None
+
+    def options(self) -> Dict[str, int]:
+        """The compile options of every compile of the case (ours and Triton NVIDIA's)."""
+        opts = {"num_warps": self.num_warps}
+        if self.num_stages is not None:
+            opts["num_stages"] = self.num_stages
+        return opts
 
     def source(self) -> ASTSource:
         """The same specialization for every compile: pointers and multiples of 16 are divisible by 16."""
@@ -372,6 +398,25 @@ def _setup_matmul(dev: Any, c: Case) -> Setup:
                  lambda: torch.matmul(a, b))
 
 
+def _setup_matmul_tc(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n, k = c.values["M"], c.values["N"], c.values["K"]
+    dtype = {"*fp16": torch.float16, "*bf16": torch.bfloat16}[c.signature["a_ptr"]]
+    g = _gen(dev)
+    a = torch.randn(m, k, device=dev, generator=g).to(dtype)
+    b = torch.randn(k, n, device=dev, generator=g).to(dtype)
+    out = torch.empty(m, n, device=dev, dtype=dtype)
+    grid = (m // c.values["BM"], n // c.values["BN"])
+
+    def check() -> Optional[str]:
+        # f32 accumulation of K products of size ~1, rounded once to the output type.
+        ref = a.float() @ b.float()
+        return _close(out.float(), ref.to(dtype).float(), 2e-2, 0.25)
+
+    return Setup(c.value_args({"a_ptr": a, "b_ptr": b, "c_ptr": out}), grid, check, lambda: None,
+                 lambda: torch.matmul(a, b))
+
+
 def _setup_attention(dev: Any, c: Case) -> Setup:
     import torch
     bh, seq, d = c.values["BH"], c.values["seq"], c.values["D"]
@@ -447,4 +492,18 @@ def cases() -> List[Case]:
                                                  "BN": "constexpr"},
              {"seq": seq, "scale": 1.0 / math.sqrt(d), "D": d, "BM": 64, "BN": 32, "BH": bh}, 4, "TFLOP/s",
              4.0 * bh * seq * seq * d, _setup_attention),
+    ]
+
+
+def matrix_unit_cases() -> List[Case]:
+    """The matrix-unit cases (issue 20): Triton's Hopper tutorial tiles, pointer loads. Not in cases()
+    yet: until the proxy's encodings carry its wgmma fragment and swizzle codes (the catalogue's proxy
+    rows), the proxy keeps these dots on FMA, which takes minutes to compile at these tiles."""
+    big = 4096
+    mm_sig = {"M": "i32", "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+    tiles = {"M": big, "N": big, "K": big, "BM": 128, "BN": 128, "BK": 64}
+    return [
+        Case(f"matmul_{ty}", matmul_tc_kernel, {"a_ptr": f"*{ty}", "b_ptr": f"*{ty}", "c_ptr": f"*{ty}", **mm_sig},
+             dict(tiles), 4, "TFLOP/s", 2.0 * big**3, _setup_matmul_tc, num_stages=3)
+        for ty in ("fp16", "bf16")
     ]

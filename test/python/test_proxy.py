@@ -24,7 +24,7 @@ MP31 = GPUTarget("musa", "mp_31", 32)
 
 
 def compile_case(case: proxy_kernels.Case, target: GPUTarget = PROXY) -> Any:
-    return triton.compile(case.source(), target=target, options={"num_warps": case.num_warps})
+    return triton.compile(case.source(), target=target, options=case.options())
 
 
 def case(name: str) -> proxy_kernels.Case:
