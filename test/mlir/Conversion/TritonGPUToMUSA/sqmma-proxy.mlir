@@ -13,27 +13,52 @@
 // RUN: musa-opt %s --musa-allocate-shared-memory=arch=mp_31 --musa-insert-barriers=arch=mp_31 --convert-tritongpu-to-musa="arch=mp_31 target=proxy" -o %t.mlir
 // RUN: musa-translate --proxy-to-nvptx-llvmir %t.mlir -o %t.ll
 // RUN: FileCheck %s --check-prefix=LLIR --input-file=%t.ll --implicit-check-not=llvm.musa.
+// RUN: FileCheck %s --check-prefix=ASM --input-file=%t.ll
 // RUN: musa-translate --proxy-to-nvptx-llvmir --emit-ptx %t.mlir -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
 // RUN: %ptxas --gpu-name=sm_90a %t.ptx -o %t.cubin
 
 // A (128x64 f16, K-major) at offset 0: 128-byte rows, pieces 16384 bytes
-// apart (1024 in bits 16-29, unused K-major). B (64x64 f16, N-major) at
-// 16384: 128-byte rows of N, pieces 8192 bytes apart (512). The K steps
-// move 32 bytes along A's rows and 16 rows (2048 bytes) down B; the second
-// M half starts 64 rows (8192 bytes) down A.
+// apart (1024 in bits 16-29, unused K-major), so its descriptor fields are
+// 1 << 62 | 64 << 32 | 1024 << 16 = 4611686293372403712. B (64x64 f16,
+// N-major) at 16384: 128-byte rows of N, pieces 8192 bytes apart (512):
+// 4611686293338849280. The K steps move 32 bytes along A's rows and 16
+// rows (2048 bytes) down B; the second M half starts 64 rows (8192 bytes)
+// down A and reuses B's descriptors. The accumulators are tied through
+// each wgmma ($0..$31 in and out, then the two descriptors $64, $65).
 // LLIR-LABEL: define ptx_kernel void @sqmma_f16_proxy(
 // LLIR: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 // LLIR: call void @llvm.nvvm.wgmma.fence.sync.aligned()
-// LLIR-NOT: @llvm.nvvm.wgmma.fence
-// LLIR-COUNT-8: asm sideeffect "{\0A.reg .pred p;\0Asetp.ne.b32 p, $66, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $64, $65, p, 1, 1, 0, 1;\0A}"
+// LLIR-NEXT: lshr exact i32 ptrtoint (ptr addrspace(3) @global_smem to i32), 4
+// LLIR: %[[A0:.*]] = or disjoint i64 %{{.*}}, 4611686293372403712
+// LLIR-NEXT: lshr exact i32 ptrtoint (ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @global_smem, i32 16384) to i32), 4
+// LLIR: %[[B0:.*]] = or disjoint i64 %{{.*}}, 4611686293338849280
+// LLIR-NEXT: asm sideeffect "{{.*}}wgmma.mma_async{{.*}}", "{{.*}}"({{.*}}, i64 %[[A0]], i64 %[[B0]], i32 1)
+// LLIR: @global_smem, i32 32) to i32), 4
+// LLIR: @global_smem, i32 18432) to i32), 4
+// LLIR: wgmma.mma_async
+// LLIR: @global_smem, i32 64) to i32), 4
+// LLIR: @global_smem, i32 20480) to i32), 4
+// LLIR: wgmma.mma_async
+// LLIR: @global_smem, i32 96) to i32), 4
+// LLIR: @global_smem, i32 22528) to i32), 4
+// LLIR: wgmma.mma_async
+// LLIR: @global_smem, i32 8192) to i32), 4
+// LLIR: %[[A4:.*]] = or disjoint i64 %{{.*}}, 4611686293372403712
+// LLIR-NEXT: asm sideeffect "{{.*}}wgmma.mma_async{{.*}}", "{{.*}}"({{.*}}, i64 %[[A4]], i64 %[[B0]], i32 1)
+// LLIR: @global_smem, i32 8224) to i32), 4
+// LLIR: wgmma.mma_async
+// LLIR: @global_smem, i32 8256) to i32), 4
+// LLIR: wgmma.mma_async
+// LLIR: @global_smem, i32 8288) to i32), 4
+// LLIR: wgmma.mma_async
+// LLIR-NEXT: extractvalue
 // LLIR-NOT: wgmma.mma_async
 // LLIR: call void @llvm.nvvm.wgmma.commit_group.sync.aligned()
-// LLIR: asm sideeffect "wgmma.wait_group.sync.aligned 0;", "=f,{{(=f,){63}}}0,{{([0-9]+,){62}}}63"
+// LLIR-NEXT: asm sideeffect "wgmma.wait_group.sync.aligned 0;", "=f,{{(=f,)+}}0,1,{{([0-9]+,)+}}63"
 // LLIR: store float
-// Descriptor constants: A's and B's fields over the shifted address.
-// LLIR-DAG: 4611686293372403712
-// LLIR-DAG: 4611686293338849280
+// ASM-COUNT-8: asm sideeffect "{\0A.reg .pred p;\0Asetp.ne.b32 p, $66, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $64, $65, p, 1, 1, 0, 1;\0A}"
+// ASM-NOT: wgmma.mma_async
 // PTX: .target sm_90a
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // PTX: wgmma.commit_group.sync.aligned

@@ -53,11 +53,13 @@
 // bytes) further, chosen by warp bit 2 (thread id bit 7) at run time.
 // MUSA8-LABEL: define cc102 void @sqmma_bf16_trans(
 // MUSA8: %[[TID:.*]] = tail call i32 @llvm.musa.read.ptx.sreg.tid.x()
-// MUSA8: %[[EA:.*]] = load i16, ptr addrspace(3) @global_smem
-// MUSA8-NEXT: %[[DA:.*]] = tail call i32 @llvm.musa.sqmma.desc.half(i16 %[[EA]], i32 128, i32 2, i32 3)
-// MUSA8-NEXT: %[[T8:.*]] = shl i32 %[[TID]], 3
+// MUSA8: %[[T8:.*]] = shl i32 %[[TID]], 3
 // MUSA8-NEXT: %[[OFF:.*]] = and i32 %[[T8]], 1024
-// MUSA8: %[[DB:.*]] = tail call i32 @llvm.musa.sqmma.desc.half(i16 %{{.*}}, i32 32, i32 1, i32 3)
+// MUSA8-NEXT: %[[PB:.*]] = getelementptr i8, ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @global_smem, i32 4096), i32 %[[OFF]]
+// MUSA8-NEXT: %[[EA:.*]] = load i16, ptr addrspace(3) @global_smem
+// MUSA8-NEXT: %[[DA:.*]] = tail call i32 @llvm.musa.sqmma.desc.half(i16 %[[EA]], i32 128, i32 2, i32 3)
+// MUSA8-NEXT: %[[EB:.*]] = load i16, ptr addrspace(3) %[[PB]]
+// MUSA8-NEXT: %[[DB:.*]] = tail call i32 @llvm.musa.sqmma.desc.half(i16 %[[EB]], i32 32, i32 1, i32 3)
 // MUSA8: tail call <16 x i32> @llvm.musa.sqmma.bfmma.m64n32k16.mma(i32 %[[DA]], i32 %[[DB]], <16 x i32> %{{.*}}, i32 1, i32 1, i32 0, i32 0, i32 1, i32 0, i32 0, i32 0, i32 0)
 // MUSA8-NOT: @llvm.musa.sqmma.bfmma
 // MUSA8: call void @llvm.musa.sqmma.wait()
