@@ -311,37 +311,39 @@ static SmallVector<Value> unpackI32Vector(OpBuilder &b, Location loc,
   return values;
 }
 
-/// `llvm.musa.{ffmma,bfmma}.m<M>n<N>k<K>.mma(<i32 x n> a, <i32 x n> b,
-/// <i32 x n> c, i32 sat = 1, i32 fmt = 1, i32 layout)` (MUSA-FACTS.md, last
-/// section; sat and fmt as the open MUSA backend passes them). The fragments
-/// hold K-adjacent operand pairs in one register for both A and B, i.e. A
-/// row-major and B column-major: layout = 1 (inferred from the stated
-/// encoding `(A col-major ? 2 : 0) | (B col-major ? 1 : 0)`).
+/// Whether this target lowers `row` (the catalogue's): a row of the
+/// device that we lower.
+static LogicalResult checkRow(Location loc, const musagpu::MatrixInstr &row,
+                              StringRef arch) {
+  if (row.isLowered() && row.isFor(TargetKind::Device))
+    return success();
+  return emitError(loc) << "no lowering for " << row.describe() << " on "
+                        << arch
+                        << (row.isLowered() ? ": not a device instruction"
+                                            : ": " + row.notLowered.str());
+}
+
+/// `llvm.musa.<stem>.m<M>n<N>k<K>.mma(<i32 x n> a, <i32 x n> b, <i32 x n> c,
+/// i32 sat = 1, i32 fmt = 1, i32 layout)`, the name from the row
+/// (MUSA-FACTS.md, last section; sat and fmt as the open MUSA backend passes
+/// them). The fragments hold K-adjacent operand pairs in one register for
+/// both A and B, i.e. A row-major and B column-major: layout = 1 (inferred
+/// from the stated encoding `(A col-major ? 2 : 0) | (B col-major ? 1 : 0)`).
 FailureOr<SmallVector<Value>>
 MUSATargetInfo::wmma(OpBuilder &b, Location loc, const WMMAInstr &instr,
                      ArrayRef<Value> a, ArrayRef<Value> bOperand,
                      ArrayRef<Value> c) const {
-  StringRef op;
-  if (instr.operandType.isF16())
-    op = "ffmma";
-  else if (instr.operandType.isBF16())
-    op = "bfmma";
-  if (op.empty() || !instr.accType.isF32())
-    return emitError(loc) << "no WMMA lowering for " << instr.operandType
-                          << " x " << instr.operandType << " -> "
-                          << instr.accType << " on " << getArchName();
-  std::string name = ("llvm.musa." + op + ".m" + Twine(instr.m) + "n" +
-                      Twine(instr.n) + "k" + Twine(instr.k) + ".mma")
-                         .str();
+  if (failed(checkRow(loc, instr.row, getArchName())))
+    return failure();
   Value packedC = packI32Vector(b, loc, c);
   Value result = callFunction(
-      b, loc, name, packedC.getType(),
+      b, loc, instr.row.getIntrinsicName(), packedC.getType(),
       {packI32Vector(b, loc, a), packI32Vector(b, loc, bOperand), packedC,
        i32Const(b, loc, 1), i32Const(b, loc, 1), i32Const(b, loc, 1)},
       CalleeKind::Convergent);
   if (!result)
     return failure();
-  // The accumulator is f32 (checked above): every word is bitcast.
+  // Accumulator words are bitcast back to c's types (f32, i32).
   return unpackI32Vector(b, loc, result, c);
 }
 
@@ -380,36 +382,18 @@ MUSATargetInfo::sqmmaDescriptor(OpBuilder &b, Location loc,
   return desc;
 }
 
-static StringRef getSQMMAOpName(SQMMAKind kind) {
-  switch (kind) {
-  case SQMMAKind::F16:
-    return "fmma";
-  case SQMMAKind::BF16:
-    return "bfmma";
-  case SQMMAKind::TF32:
-    return "tfmma";
-  case SQMMAKind::S8:
-    return "smma";
-  case SQMMAKind::E4M3:
-    return "e4m3";
-  case SQMMAKind::E5M2:
-    return "e5m2";
-  }
-  llvm_unreachable("unknown SQMMA kind");
-}
-
 /// `llvm.musa.sqmma.<kind>.m<M>n<N>k<K>.mma(descA, descB, <n x i32> acc,
 /// transA, transB, aNeg = 0, bNeg = 0, scaleOut = 1, sat = 0, stepA = 0,
-/// stepB = 0, stepC = 0) -> <n x i32>`, accumulators bitcast to i32; the
+/// stepB = 0, stepC = 0) -> <n x i32>`, the name from the row, accumulators
+/// bitcast to i32; the
 /// operand values are the ones the open MUSA backend passes (scaleOut = 1
 /// accumulates there; MUTLASS's naming of that value is unresolved).
 FailureOr<SmallVector<Value>>
 MUSATargetInfo::sqmma(OpBuilder &b, Location loc, const SQMMAInstr &instr,
                       Value descA, Value descB, ArrayRef<Value> c) const {
-  std::string name = ("llvm.musa.sqmma." + getSQMMAOpName(instr.kind) + ".m" +
-                      Twine(instr.m) + "n" + Twine(instr.n) + "k" +
-                      Twine(instr.k) + ".mma")
-                         .str();
+  if (failed(checkRow(loc, instr.row, getArchName())))
+    return failure();
+  std::string name = instr.row.getIntrinsicName();
   Value packedC = packI32Vector(b, loc, c);
   Value result = callFunction(
       b, loc, name, packedC.getType(),

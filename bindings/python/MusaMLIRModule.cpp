@@ -18,7 +18,10 @@
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/NVPTXExport/NVPTXExport.h"
 #include "registration/InitAll.h"
+#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
+#include "emulator/MatrixUnits.h"
 #include "target/MUSAArch.h"
+#include "target/TargetKind.h"
 
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
 #include "mlir/CAPI/IR.h"
@@ -288,6 +291,50 @@ std::vector<std::map<std::string, ArchField>> architectures() {
   return rows;
 }
 
+/// The matrix-instruction catalogue (dialects/MUSAGPU/IR/MatrixInstrs.cpp),
+/// one dict per row; `emulator_atom` says whether the emulator has owner
+/// tables for the row's fragment and shape (WMMA; SQMMA's fragment is a
+/// formula the runtime evaluates for every shape).
+std::vector<std::map<std::string, ArchField>> matrixInstructions() {
+  namespace mgpu = mlir::musagpu;
+  using mlir::triton_musa::TargetKind;
+  std::vector<std::map<std::string, ArchField>> rows;
+  for (const mgpu::MatrixInstr &row : mgpu::getMatrixInstrs()) {
+    std::string targets;
+    for (auto [kind, name] : {std::pair{TargetKind::Device, "musa"},
+                              std::pair{TargetKind::Emulator, "emulator"},
+                              std::pair{TargetKind::Proxy, "proxy"}})
+      if (row.isFor(kind))
+        targets += (targets.empty() ? "" : ",") + std::string(name);
+    bool emulatorAtom =
+        row.unit == mgpu::MatrixUnitKind::SQMMA
+            ? row.fragment == mgpu::MatrixFragment::SQMMASquad
+            : mlir::triton_musa::emulator::lookupWMMAAtom(
+                  row.fragment, row.m, row.n, row.k) != nullptr;
+    rows.push_back({
+        {"unit", mgpu::stringifyMatrixUnitKind(row.unit).str()},
+        {"arch_major", int64_t(row.archMajor)},
+        {"targets", targets},
+        {"a", mgpu::stringifyMmaElementKind(row.a).str()},
+        {"b", mgpu::stringifyMmaElementKind(row.b).str()},
+        {"c", std::string(row.c == mgpu::MmaAccKind::S32 ? "s32" : "f32")},
+        {"m", int64_t(row.m)},
+        {"n", int64_t(row.n)},
+        {"k", int64_t(row.k)},
+        {"lowered", row.isLowered()},
+        {"not_lowered", row.notLowered.str()},
+        {"intrinsic", row.getIntrinsicName()},
+        {"fragment", mgpu::stringifyMatrixFragment(row.fragment).str()},
+        {"fragment_threads", int64_t(mgpu::getFragmentThreads(row.fragment))},
+        {"operands_in_shared_memory",
+         row.operands == mgpu::OperandSource::SharedMemory},
+        {"max_contiguous_bytes", int64_t(row.maxContiguousBytes)},
+        {"emulator_atom", emulatorAtom},
+    });
+  }
+  return rows;
+}
+
 std::vector<std::string> registeredDialects() {
   DialectRegistry registry;
   mlir::triton_musa::registerAllDialects(registry);
@@ -416,6 +463,11 @@ NB_MODULE(_musa_mlir, m) {
         "The MUSA architecture table: one dict per supported architecture "
         "(name, codename, major, minor, warp_size, max_shared_memory_bytes, "
         "ballot_bits, matrix_unit, has_bf16, has_fp8, has_tme).");
+  m.def("matrix_instructions", &matrixInstructions,
+        "The matrix-instruction catalogue: one dict per row (unit, "
+        "arch_major, targets, a, b, c, m, n, k, lowered, not_lowered, "
+        "intrinsic, fragment, fragment_threads, operands_in_shared_memory, "
+        "max_contiguous_bytes, emulator_atom).");
   m.def("registered_dialects", &registeredDialects,
         "Names of the dialects the library can parse.");
 
