@@ -97,7 +97,7 @@ mlir::triton_musa::emulator::lookupWMMAAtom(MatrixFragment fragment,
                                             unsigned m, unsigned n,
                                             unsigned k) {
   static const WMMAAtomLayout atoms[] = {
-      buildQY2M32N32K16(), buildPH1M16N16(16)};
+      buildQY2M32N32K16(), buildPH1M16N16(16), buildPH1M16N16(32)};
   for (const WMMAAtomLayout &atom : atoms)
     if (fragment == atom.fragment && m == atom.m && n == atom.n && k == atom.k)
       return &atom;

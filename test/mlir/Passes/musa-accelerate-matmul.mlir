@@ -152,8 +152,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // Squads are 4 warps: 2 warps cannot run SQMMA; PH1's WMMA takes the dot
-// (m16n16k16 atoms, test/mlir/Passes/musa-accelerate-matmul-ph1-wmma.mlir).
-// PH1: #[[PW:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 16]}>
+// (m16n16k32 atoms for K = 32, test/mlir/Passes/musa-accelerate-matmul-ph1-wmma.mlir).
+// PH1: #[[PW:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 32]}>
 // PH1-LABEL: @ph1_two_warps
 // PH1-NOT: tt.dot
 // PH1: musagpu.wmma {{.*}} -> tensor<64x64xf32, #[[PW]]>
