@@ -56,7 +56,8 @@ def TestMUSAMatrixInstrs : Pass<"test-musa-matrix-instrs", "mlir::ModuleOp"> {
     from Python (test/python/test_matrix_instrs.py), which reads these
     remarks.
   }];
-  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect",
+                           "mlir::musagpu::MUSAGPUDialect"];
 }
 
 #endif // TRITON_MUSA_TEST_LIB_TESTPASSES_TD
