@@ -193,12 +193,6 @@ struct MUSALowerDescriptorsToTME
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<TargetKind> kind = parseTargetKind(target);
-    if (!kind) {
-      module.emitError() << kPassFlag << ": unknown target '" << target
-                         << "'; expected 'musa', 'emulator' or 'proxy'";
-      return signalPassFailure();
-    }
     if (numStages < 1) {
       module.emitError() << kPassFlag << ": num-stages must be at least 1, "
                          << "got " << numStages;
@@ -210,9 +204,9 @@ struct MUSALowerDescriptorsToTME
       return signalPassFailure();
     // Without TME every descriptor op keeps the plain path: nothing to say.
     // The GPU proxy (NVVM) has no TME either.
-    if (!(*musaArch)->hasTME || *kind == TargetKind::Proxy)
+    if (!(*musaArch)->hasTME || target == TargetKind::Proxy)
       return;
-    emulator = *kind == TargetKind::Emulator;
+    emulator = target == TargetKind::Emulator;
     for (auto func : module.getOps<triton::FuncOp>())
       if (failed(runOnFunction(func)))
         return signalPassFailure();

@@ -80,16 +80,6 @@ LogicalResult TargetInfo::sqmmaWait(OpBuilder &b, Location loc) const {
                         << getArchName() << ")";
 }
 
-std::optional<TargetKind> mlir::triton_musa::parseTargetKind(StringRef name) {
-  if (name == "musa")
-    return TargetKind::Device;
-  if (name == "emulator")
-    return TargetKind::Emulator;
-  if (name == "proxy")
-    return TargetKind::Proxy;
-  return std::nullopt;
-}
-
 std::unique_ptr<TargetInfo>
 mlir::triton_musa::createTargetInfo(const MUSAArchInfo &arch,
                                     TargetKind kind) {

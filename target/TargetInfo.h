@@ -12,6 +12,7 @@
 #define TRITON_MUSA_TARGET_TARGETINFO_H
 
 #include "target/MUSAArch.h"
+#include "target/TargetPassOptions.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -309,16 +310,6 @@ public:
 protected:
   const MUSAArchInfo &arch;
 };
-
-/// What the lowering runs on: the MUSA GPU itself, the CPU emulator
-/// (emulator/) emulating that GPU's warps, or the GPU proxy: an NVIDIA GPU
-/// (NVVM) running the code compiled for that MUSA architecture, to measure
-/// it and run it under real concurrency (32-lane warps only).
-enum class TargetKind { Device, Emulator, Proxy };
-
-/// "musa" -> Device, "emulator" -> Emulator, "proxy" -> Proxy (the `target=`
-/// pass option).
-std::optional<TargetKind> parseTargetKind(StringRef name);
 
 /// The target interface of `arch` on `kind`.
 std::unique_ptr<TargetInfo>
