@@ -115,6 +115,42 @@ def test_options_round_trip_through_dict() -> None:
     assert backend.parse_options({"num_warps": 4}).hash() != opts.hash()
 
 
+@pytest.mark.parametrize("env,name", [("ENABLE_MUSA_MMA", "enable_mma"), ("MUSA_ENABLE_SQMMA", "enable_sqmma")])
+def test_matrix_switches_are_hashed_options(monkeypatch: pytest.MonkeyPatch, env: str, name: str) -> None:
+    """The environment switch sets its option's default, an explicit option wins, and the options hash
+    (Triton's on-disk cache key) and the options' text (the JIT's in-process kernel key) differ with it."""
+    backend = MusaBackend(MP31)
+    monkeypatch.delenv(env, raising=False)
+    on = backend.parse_options({})
+    monkeypatch.setenv(env, "0")
+    off = backend.parse_options({})
+    assert getattr(on, name) is True and getattr(off, name) is False
+    assert getattr(off.matmul, name) is False
+    assert off.hash() != on.hash() and str(off) != str(on)
+    assert backend.parse_options({name: True}).hash() == on.hash()
+    assert backend.parse_options(dict(off.__dict__)) == off
+
+
+@triton.jit
+def _dot(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    idx = offs[:, None] * BLOCK + offs[None, :]
+    tl.store(c_ptr + idx, tl.dot(tl.load(a_ptr + idx), tl.load(b_ptr + idx)))
+
+
+def test_matrix_switch_option_decides_the_lowering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lowering takes the switch from the options it compiles with, not from the environment of the
+    moment: enable_mma=False puts mp_22's f16 dot on FMA with ENABLE_MUSA_MMA unset."""
+    monkeypatch.delenv("ENABLE_MUSA_MMA", raising=False)
+    sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "BLOCK": "constexpr"}
+
+    def lowered(**options: Any) -> str:  # llir on the device, emuir on the emulator: both call the WMMA hook
+        asm = _compile(_dot, sig, {"BLOCK": 64}, MP22, **options).asm
+        return _text(asm["llir"] if "llir" in asm else asm["emuir"])
+    assert "wmma" in lowered()
+    assert "wmma" not in lowered(enable_mma=False)
+
+
 @pytest.mark.parametrize("target,opts,match", [
     (MP31, {"warp_size": 128}, "warp_size=128 does not match mp_31"),
     (MP22, {"warp_size": 32}, "warp_size=32 does not match mp_22"),
