@@ -21,6 +21,7 @@ from triton_musa.backend import device as musa_device
 from triton_musa.backend import driver as musa_driver
 from triton_musa.backend import launcher as musa_launcher
 from triton_musa.backend import emulator as musa_emulator
+from triton_musa.backend import environment as musa_environment
 from triton_musa.backend import target as target_module
 from triton_musa.backend.compiler import MusaBackend, MusaOptions, compile_to_ttgir
 from triton_musa.backend.driver import MusaDriver
@@ -335,12 +336,21 @@ def test_package_import_is_light() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+def test_environment_breaks_the_emulator_import_circle() -> None:
+    """The emulator and its launcher read the environment names and the device probe from environment.py,
+    so the launcher loads without the emulator module (they used to import each other)."""
+    script = ("import sys, triton_musa.backend.emulator_launcher; "
+              "assert 'triton_musa.backend.emulator' not in sys.modules, 'the launcher imports the emulator'")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
 def _fake_musa_device(monkeypatch: pytest.MonkeyPatch, capability: tuple) -> None:
     fake = SimpleNamespace(is_available=lambda: True, current_device=lambda: 0,
                            get_device_capability=lambda device=None: capability)
     monkeypatch.setattr(musa_device, "_torch_musa", lambda: fake)
     monkeypatch.setattr(musa_driver, "_musa_device_status",
-                        lambda: musa_device.DeviceStatus(True, "a fake MUSA device"))
+                        lambda: musa_environment.DeviceStatus(True, "a fake MUSA device"))
 
 
 @pytest.mark.parametrize("capability,target", [((3, 1), MP31), ((2, 2), MP22)])

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, List, Optional, Tuple
 
+from .environment import ENABLE_MMA_ENV, ENABLE_SQMMA_ENV, matrix_switch
 from .instrumentation import StepTimer, run_pipeline
 from .target import MusaArch, libdevice_path
 
@@ -60,8 +61,7 @@ class MatmulOptions:
     def from_env(cls) -> "MatmulOptions":
         """``ENABLE_MUSA_MMA=0`` puts every dot on FMA; ``MUSA_ENABLE_SQMMA=0`` keeps SQMMA off (mp_31's
         f16/bf16 dots then take its WMMA)."""
-        return cls(enable_mma=os.environ.get("ENABLE_MUSA_MMA", "1") != "0",
-                   enable_sqmma=os.environ.get("MUSA_ENABLE_SQMMA", "1") != "0")
+        return cls(enable_mma=matrix_switch(ENABLE_MMA_ENV), enable_sqmma=matrix_switch(ENABLE_SQMMA_ENV))
 
     def pass_spec(self) -> str:
         options = []
