@@ -253,6 +253,10 @@ public:
   // these ops for targets that implement them.
   //===--------------------------------------------------------------------===//
 
+  /// Whether the architecture has the tensor memory engine and async
+  /// barriers (patterns ask this instead of reading the arch row).
+  bool hasTME() const { return arch.hasTME; }
+
   /// The i64 address of a TME descriptor of `fields`, built at the builder's
   /// insertion point: on the GPU that of the host-encoded parameter, on the
   /// emulator one the kernel builds. Fails (reporting at `loc`) where the
