@@ -1,7 +1,7 @@
 //===- SharedMemory.h - Tensors to and from shared memory -----*- C++ -*-===//
 //
 // How every pattern family moves a distributed tensor through shared memory
-// (defined in MemoryOpToLLVM.cpp). A buffer is a shared pointer
+// (defined in SharedMemory.cpp). A buffer is a shared pointer
 // (`!llvm.ptr<3>`: a converted `!ttg.memdesc`, or getScratchPointer for an
 // op's scratch) plus a shared linear layout S (kOffset -> "dim0".."dimN")
 // saying which tensor element each element slot holds. Thread addresses
