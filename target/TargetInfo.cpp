@@ -17,16 +17,6 @@ Value TargetInfo::shuffleXor(OpBuilder &b, Location loc, Value value, int mask,
   return shuffle(b, loc, ShuffleKind::Xor, value, i32Const(b, loc, mask),
                  width);
 }
-Value TargetInfo::shuffleUp(OpBuilder &b, Location loc, Value value, int delta,
-                            unsigned width) const {
-  return shuffle(b, loc, ShuffleKind::Up, value, i32Const(b, loc, delta),
-                 width);
-}
-Value TargetInfo::shuffleDown(OpBuilder &b, Location loc, Value value,
-                              int delta, unsigned width) const {
-  return shuffle(b, loc, ShuffleKind::Down, value, i32Const(b, loc, delta),
-                 width);
-}
 Value TargetInfo::shuffleIdx(OpBuilder &b, Location loc, Value value,
                              Value lane, unsigned width) const {
   return shuffle(b, loc, ShuffleKind::Idx, value, lane, width);

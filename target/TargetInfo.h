@@ -191,10 +191,6 @@ public:
                         unsigned width = 0) const = 0;
   Value shuffleXor(OpBuilder &b, Location loc, Value value, int mask,
                    unsigned width = 0) const;
-  Value shuffleUp(OpBuilder &b, Location loc, Value value, int delta,
-                  unsigned width = 0) const;
-  Value shuffleDown(OpBuilder &b, Location loc, Value value, int delta,
-                    unsigned width = 0) const;
   Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value lane,
                    unsigned width = 0) const;
 

@@ -109,28 +109,6 @@ Type getMemoryType(Type llvmElementType) {
 
 } // namespace
 
-FailureOr<LinearLayout> mlir::triton_musa::getRowMajorSharedLayout(
-    ArrayRef<int64_t> shape, function_ref<InFlightDiagnostic()> emitError) {
-  LinearLayout layout = LinearLayout::empty();
-  SmallVector<std::string> names;
-  for (unsigned d = 0; d < shape.size(); ++d)
-    names.push_back("dim" + std::to_string(d));
-  // Last dimension in the lowest offset bits.
-  for (int d = int(shape.size()) - 1; d >= 0; --d) {
-    auto dim = LinearLayout::identity1D(int32_t(shape[d]), kOffset, names[d]);
-    if (!dim)
-      return emitError() << llvm::toString(dim.takeError());
-    auto product = layout * *dim;
-    if (!product)
-      return emitError() << llvm::toString(product.takeError());
-    layout = std::move(*product);
-  }
-  auto ordered = layout.transposeOuts(names);
-  if (!ordered)
-    return emitError() << llvm::toString(ordered.takeError());
-  return std::move(*ordered);
-}
-
 LogicalResult mlir::triton_musa::storeDistributedToShared(
     RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
     const SharedBuffer &buffer, const LinearLayout &layout,

@@ -40,12 +40,6 @@ struct SharedBuffer {
   triton::gpu::PaddedSharedEncodingAttr padded = nullptr;
 };
 
-/// Row-major (last dimension fastest), unswizzled layout of `shape` as a
-/// shared linear layout: the scratch layout of shared-memory conversions.
-FailureOr<mlir::triton_musa::LinearLayout>
-getRowMajorSharedLayout(ArrayRef<int64_t> shape,
-                        function_ref<InFlightDiagnostic()> emitError);
-
 /// For each register of `layout`: the element slot (i32) of `buffer` that
 /// holds the current thread's element there, before padding.
 FailureOr<SmallVector<Value>>
