@@ -49,9 +49,6 @@ struct MUSAArchInfo {
   bool hasFP8;
   /// The tensor memory engine and async barriers.
   bool hasTME;
-
-  /// Capability as one number (mp_31 -> 31), for ordered comparisons.
-  unsigned getCapability() const { return major * 10 + minor; }
 };
 
 /// Every supported architecture, oldest first.

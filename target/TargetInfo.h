@@ -13,7 +13,7 @@
 
 #include "dialects/MUSAGPU/IR/MatrixInstrs.h"
 #include "target/MUSAArch.h"
-#include "target/TargetKind.h"
+#include "target/TargetPassOptions.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -189,10 +189,6 @@ public:
                         unsigned width = 0) const = 0;
   Value shuffleXor(OpBuilder &b, Location loc, Value value, int mask,
                    unsigned width = 0) const;
-  Value shuffleUp(OpBuilder &b, Location loc, Value value, int delta,
-                  unsigned width = 0) const;
-  Value shuffleDown(OpBuilder &b, Location loc, Value value, int delta,
-                    unsigned width = 0) const;
   Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value lane,
                    unsigned width = 0) const;
 
@@ -251,6 +247,10 @@ public:
   // these ops for targets that implement them.
   //===--------------------------------------------------------------------===//
 
+  /// Whether the architecture has the tensor memory engine and async
+  /// barriers (patterns ask this instead of reading the arch row).
+  bool hasTME() const { return arch.hasTME; }
+
   /// The i64 address of a TME descriptor of `fields`, built at the builder's
   /// insertion point: on the GPU that of the host-encoded parameter, on the
   /// emulator one the kernel builds. Fails (reporting at `loc`) where the
@@ -308,10 +308,6 @@ public:
 protected:
   const MUSAArchInfo &arch;
 };
-
-/// "musa" -> Device, "emulator" -> Emulator, "proxy" -> Proxy (the `target=`
-/// pass option).
-std::optional<TargetKind> parseTargetKind(StringRef name);
 
 /// The target interface of `arch` on `kind`.
 std::unique_ptr<TargetInfo>

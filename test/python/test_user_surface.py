@@ -157,7 +157,7 @@ def _fake_tool(path: Path, version: str) -> None:
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
 
 
-def test_cache_key_follows_the_sdk_llc_and_switches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_key_follows_the_sdk_llc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from triton_musa.backend.cache_key import backend_key
     from triton_musa.backend.toolchain import find_toolchain
     llc, lld = tmp_path / "llc", tmp_path / "ld.lld"
@@ -172,9 +172,6 @@ def test_cache_key_follows_the_sdk_llc_and_switches(tmp_path: Path, monkeypatch:
     _fake_tool(llc, "17.0.1")
     assert find_toolchain().llvm_major == 17
     assert backend_key() != key14
-    key17 = backend_key()
-    monkeypatch.setenv("ENABLE_MUSA_MMA", "0")
-    assert backend_key() != key17
     monkeypatch.delenv("TRITON_MUSA_LLC_PATH")
     monkeypatch.setenv("MUSA_HOME", str(tmp_path / "absent"))
     assert "llc=no-sdk" in backend_key() or Path("/usr/local/musa/bin/llc").exists()

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, List, Optional, Tuple
 
+from .environment import ENABLE_MMA_ENV, ENABLE_SQMMA_ENV, matrix_switch
 from .instrumentation import StepTimer, run_pipeline
 from .target import MusaArch, libdevice_path
 
@@ -60,8 +61,7 @@ class MatmulOptions:
     def from_env(cls) -> "MatmulOptions":
         """``ENABLE_MUSA_MMA=0`` puts every dot on FMA; ``MUSA_ENABLE_SQMMA=0`` keeps SQMMA off (mp_31's
         f16/bf16 dots then take its WMMA)."""
-        return cls(enable_mma=os.environ.get("ENABLE_MUSA_MMA", "1") != "0",
-                   enable_sqmma=os.environ.get("MUSA_ENABLE_SQMMA", "1") != "0")
+        return cls(enable_mma=matrix_switch(ENABLE_MMA_ENV), enable_sqmma=matrix_switch(ENABLE_SQMMA_ENV))
 
     def pass_spec(self) -> str:
         options = []
@@ -246,14 +246,14 @@ def dot_path_report(ttgir: str, matmul: Optional[MatmulOptions] = None, *,
 
 
 def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str,
-           num_stages: int = 1) -> Tuple[Any, LoweredModule]:
+           num_stages: int = 1, matmul: Optional[MatmulOptions] = None) -> Tuple[Any, LoweredModule]:
     """The module in the LLVM dialect (it keeps its context alive) and what was lowered."""
     module = parse_ttgir(ttgir, _context(), source_name=source_name)
     module_target = module_attribute(module, "ttg.target")
     if module_target != f"musa:{arch.name}":
         raise ValueError(f"{source_name}: the module's ttg.target is {module_target!r}, "
                          f"not 'musa:{arch.name}': compile it for the architecture it was made for")
-    pipeline = lowering_pipeline(target, num_stages=num_stages)
+    pipeline = lowering_pipeline(target, matmul, num_stages=num_stages)
     if os.environ.get("MLIR_ENABLE_DUMP") == "1":
         print(f"// triton-musa: musa-opt '--pass-pipeline={pipeline}' {source_name}")
     run_pipeline(module, pipeline, run_passes, kernel=os.path.splitext(source_name)[0])
@@ -264,16 +264,19 @@ def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str,
 
 
 def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel.ttgir",
-                       num_stages: int = 1) -> LoweredModule:
-    """TTGIR -> LLVM dialect for the CPU emulator emulating ``arch`` (what the emulator JIT loads)."""
-    return _lower(ttgir, arch, "emulator", source_name, num_stages)[1]
+                       num_stages: int = 1, matmul: Optional[MatmulOptions] = None) -> LoweredModule:
+    """TTGIR -> LLVM dialect for the CPU emulator emulating ``arch`` (what the emulator JIT loads);
+    ``matmul`` defaults to the environment's switches."""
+    return _lower(ttgir, arch, "emulator", source_name, num_stages, matmul)[1]
 
 
 def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name: str = "kernel.ttgir",
-                  libdevice: Optional[str] = None, num_stages: int = 1) -> LoweredKernel:
-    """TTGIR -> LLVM IR for the MUSA GPU ``arch``; links ``libdevice`` (default: the SDK's, when installed)."""
+                  libdevice: Optional[str] = None, num_stages: int = 1,
+                  matmul: Optional[MatmulOptions] = None) -> LoweredKernel:
+    """TTGIR -> LLVM IR for the MUSA GPU ``arch``; links ``libdevice`` (default: the SDK's, when installed);
+    ``matmul`` defaults to the environment's switches."""
     from .. import _musa_mlir
-    module, lowered = _lower(ttgir, arch, "musa", source_name, num_stages)
+    module, lowered = _lower(ttgir, arch, "musa", source_name, num_stages, matmul)
     if libdevice is None:
         sdk_libdevice = libdevice_path(arch)
         libdevice = sdk_libdevice if os.path.exists(sdk_libdevice) else None
