@@ -52,7 +52,8 @@ mlir::triton_musa::resolveOptionalMUSAArch(ModuleOp module,
     if (!value.consume_front("musa:"))
       return module.emitError()
              << passFlag << ": \"" << kTargetAttrName << "\" = \""
-             << target.getValue() << "\" is not a MUSA target (\"musa:<arch>\")";
+             << target.getValue()
+             << "\" is not a MUSA target (\"musa:<arch>\")";
     name = value;
   }
   if (const MUSAArchInfo *arch = lookupMUSAArch(name))

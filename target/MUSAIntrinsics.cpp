@@ -354,8 +354,8 @@ mlir::triton_musa::lookupMUSAIntrinsic(MLIRContext *ctx, StringRef name,
                       .str();
   }
   why = familyWhy.empty()
-            ? "no entry of the MUSA intrinsic table (target/MUSAIntrinsics.cpp) "
-              "has that name"
+            ? "no entry of the MUSA intrinsic table "
+              "(target/MUSAIntrinsics.cpp) has that name"
             : familyWhy;
   return failure();
 }

@@ -103,7 +103,8 @@ public:
   /// "g2s copies"): no cache-policy operand.
   void asyncCopyGlobalToShared(OpBuilder &b, Location loc, Value dst,
                                Value src, unsigned bytes) const override {
-    call(b, loc, "llvm.musa.memcpy.g2s", {dst, src, i32Const(b, loc, bytes), i32Const(b, loc, 0)});
+    call(b, loc, "llvm.musa.memcpy.g2s",
+         {dst, src, i32Const(b, loc, bytes), i32Const(b, loc, 0)});
   }
   void asyncCopyWait(OpBuilder &b, Location loc) const override {
     call(b, loc, "llvm.musa.memcpy.g2s.wait", {});
@@ -150,7 +151,8 @@ public:
                const TMETransfer &t) const override {
     SmallVector<Value> args{barrier, t.shared, t.descriptor};
     appendTransfer(b, loc, t, args, /*withPrefetch=*/true);
-    call(b, loc, ("llvm.musa.tme.ld.tile." + Twine(t.box.size()) + "d").str(), args);
+    call(b, loc, ("llvm.musa.tme.ld.tile." + Twine(t.box.size()) + "d").str(),
+         args);
   }
   void tmeStore(OpBuilder &b, Location loc,
                 const TMETransfer &t) const override {
@@ -170,7 +172,8 @@ public:
   }
   void asyncBarrierInit(OpBuilder &b, Location loc, Value barrier,
                         Value arriveCount, Value phase) const override {
-    call(b, loc, "llvm.musa.async.init.arrival", {barrier, arriveCount, phase});
+    call(b, loc, "llvm.musa.async.init.arrival",
+         {barrier, arriveCount, phase});
   }
   void asyncBarrierExpectBytes(OpBuilder &b, Location loc, Value barrier,
                                Value bytes) const override {
