@@ -71,6 +71,13 @@ FailureOr<const MUSAArchInfo *> resolveMUSAArch(ModuleOp module,
                                                 StringRef archOverride,
                                                 StringRef passFlag);
 
+/// resolveMUSAArch for a step that can do without an architecture: null
+/// when neither `archOverride` nor a `ttg.target` names one; the same
+/// errors for a non-MUSA target or an unknown architecture.
+FailureOr<const MUSAArchInfo *> resolveOptionalMUSAArch(ModuleOp module,
+                                                        StringRef archOverride,
+                                                        StringRef passFlag);
+
 } // namespace mlir::triton_musa
 
 #endif // TRITON_MUSA_TARGET_MUSAARCH_H

@@ -362,6 +362,7 @@ class MusaBackend(BaseBackend):
                                     num_stages=opt.num_stages, matmul=opt.matmul)
         metadata["shared"] = lowered.shared_bytes
         metadata["tensordesc_meta"] = tensordesc_meta(lowered.tme_descriptor_args)
+        metadata["shared_memory_from_zero"] = lowered.shared_memory_from_zero
         return lowered.llir
 
     @staticmethod
@@ -382,7 +383,8 @@ class MusaBackend(BaseBackend):
         name = metadata.get("name", "kernel")
         timer = StepTimer(f"LLVM steps of {name}")
         with timer.step(f"MUSA SDK llc -mcpu={opt.arch} + ld.lld"):
-            mubin = find_toolchain().compile_mubin(llir, opt.musa_arch, name)
+            mubin = find_toolchain().compile_mubin(
+                llir, opt.musa_arch, name, shared_memory_from_zero=metadata.get("shared_memory_from_zero", False))
         timer.report()
         return mubin
 
