@@ -34,7 +34,8 @@ def main(argv: list[str]) -> int:
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
-    from triton_musa.backend.emulator_launcher import EmulatorLauncher, load_kernel, num_workers
+    from triton_musa.backend.emulator_launcher import EmulatorLauncher, load_kernel
+    from triton_musa.backend.environment import emulator_threads as num_workers
     from triton_musa.backend.target import parse_arch
 
     @triton.jit

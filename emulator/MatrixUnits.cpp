@@ -6,15 +6,17 @@
 #include <cstring>
 
 using namespace mlir::triton_musa::emulator;
+using mlir::musagpu::MatrixFragment;
 
 namespace {
 
 /// An m x n x k atom over `warpSize` threads with its owner tables sized:
 /// each thread holds m*k / warpSize A, n*k / warpSize B and m*n / warpSize
 /// C elements, one per register.
-WMMAAtomLayout makeAtom(unsigned warpSize, unsigned m, unsigned n,
-                        unsigned k) {
+WMMAAtomLayout makeAtom(MatrixFragment fragment, unsigned warpSize, unsigned m,
+                        unsigned n, unsigned k) {
   WMMAAtomLayout atom;
+  atom.fragment = fragment;
   atom.warpSize = warpSize;
   atom.m = m, atom.n = n, atom.k = k;
   atom.aRegs = m * k / warpSize;
@@ -36,7 +38,7 @@ WMMAAtomLayout makeAtom(unsigned warpSize, unsigned m, unsigned n,
 /// K pair {0,1} in one 32-bit register, so register = kPair + 2 * half16;
 /// C: register = colHalf + 2 * rowQuarter (col+16 fastest, then row+8, +16).
 WMMAAtomLayout buildQY2M32N32K16() {
-  WMMAAtomLayout atom = makeAtom(128, 32, 32, 16);
+  WMMAAtomLayout atom = makeAtom(MatrixFragment::QY2WMMA, 128, 32, 32, 16);
   for (uint32_t t = 0; t < 128; ++t) {
     for (uint32_t half = 0; half < 2; ++half)
       for (uint32_t pair = 0; pair < 2; ++pair) {
@@ -56,24 +58,26 @@ WMMAAtomLayout buildQY2M32N32K16() {
   return atom;
 }
 
-/// PH1 (mp_31) m16n16k16 f16/bf16 over 32 lanes, MUSA-FACTS.md's last
-/// section, for lane l:
+/// PH1 (mp_31) m16n16k16 and m16n16k32 f16/bf16 over 32 lanes,
+/// MUSA-FACTS.md's last section, for lane l (kr = k / 4 K groups):
 ///   C: row = (l >> 3) + 4i, col = (l & 7) + 8j,  register j + 2i
-///   A: m = (l >> 2) + 8j,   k = (l & 3) + 4i,    register i + 4j
-///   B: n = (l >> 2) + 8j,   k = (l & 3) + 4i,    register i + 4j
-/// The register order is the open MUSA backend's (its fragment linear
-/// layouts: C registers N 8 then M 4, 8; operand registers K 4, 8 then
-/// M (N) 8). Stated there, unconfirmed on hardware: that the instruction
-/// reads its operand words in that order (two registers per 32-bit word,
-/// the lower one in the low half).
-WMMAAtomLayout buildPH1M16N16K16() {
-  WMMAAtomLayout atom = makeAtom(32, 16, 16, 16);
+///   A: m = (l >> 2) + 8j,   k = (l & 3) + 4i,    register i + kr j
+///   B: n = (l >> 2) + 8j,   k = (l & 3) + 4i,    register i + kr j
+/// The register order is the open MUSA backend's for k16 (its fragment
+/// linear layouts: C registers N 8 then M 4, 8; operand registers K 4, 8
+/// then M (N) 8); for k32 it is inferred, the same formula with K 4, 8, 16
+/// before M (N) 8. Stated there, unconfirmed on hardware: that the
+/// instruction reads its operand words in that order (two registers per
+/// 32-bit word, the lower one in the low half).
+WMMAAtomLayout buildPH1M16N16(unsigned k) {
+  WMMAAtomLayout atom = makeAtom(MatrixFragment::PH1WMMA, 32, 16, 16, k);
+  uint32_t kr = k / 4;
   for (uint32_t l = 0; l < 32; ++l) {
     for (uint32_t j = 0; j < 2; ++j)
-      for (uint32_t i = 0; i < 4; ++i) {
+      for (uint32_t i = 0; i < kr; ++i) {
         uint32_t nonK = (l >> 2) + 8 * j, kk = (l & 3) + 4 * i;
-        FragmentSlot slot{l, i + 4 * j};
-        atom.aOwner[nonK * 16 + kk] = slot;
+        FragmentSlot slot{l, i + kr * j};
+        atom.aOwner[nonK * k + kk] = slot;
         atom.bOwner[kk * 16 + nonK] = slot;
       }
     for (uint32_t i = 0; i < 4; ++i)
@@ -89,12 +93,13 @@ WMMAAtomLayout buildPH1M16N16K16() {
 } // namespace
 
 const WMMAAtomLayout *
-mlir::triton_musa::emulator::lookupWMMAAtom(unsigned warpSize, unsigned m,
-                                            unsigned n, unsigned k) {
-  static const WMMAAtomLayout atoms[] = {buildQY2M32N32K16(),
-                                         buildPH1M16N16K16()};
+mlir::triton_musa::emulator::lookupWMMAAtom(MatrixFragment fragment,
+                                            unsigned m, unsigned n,
+                                            unsigned k) {
+  static const WMMAAtomLayout atoms[] = {
+      buildQY2M32N32K16(), buildPH1M16N16(16), buildPH1M16N16(32)};
   for (const WMMAAtomLayout &atom : atoms)
-    if (warpSize == atom.warpSize && m == atom.m && n == atom.n && k == atom.k)
+    if (fragment == atom.fragment && m == atom.m && n == atom.n && k == atom.k)
       return &atom;
   return nullptr;
 }

@@ -11,6 +11,8 @@
 #ifndef TRITON_MUSA_EMULATOR_MATRIXUNITS_H
 #define TRITON_MUSA_EMULATOR_MATRIXUNITS_H
 
+#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +25,7 @@ struct FragmentSlot {
 
 /// The fragment layouts of one WMMA atom.
 struct WMMAAtomLayout {
+  musagpu::MatrixFragment fragment;
   unsigned warpSize, m, n, k;
   /// Owner of A[row][kk] at row * k + kk, of B[kk][col] at kk * n + col.
   std::vector<FragmentSlot> aOwner, bOwner;
@@ -32,10 +35,10 @@ struct WMMAAtomLayout {
   std::vector<uint32_t> cRow, cCol;
 };
 
-/// The atom m x n x k on warps of `warpSize` threads, or null when the
-/// emulator does not know its fragment layouts.
-const WMMAAtomLayout *lookupWMMAAtom(unsigned warpSize, unsigned m, unsigned n,
-                                     unsigned k);
+/// The atom m x n x k of `fragment` (the catalogue's fragment id,
+/// MatrixInstrs.h), or null when the emulator has no owner tables for it.
+const WMMAAtomLayout *lookupWMMAAtom(musagpu::MatrixFragment fragment,
+                                     unsigned m, unsigned n, unsigned k);
 
 //===----------------------------------------------------------------------===//
 // SQMMA (mp_31)

@@ -38,6 +38,11 @@
 
 using namespace mlir::triton_musa::emulator;
 namespace abi = mlir::triton_musa::emulator_abi;
+using mlir::musagpu::lookupFragment;
+using mlir::musagpu::MatrixFragment;
+using mlir::musagpu::MatrixUnitKind;
+using mlir::musagpu::MmaElementKind;
+using mlir::musagpu::stringifyMatrixFragment;
 
 namespace {
 
@@ -866,15 +871,25 @@ static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   Worker &w = *tlsWorker;
   Fiber &f = *tlsFiber;
   uint32_t warpSize = w.config->warpSize;
+  // The catalogue names the fragment of the instruction; the owner tables
+  // are the emulator's own (MatrixUnits.cpp).
+  MatrixFragment fragment =
+      m > 0 && n > 0 && k > 0
+          ? lookupFragment(MatrixUnitKind::WMMA, warpSize, uint32_t(m),
+                           uint32_t(n), uint32_t(k))
+          : MatrixFragment::None;
   const WMMAAtomLayout *atom =
-      lookupWMMAAtom(warpSize, uint32_t(m), uint32_t(n), uint32_t(k));
+      lookupWMMAAtom(fragment, uint32_t(m), uint32_t(n), uint32_t(k));
   if (!atom)
-    failThread(llvm::formatv("no WMMA atom m{0}n{1}k{2} on {3}-thread warps",
-                             m, n, k, warpSize)
+    failThread(llvm::formatv("no WMMA atom m{0}n{1}k{2} on {3}-thread warps "
+                             "(fragment {4})",
+                             m, n, k, warpSize,
+                             stringifyMatrixFragment(fragment))
                    .str());
-  if (kind != int32_t(abi::MmaKind::F16) && kind != int32_t(abi::MmaKind::BF16))
+  if (kind != abi::toABI(MmaElementKind::F16) &&
+      kind != abi::toABI(MmaElementKind::BF16))
     failThread(llvm::formatv("WMMA operand kind {0} is not emulated", kind).str());
-  bool bf16 = kind == int32_t(abi::MmaKind::BF16);
+  bool bf16 = kind == abi::toABI(MmaElementKind::BF16);
   struct Fragments {
     const uint16_t *a, *b;
   } mine{a, b};
@@ -952,7 +967,7 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
     failThread(llvm::formatv("SQMMA needs whole squads of 4 warps, the block "
                              "has {0} warps",
                              w.warps.size()));
-  if (kind < 0 || kind > int32_t(abi::SQMMAKind::E5M2) || m <= 0 || n <= 0 ||
+  if (kind < 0 || kind > abi::toABI(MmaElementKind::E5M2) || m <= 0 || n <= 0 ||
       k <= 0 || m % 16 != 0 || n % 8 != 0)
     failThread(llvm::formatv("sqmma: invalid instruction (kind {0}, "
                              "m{1}n{2}k{3})",
@@ -973,11 +988,11 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                                other->k, other->descA, other->descB, kind, m,
                                n, k, descA, descB));
   }
-  auto sqKind = abi::SQMMAKind(kind);
-  uint32_t elemBytes = sqKind == abi::SQMMAKind::F16 ||
-                               sqKind == abi::SQMMAKind::BF16
+  auto sqKind = MmaElementKind(kind);
+  uint32_t elemBytes = sqKind == MmaElementKind::F16 ||
+                               sqKind == MmaElementKind::BF16
                            ? 2
-                       : sqKind == abi::SQMMAKind::TF32 ? 4
+                       : sqKind == MmaElementKind::TF32 ? 4
                                                         : 1;
   SQMMADescriptor a = decodeSQMMADescriptor(uint32_t(descA));
   SQMMADescriptor b = decodeSQMMADescriptor(uint32_t(descB));
@@ -1004,13 +1019,13 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   auto value = [&](uint64_t offset) -> float {
     const char *p = w.shared + offset;
     switch (sqKind) {
-    case abi::SQMMAKind::F16:
-    case abi::SQMMAKind::BF16: {
+    case MmaElementKind::F16:
+    case MmaElementKind::BF16: {
       uint16_t bits;
       std::memcpy(&bits, p, 2);
-      return decode16BitFloat(bits, sqKind == abi::SQMMAKind::BF16);
+      return decode16BitFloat(bits, sqKind == MmaElementKind::BF16);
     }
-    case abi::SQMMAKind::TF32: {
+    case MmaElementKind::TF32: {
       // (inferred) f32 rounded to tf32's 10 mantissa bits, to nearest with
       // ties away from zero, as NVIDIA's cvt.rna.tf32.f32.
       uint32_t bits;
@@ -1021,10 +1036,10 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
       std::memcpy(&x, &bits, 4);
       return x;
     }
-    case abi::SQMMAKind::E4M3:
-    case abi::SQMMAKind::E5M2:
-      return decodeFp8(uint8_t(*p), sqKind == abi::SQMMAKind::E5M2);
-    case abi::SQMMAKind::S8:
+    case MmaElementKind::E4M3:
+    case MmaElementKind::E5M2:
+      return decodeFp8(uint8_t(*p), sqKind == MmaElementKind::E5M2);
+    case MmaElementKind::S8:
       return float(int8_t(*p));
     }
     return 0.0f;
@@ -1033,7 +1048,7 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   uint32_t regs = uint32_t(m) * uint32_t(n) / squadThreads;
   for (uint32_t r = 0; r < regs; ++r) {
     SQMMACoord c = sqmmaAccumulatorCoord(m, n, f.lane, warpInSquad, r);
-    if (sqKind == abi::SQMMAKind::S8) {
+    if (sqKind == MmaElementKind::S8) {
       auto *accI = static_cast<int32_t *>(acc);
       uint32_t sum = uint32_t(accI[r]);
       for (uint32_t kk = 0; kk < uint32_t(k); ++kk)

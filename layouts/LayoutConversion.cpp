@@ -579,8 +579,16 @@ FailureOr<Tile> wmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
   LogicalResult built = success();
   std::optional<unsigned> broadcastDim;
   SmallVector<unsigned> repOrder = defaultOrder(rank);
-  bool qy2Atom = lanes == 128 && m == 32 && n == 32 && k == 16;
-  if (qy2Atom) {
+  // The fragment is the catalogue's (dialects/MUSAGPU/IR/MatrixInstrs.h).
+  mgpu::MatrixFragment fragment = mgpu::lookupFragment(
+      mgpu::MatrixUnitKind::WMMA, lanes, m, n, k);
+  if (fragment == mgpu::MatrixFragment::None)
+    return err.fail((what + " instrShape " + Twine(m) + "x" + Twine(n) + "x" +
+                     Twine(k) + " on " + Twine(lanes) +
+                     "-thread warps has no known fragment (no row of the "
+                     "matrix-instruction catalogue names one)")
+                        .str());
+  if (fragment == mgpu::MatrixFragment::QY2WMMA) {
     if (!opIdx)
       appendAtom(cta, kQY2AccumulatorAtom, m, n, mDim, nDim);
     else if (*opIdx == 0)
@@ -591,6 +599,10 @@ FailureOr<Tile> wmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
       broadcastDim = *opIdx == 0 ? nDim : mDim;
     if (opIdx && *opIdx == 1)
       std::swap(repOrder[0], repOrder[1]);
+  } else if (fragment != mgpu::MatrixFragment::PH1WMMA) {
+    return err.fail((what + " has no linear layout for fragment " +
+                     mgpu::stringifyMatrixFragment(fragment))
+                        .str());
   } else if (!opIdx) {
     built = appendFragment(err, what, cta, m, n, lanes, mDim, nDim,
                            kAccumulatorPattern);

@@ -79,6 +79,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+#include <tuple>
+
 namespace mlir::triton_musa {
 #define GEN_PASS_DEF_MUSAACCELERATEMATMUL
 #include "passes/Passes.h.inc"
@@ -93,42 +96,26 @@ namespace {
 
 constexpr StringLiteral kReasonAttr = "musa.dot_path_reason";
 
-/// A WMMA instruction this backend lowers, for one warp size and element
-/// kind. QY2 (128-thread warps): only f16/bf16 m32n32k16 is confirmed by a
-/// public source (MUSA-FACTS.md, last section); its tf32 32x32x8 and s8
-/// 32x32x32 atoms are not, so those dtypes stay on FMA. PH1 (32-lane warps):
-/// f16/bf16 m16n16k16, one of the shapes the open MUSA backend lowers, with
-/// its operand and accumulator fragments (layouts/LayoutConversion.cpp); it
-/// takes the dots SQMMA cannot (selectDotPath).
-struct WMMAAtom {
-  unsigned warpSize;
-  mgpu::MmaElementKind kind;
-  unsigned m, n, k;
-};
-constexpr WMMAAtom kWMMAAtoms[] = {
-    {128, mgpu::MmaElementKind::F16, 32, 32, 16},
-    {128, mgpu::MmaElementKind::BF16, 32, 32, 16},
-    {32, mgpu::MmaElementKind::F16, 16, 16, 16},
-    {32, mgpu::MmaElementKind::BF16, 16, 16, 16},
-};
-
-const WMMAAtom *findWMMAAtom(unsigned warpSize, mgpu::MmaElementKind kind) {
-  for (const WMMAAtom &atom : kWMMAAtoms)
-    if (atom.warpSize == warpSize && atom.kind == kind)
-      return &atom;
-  return nullptr;
+/// The lowered rows of `unit` for `kind` on `arch` (the catalogue,
+/// dialects/MUSAGPU/IR/MatrixInstrs.h). The selection reads the device's
+/// rows: the TTGIR it writes is the same for the device and the emulator.
+SmallVector<const mgpu::MatrixInstr *> loweredRows(mgpu::MatrixUnitKind unit,
+                                                   const MUSAArchInfo &arch,
+                                                   mgpu::MmaElementKind kind) {
+  return mgpu::getMatrixInstrs(unit, arch.major, TargetKind::Device, kind,
+                               /*loweredOnly=*/true);
 }
 
-/// An SQMMA instruction shape and the operands' storage order.
+/// An SQMMA instruction and the operands' storage order.
 struct SQMMAChoice {
-  unsigned m, n, k;
+  const mgpu::MatrixInstr *instr;
   /// A stored M-major / B stored K-major (see operandOrder).
   bool transA = false, transB = false;
 };
 
 struct DotPath {
-  /// The chosen WMMA atom and warps, or none (FMA, see `reason`).
-  std::optional<WMMAAtom> wmma;
+  /// The chosen WMMA instruction and warps, or none (FMA, see `reason`).
+  const mgpu::MatrixInstr *wmma = nullptr;
   /// The chosen SQMMA instruction (with warpsPerCTA), or none.
   std::optional<SQMMAChoice> sqmma;
   SmallVector<unsigned> warpsPerCTA;
@@ -176,7 +163,8 @@ std::optional<std::string> unsupportedAccumulator(Type accElem,
 /// columns: the layouts wrap those warps onto the same atoms (their warp
 /// bases broadcast, layouts/LayoutConversion.cpp), so several warps compute
 /// the same tile, as Triton's NVIDIA MMA layouts let warps replicate.
-SmallVector<unsigned> chooseWarps(int64_t m, int64_t n, const WMMAAtom &atom,
+SmallVector<unsigned> chooseWarps(int64_t m, int64_t n,
+                                  const mgpu::MatrixInstr &atom,
                                   unsigned numWarps) {
   int64_t rowsM = m / atom.m, colsN = n / atom.n;
   for (unsigned wm = numWarps; wm >= 1; wm /= 2) {
@@ -216,10 +204,12 @@ SmallVector<unsigned> operandOrder(Value operand) {
 /// at most 256 bytes per instruction along an operand's contiguous
 /// dimension. Among the legal (instruction, warps) pairs: fewest
 /// instructions per squad, then the largest instruction, then more squads
-/// along M only when instM >= 32. f16/bf16 K = 128 is not one instruction
-/// (the shipped toolchain crashes): K steps of 64 instead.
-DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
-                    unsigned numWarps) {
+/// along M only when instM >= 32, then the smaller M, N, K (the candidates
+/// are tried in that order). The candidates are the catalogue's lowered rows
+/// (f16/bf16 K = 128 is none: the shipped toolchain crashes on it, so K
+/// steps of 64 instead).
+DotPath selectSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
+                    mgpu::MmaElementKind kind, unsigned numWarps) {
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto dType = cast<RankedTensorType>(dot.getD().getType());
   unsigned rank = dType.getRank();
@@ -238,19 +228,23 @@ DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
   SmallVector<unsigned> orderA = operandOrder(dot.getA());
   SmallVector<unsigned> orderB = operandOrder(dot.getB());
   bool transA = orderA[0] == 0, transB = orderB[0] == 0;
-  bool is16Bit = kind == mgpu::MmaElementKind::F16 ||
-                 kind == mgpu::MmaElementKind::BF16;
+  SmallVector<const mgpu::MatrixInstr *> rows =
+      loweredRows(mgpu::MatrixUnitKind::SQMMA, arch, kind);
+  llvm::stable_sort(rows, [](const mgpu::MatrixInstr *x,
+                             const mgpu::MatrixInstr *y) {
+    return std::make_tuple(x->m, x->n, x->k) < std::make_tuple(y->m, y->n, y->k);
+  });
   std::optional<SQMMAChoice> best;
   SmallVector<unsigned> bestWarps;
   int64_t bestCount = 0;
   auto better = [&](const SQMMAChoice &c, int64_t count, unsigned warpsM) {
     if (!best || count != bestCount)
       return !best || count < bestCount;
-    int64_t size = int64_t(c.m) * c.n * c.k,
-            bestSize = int64_t(best->m) * best->n * best->k;
+    const mgpu::MatrixInstr &x = *c.instr, &y = *best->instr;
+    int64_t size = int64_t(x.m) * x.n * x.k, bestSize = int64_t(y.m) * y.n * y.k;
     if (size != bestSize)
       return size > bestSize;
-    return c.m >= 32 && warpsM > bestWarps[rank - 2];
+    return x.m >= 32 && warpsM > bestWarps[rank - 2];
   };
   // Batched: squads go to the batch first (each batch its own sequence of
   // 2-D instructions, as Triton's NVIDIA MMA layouts put a batched dot's
@@ -264,30 +258,24 @@ DotPath selectSQMMA(triton::DotOp dot, mgpu::MmaElementKind kind,
       if (mnWarps % warpsM)
         continue;
       unsigned squadsM = warpsM / 4, warpsN = mnWarps / warpsM;
-      for (unsigned instM : {16u, 32u, 64u, 128u})
-        for (unsigned instN : {16u, 32u, 64u, 128u}) {
-          if (!mgpu::isLegalSQMMAInstrMN(kind, instM, instN))
-            continue;
-          for (unsigned instK : mgpu::getLegalSQMMAInstrK(kind)) {
-            if (is16Bit && instK == 128)
-              continue;
-            if (m % (instM * squadsM) || n % (instN * warpsN) || k % instK)
-              continue;
-            if ((transA ? instM : instK) * elemBytes > 256 ||
-                (transB ? instK : instN) * elemBytes > 256)
-              continue;
-            SQMMAChoice c{instM, instN, instK, transA, transB};
-            int64_t count = (m / (instM * squadsM)) *
-                            (n / (instN * warpsN)) * (k / instK);
-            if (better(c, count, warpsM)) {
-              best = c;
-              bestCount = count;
-              bestWarps = {warpsM, warpsN};
-              if (rank == 3)
-                bestWarps.insert(bestWarps.begin(), warpsB);
-            }
-          }
+      for (const mgpu::MatrixInstr *row : rows) {
+        unsigned instM = row->m, instN = row->n, instK = row->k;
+        if (m % (instM * squadsM) || n % (instN * warpsN) || k % instK)
+          continue;
+        if ((transA ? instM : instK) * elemBytes > row->maxContiguousBytes ||
+            (transB ? instK : instN) * elemBytes > row->maxContiguousBytes)
+          continue;
+        SQMMAChoice c{row, transA, transB};
+        int64_t count = (m / (instM * squadsM)) * (n / (instN * warpsN)) *
+                        (k / instK);
+        if (better(c, count, warpsM)) {
+          best = c;
+          bestCount = count;
+          bestWarps = {warpsM, warpsN};
+          if (rank == 3)
+            bestWarps.insert(bestWarps.begin(), warpsB);
         }
+      }
     }
   }
   if (!best)
@@ -331,12 +319,13 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                " (only tf32 takes a matrix path)");
   if (arch.matrixUnit == MatrixUnit::SQMMA) {
     DotPath path = enableSQMMA
-                       ? selectSQMMA(dot, *kind, numWarps)
+                       ? selectSQMMA(dot, arch, *kind, numWarps)
                        : stayOnFMA("SQMMA disabled (MUSA_ENABLE_SQMMA=0)");
     // PH1's 32-lane WMMA takes the f16/bf16 dots that no SQMMA instruction
     // can (num_warps 1 or 2, shapes off the SQMMA tables), or all of them
     // with SQMMA switched off.
-    if (path.sqmma || !findWMMAAtom(arch.warpSize, *kind))
+    if (path.sqmma ||
+        loweredRows(mgpu::MatrixUnitKind::WMMA, arch, *kind).empty())
       return path;
     DotPath wmma = selectWMMA(dot, arch, *kind, numWarps);
     if (!wmma.wmma)
@@ -346,32 +335,65 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
   return selectWMMA(dot, arch, *kind, numWarps);
 }
 
+/// Why no `kind` WMMA instruction of `arch` is lowered, quoting the rows.
+std::string noLoweredWMMA(const MUSAArchInfo &arch, mgpu::MmaElementKind kind) {
+  SmallVector<const mgpu::MatrixInstr *> rows = mgpu::getMatrixInstrs(
+      mgpu::MatrixUnitKind::WMMA, arch.major, TargetKind::Device, kind);
+  std::string kindName = mgpu::stringifyMmaElementKind(kind).str();
+  if (rows.empty())
+    return arch.name.str() + " has no " + kindName + " WMMA instruction";
+  std::string why = "no " + kindName + " WMMA instruction of " +
+                    arch.name.str() + " is lowered (";
+  // Rows of one group share their reason: name it once, after its shapes.
+  for (auto it = rows.begin(); it != rows.end();) {
+    auto end = std::find_if(it, rows.end(), [&](const mgpu::MatrixInstr *r) {
+      return r->notLowered != (*it)->notLowered;
+    });
+    why += it == rows.begin() ? "" : "; ";
+    for (auto s = it; s != end; ++s)
+      why += (s == it ? "" : ", ") + (*s)->shapeName();
+    why += ": " + (*it)->notLowered.str();
+    it = end;
+  }
+  return why + ")";
+}
+
 /// WMMA for a dot whose operand types have passed selectDotPath's checks
-/// (`kind` is set): whole atoms, warps from chooseWarps.
+/// (`kind` is set): whole instructions of a lowered row, the largest that
+/// tiles the dot (PH1: m16n16k32 where K allows, as the open MUSA backend
+/// prefers; fewer instructions), warps from chooseWarps.
 DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                    mgpu::MmaElementKind kind, unsigned numWarps) {
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto dType = cast<RankedTensorType>(dot.getD().getType());
   Type accElem = dType.getElementType();
-  if (kind == mgpu::MmaElementKind::E4M3 ||
-      kind == mgpu::MmaElementKind::E5M2)
-    return stayOnFMA("fp8 operands need mp_31's SQMMA");
-  const WMMAAtom *atom = findWMMAAtom(arch.warpSize, kind);
-  if (!atom)
-    return stayOnFMA("no confirmed " + mgpu::stringifyMmaElementKind(kind).str() +
-               " WMMA atom on " + arch.name.str() +
-               " (MUSA-FACTS.md: only f16/bf16 m32n32k16)");
+  SmallVector<const mgpu::MatrixInstr *> rows =
+      loweredRows(mgpu::MatrixUnitKind::WMMA, arch, kind);
+  if (rows.empty())
+    return stayOnFMA(noLoweredWMMA(arch, kind));
   if (std::optional<std::string> why =
           unsupportedAccumulator(accElem, kind, "WMMA"))
     return stayOnFMA(*why);
   unsigned rank = dType.getRank();
   int64_t m = dType.getShape()[rank - 2], n = dType.getShape()[rank - 1];
   int64_t k = aType.getShape()[rank - 1];
-  if (m % atom->m || n % atom->n || k % atom->k)
-    return stayOnFMA(llvm::formatv("shape {0}x{1}x{2} is not a multiple of the "
-                             "m{3}n{4}k{5} atom",
-                             m, n, k, atom->m, atom->n, atom->k)
-                   .str());
+  const mgpu::MatrixInstr *atom = nullptr;
+  for (const mgpu::MatrixInstr *row : rows) {
+    if (m % row->m || n % row->n || k % row->k)
+      continue;
+    if (!atom || int64_t(row->m) * row->n * row->k >
+                     int64_t(atom->m) * atom->n * atom->k)
+      atom = row;
+  }
+  if (!atom) {
+    std::string names;
+    for (const mgpu::MatrixInstr *row : rows)
+      names += (names.empty() ? "" : ", ") + row->shapeName();
+    return stayOnFMA(llvm::formatv("shape {0}x{1}x{2} is not a multiple of "
+                                   "the {3} atom{4}",
+                                   m, n, k, names, rows.size() > 1 ? "s" : "")
+                         .str());
+  }
   SmallVector<unsigned> warps;
   if (rank == 2) {
     warps = chooseWarps(m, n, *atom, numWarps);
@@ -386,7 +408,7 @@ DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
     warps = {wb, mn[0], mn[1]};
   }
   DotPath path;
-  path.wmma = *atom;
+  path.wmma = atom;
   path.warpsPerCTA = std::move(warps);
   return path;
 }
@@ -471,7 +493,7 @@ void replaceDot(triton::DotOp dot, Value result) {
 mgpu::WMMAOp rewriteToWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                    const DotPath &path) {
   MLIRContext *ctx = dot.getContext();
-  const WMMAAtom &atom = *path.wmma;
+  const mgpu::MatrixInstr &atom = *path.wmma;
   auto acc = mgpu::WMMAEncodingAttr::get(ctx, arch.major, arch.minor,
                                          path.warpsPerCTA,
                                          {atom.m, atom.n, atom.k});
@@ -739,7 +761,7 @@ void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
   const SQMMAChoice &choice = *path.sqmma;
   auto acc = mgpu::SQMMAEncodingAttr::get(ctx, arch.major, arch.minor,
                                           path.warpsPerCTA,
-                                          {choice.m, choice.n, choice.k});
+                                          {choice.instr->m, choice.instr->n, choice.instr->k});
   unsigned bits = cast<RankedTensorType>(dot.getA().getType())
                       .getElementTypeBitWidth();
   // A batched operand's buffer keeps the batch outermost: batch b's 2-D

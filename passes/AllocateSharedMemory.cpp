@@ -308,6 +308,9 @@ struct MUSAAllocateSharedMemory
       total = std::max(total, base + sizeOf[func]);
     }
 
+    // The plan is recorded even when it exceeds the arch: the backend reads
+    // the size from it to report OutOfResources.
+    module->setAttr(kSharedMemorySizeAttr, b.getI32IntegerAttr(total));
     // What each kernel needs: the top of everything it may reach.
     int64_t limit = targetInfo->getMaxSharedMemoryBytes();
     for (auto func : module.getOps<triton::FuncOp>()) {
@@ -333,7 +336,6 @@ struct MUSAAllocateSharedMemory
     }
     if (!ok)
       return signalPassFailure();
-    module->setAttr(kSharedMemorySizeAttr, b.getI32IntegerAttr(total));
   }
 };
 

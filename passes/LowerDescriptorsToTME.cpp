@@ -186,6 +186,299 @@ ttg::MemDescType getSlotType(Value buffer) {
                                type.getMutableMemory());
 }
 
+/// One descriptor load that goes through TME.
+struct PlannedLoad {
+  triton::DescriptorLoadOp op;
+  /// Buffers (and barriers) in its ring; 1: not pipelined.
+  int32_t stages = 1;
+  int32_t firstBarrier = 0;
+  Value buffer;
+};
+
+/// Per descriptor load/store of a function: why it stays without TME, or ""
+/// if it need not.
+using TransferReasons = llvm::MapVector<Operation *, std::string>;
+
+/// The ids of the async barriers a function's loads may use.
+struct BarrierBudget {
+  int32_t firstId;
+  int32_t size;
+};
+
+/// The TME box of `tile`: its shape, innermost dimension first.
+SmallVector<int32_t> getBox(RankedTensorType tile) {
+  SmallVector<int32_t> box;
+  for (int64_t d : llvm::reverse(tile.getShape()))
+    box.push_back(int32_t(d));
+  return box;
+}
+
+SmallVector<Value> innermostFirst(ValueRange indices) {
+  return SmallVector<Value>(llvm::reverse(indices));
+}
+
+int64_t getTileBytes(RankedTensorType tile) {
+  return tile.getNumElements() *
+         (tile.getElementType().getIntOrFloatBitWidth() / 8);
+}
+
+/// Rewrites the planned loads and stores of one function: constants and
+/// barrier set-up at the function's entry (in creation order), then the
+/// pipelined rings, the single loads and the stores.
+class TMERewriter {
+public:
+  TMERewriter(triton::FuncOp func, int32_t firstId)
+      : func(func), ctx(func.getContext()), rewriter(ctx),
+        entry(OpBuilder::atBlockBegin(&func.getBody().front())),
+        funcLoc(func.getLoc()), i32(rewriter.getI32Type()), firstId(firstId) {
+    zero = i32c(0);
+    one = i32c(1);
+  }
+
+  /// Gives each load its barrier ids (a ring's are consecutive) and
+  /// initializes them at the function's entry.
+  void initBarriers(MutableArrayRef<PlannedLoad> loads);
+  /// Rewrites the loads of one loop's ring (all with the same stages).
+  LogicalResult rewriteRing(ArrayRef<PlannedLoad *> group);
+  /// Rewrites a load that is not pipelined: issue, wait, read the buffer.
+  LogicalResult rewriteLoad(PlannedLoad &load);
+  /// Rewrites a store: into a buffer, then a TME store from it.
+  void rewriteStore(triton::DescriptorStoreOp store);
+  /// A buffer of `buffers` tiles for `op`, allocated before its outermost
+  /// enclosing op and freed after it; `beforeFree` runs just before the
+  /// free.
+  Value allocateBuffer(Operation *op, RankedTensorType tile, int32_t buffers,
+                       function_ref<void()> beforeFree);
+
+private:
+  Value i32c(int64_t v) {
+    return arith::ConstantOp::create(entry, funcLoc, i32,
+                                     entry.getI32IntegerAttr(v));
+  }
+  /// The constant of barrier `id`.
+  Value barrierId(int32_t id) { return barrierIds[id - firstId]; }
+  /// Expect the tile's bytes on `bar`, start the load into `buffer` at
+  /// `indices`, arrive (thread 0's part of the barrier's phase).
+  void issue(PlannedLoad &load, ValueRange indices, Value buffer, Value bar);
+
+  triton::FuncOp func;
+  MLIRContext *ctx;
+  IRRewriter rewriter;
+  OpBuilder entry;
+  Location funcLoc;
+  Type i32;
+  int32_t firstId;
+  Value zero, one;
+  SmallVector<Value> barrierIds; // the constant of id firstId + i
+};
+
+void TMERewriter::initBarriers(MutableArrayRef<PlannedLoad> loads) {
+  if (loads.empty())
+    return;
+  int32_t count = 0;
+  for (PlannedLoad &load : loads) {
+    load.firstBarrier = firstId + count;
+    count += load.stages;
+  }
+  mgpu::AsyncBarrierRecordOp::create(entry, funcLoc, firstId + count - 1);
+  for (int32_t id = firstId; id < firstId + count; ++id) {
+    barrierIds.push_back(i32c(id));
+    mgpu::AsyncBarrierInitOp::create(entry, funcLoc, barrierIds.back(), one,
+                                     zero);
+  }
+}
+
+Value TMERewriter::allocateBuffer(Operation *op, RankedTensorType tile,
+                                  int32_t buffers,
+                                  function_ref<void()> beforeFree) {
+  SmallVector<Operation *> ancestors = getAncestors(op, func);
+  Operation *outer = ancestors.empty() ? op : ancestors.front();
+  auto [encoding, alignment] = chooseSharedEncoding(
+      ctx, tile.getShape(), tile.getElementType().getIntOrFloatBitWidth());
+  SmallVector<int64_t> shape;
+  if (buffers > 1)
+    shape.push_back(buffers);
+  shape.append(tile.getShape().begin(), tile.getShape().end());
+  auto type = ttg::MemDescType::get(shape, tile.getElementType(), encoding,
+                                    ttg::SharedMemorySpaceAttr::get(ctx),
+                                    /*mutableMemory=*/true);
+  rewriter.setInsertionPoint(outer);
+  auto alloc =
+      ttg::LocalAllocOp::create(rewriter, op->getLoc(), type, Value(),
+                                rewriter.getI32IntegerAttr(alignment));
+  rewriter.setInsertionPointAfter(outer);
+  beforeFree();
+  ttg::LocalDeallocOp::create(rewriter, op->getLoc(), alloc);
+  return alloc;
+}
+
+void TMERewriter::issue(PlannedLoad &load, ValueRange indices, Value buffer,
+                        Value bar) {
+  Location loc = load.op.getLoc();
+  auto tile = cast<RankedTensorType>(load.op.getType());
+  Value bytes = arith::ConstantOp::create(
+      rewriter, loc, i32, rewriter.getI32IntegerAttr(getTileBytes(tile)));
+  mgpu::AsyncBarrierExpectBytesOp::create(rewriter, loc, bar, bytes);
+  mgpu::TMELoadOp::create(rewriter, loc, load.op.getDesc(),
+                          innermostFirst(indices), buffer, bar,
+                          rewriter.getDenseI32ArrayAttr(getBox(tile)));
+  mgpu::AsyncBarrierArriveOp::create(rewriter, loc, bar);
+}
+
+LogicalResult TMERewriter::rewriteRing(ArrayRef<PlannedLoad *> group) {
+  // The loop may have been replaced (as an ancestor of an earlier ring's).
+  auto loop = cast<scf::ForOp>(group.front()->op->getParentOp());
+  int32_t ringSize = group.front()->stages;
+  if (llvm::any_of(group,
+                   [&](PlannedLoad *l) { return l->stages != ringSize; }))
+    return group.front()->op.emitError()
+           << kPassFlag << ": the loads of one loop need one ring size";
+  Value ringSizeValue = i32c(ringSize);
+  Location loc = loop.getLoc();
+  // Issues every load of the ring for the iteration whose induction
+  // variable is `iv` (in `forLoop`) into slot `slot`, if `iv` < ub.
+  auto issueAll = [&](scf::ForOp forLoop, Value iv, Value slot) {
+    Value inRange =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, iv,
+                              forLoop.getUpperBound());
+    auto ifOp = scf::IfOp::create(rewriter, loc, inRange,
+                                  /*withElseRegion=*/false);
+    rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    for (PlannedLoad *load : group) {
+      std::string why;
+      auto slice = getRecomputableSlice(forLoop, load->op.getIndices(), why);
+      assert(slice && "the ring's loads were checked when planning");
+      IRMapping mapping;
+      mapping.map(forLoop.getInductionVar(), iv);
+      for (Operation *op : *slice)
+        rewriter.clone(*op, mapping);
+      SmallVector<Value> indices;
+      for (Value index : load->op.getIndices())
+        indices.push_back(mapping.lookupOrDefault(index));
+      Value bar = arith::AddIOp::create(rewriter, loc,
+                                        barrierId(load->firstBarrier), slot);
+      Value view = ttg::MemDescIndexOp::create(
+          rewriter, loc, getSlotType(load->buffer), load->buffer, slot);
+      issue(*load, indices, view, bar);
+    }
+    rewriter.setInsertionPointAfter(ifOp);
+  };
+  // iv + k * step, in the induction variable's type.
+  auto ivPlus = [&](scf::ForOp forLoop, Value iv, int64_t k) -> Value {
+    if (k == 0)
+      return iv;
+    Value kValue = arith::ConstantOp::create(
+        rewriter, loc, IntegerAttr::get(iv.getType(), k));
+    return arith::AddIOp::create(
+        rewriter, loc, iv,
+        arith::MulIOp::create(rewriter, loc, kValue, forLoop.getStep()));
+  };
+  auto slotPlus = [&](Value slot, int64_t k) -> Value {
+    return arith::RemUIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, slot, i32c(k)),
+        ringSizeValue);
+  };
+  int32_t ahead = ringSize - 1;
+  FailureOr<SmallVector<Value>> state = threadState(
+      rewriter, loop, func, {zero, zero},
+      [&](ValueRange at) -> FailureOr<SmallVector<Value>> {
+        Value firstSlot = at[0], firstPhase = at[1];
+        // The first `ahead` iterations' loads, before the loop.
+        rewriter.setInsertionPoint(loop);
+        for (int32_t k = 0; k < ahead; ++k)
+          issueAll(loop, ivPlus(loop, loop.getLowerBound(), k),
+                   slotPlus(firstSlot, k));
+        rewriter.setInsertionPoint(loop);
+        auto replaced = loop.replaceWithAdditionalYields(
+            rewriter, ValueRange{firstSlot, firstPhase},
+            /*replaceInitOperandUsesInLoop=*/false,
+            [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> args) {
+              // The next slot; the phase flips when the slots wrap.
+              Value next = arith::AddIOp::create(b, l, args[0], one);
+              Value wrap = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::eq, next, ringSizeValue);
+              Value flipped = arith::XOrIOp::create(b, l, args[1], one);
+              return SmallVector<Value>{
+                  arith::SelectOp::create(b, l, wrap, zero, next),
+                  arith::SelectOp::create(b, l, wrap, flipped, args[1])};
+            });
+        if (failed(replaced))
+          return failure();
+        auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+        Value slot = newLoop.getRegionIterArgs().take_back(2)[0];
+        Value phase = newLoop.getRegionIterArgs().take_back(2)[1];
+        // Iteration i first issues iteration i + ahead's loads into the
+        // slot iteration i - 1 read (every thread is past that read: the
+        // load is issued after a block barrier).
+        rewriter.setInsertionPointToStart(newLoop.getBody());
+        issueAll(newLoop, ivPlus(newLoop, newLoop.getInductionVar(), ahead),
+                 slotPlus(slot, ahead));
+        for (PlannedLoad *load : group) {
+          Location loadLoc = load->op.getLoc();
+          rewriter.setInsertionPoint(load->op);
+          Value bar = arith::AddIOp::create(
+              rewriter, loadLoc, barrierId(load->firstBarrier), slot);
+          mgpu::AsyncBarrierWaitOp::create(rewriter, loadLoc, bar, phase);
+          Value view = ttg::MemDescIndexOp::create(
+              rewriter, loadLoc, getSlotType(load->buffer), load->buffer,
+              slot);
+          Value result = ttg::LocalLoadOp::create(
+              rewriter, loadLoc, load->op.getType(), view, Value());
+          rewriter.replaceOp(load->op, result);
+        }
+        return SmallVector<Value>(newLoop.getResults().take_back(2));
+      });
+  if (failed(state))
+    return func.emitError() << kPassFlag
+                            << ": cannot carry the TME ring state through "
+                               "the enclosing loops";
+  return success();
+}
+
+LogicalResult TMERewriter::rewriteLoad(PlannedLoad &load) {
+  triton::DescriptorLoadOp op = load.op;
+  Location loc = op.getLoc();
+  auto tile = cast<RankedTensorType>(op.getType());
+  Value buffer = allocateBuffer(op, tile, 1, [] {});
+  Value bar = barrierId(load.firstBarrier);
+  Value result;
+  FailureOr<SmallVector<Value>> phase = threadState(
+      rewriter, op, func, {zero},
+      [&](ValueRange at) -> FailureOr<SmallVector<Value>> {
+        rewriter.setInsertionPoint(op);
+        issue(load, op.getIndices(), buffer, bar);
+        mgpu::AsyncBarrierWaitOp::create(rewriter, loc, bar, at[0]);
+        result =
+            ttg::LocalLoadOp::create(rewriter, loc, tile, buffer, Value());
+        return SmallVector<Value>{
+            arith::XOrIOp::create(rewriter, loc, at[0], one)};
+      });
+  if (failed(phase))
+    return op.emitError() << kPassFlag
+                          << ": cannot carry the async barrier phase "
+                             "through the enclosing loops";
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+void TMERewriter::rewriteStore(triton::DescriptorStoreOp store) {
+  Location loc = store.getLoc();
+  auto tile = cast<RankedTensorType>(store.getSrc().getType());
+  Value buffer = allocateBuffer(store, tile, 1, [&] {
+    mgpu::TMEStoreWaitOp::create(rewriter, loc);
+  });
+  rewriter.setInsertionPoint(store);
+  // In a loop the previous iteration's store may still read the buffer.
+  if (!getAncestors(store, func).empty())
+    mgpu::TMEStoreWaitOp::create(rewriter, loc);
+  ttg::LocalStoreOp::create(rewriter, loc, store.getSrc(), buffer);
+  mgpu::TMEStoreOp::create(rewriter, loc, buffer, store.getDesc(),
+                           innermostFirst(store.getIndices()),
+                           rewriter.getDenseI32ArrayAttr(getBox(tile)));
+  mgpu::TMEStoreCommitOp::create(rewriter, loc);
+  rewriter.eraseOp(store);
+}
+
 struct MUSALowerDescriptorsToTME
     : public mlir::triton_musa::impl::MUSALowerDescriptorsToTMEBase<
           MUSALowerDescriptorsToTME> {
@@ -193,12 +486,6 @@ struct MUSALowerDescriptorsToTME
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<TargetKind> kind = parseTargetKind(target);
-    if (!kind) {
-      module.emitError() << kPassFlag << ": unknown target '" << target
-                         << "'; expected 'musa', 'emulator' or 'proxy'";
-      return signalPassFailure();
-    }
     if (numStages < 1) {
       module.emitError() << kPassFlag << ": num-stages must be at least 1, "
                          << "got " << numStages;
@@ -210,9 +497,9 @@ struct MUSALowerDescriptorsToTME
       return signalPassFailure();
     // Without TME every descriptor op keeps the plain path: nothing to say.
     // The GPU proxy (NVVM) has no TME either.
-    if (!(*musaArch)->hasTME || *kind == TargetKind::Proxy)
+    if (!(*musaArch)->hasTME || target == TargetKind::Proxy)
       return;
-    emulator = *kind == TargetKind::Emulator;
+    emulator = target == TargetKind::Emulator;
     for (auto func : module.getOps<triton::FuncOp>())
       if (failed(runOnFunction(func)))
         return signalPassFailure();
@@ -220,15 +507,6 @@ struct MUSALowerDescriptorsToTME
 
 private:
   bool emulator = false;
-
-  /// One descriptor load that goes through TME.
-  struct PlannedLoad {
-    triton::DescriptorLoadOp op;
-    /// Buffers (and barriers) in its ring; 1: not pipelined.
-    int32_t stages = 1;
-    int32_t firstBarrier = 0;
-    Value buffer;
-  };
 
   /// Whether `desc` is a kernel argument followed by its shape and strides.
   static bool isKernelArgument(Value desc) {
@@ -296,13 +574,20 @@ private:
     return int32_t(std::min<int64_t>(stages, kMaxBarrierId));
   }
 
+  TransferReasons collectTransfers(triton::FuncOp func);
+  BarrierBudget getBarrierBudget(triton::FuncOp func);
+  DenseMap<Operation *, int32_t> assignStages(TransferReasons &reasons,
+                                              BarrierBudget budget);
+  void markHostEncodedArguments(triton::FuncOp func,
+                                TransferReasons &reasons);
   LogicalResult runOnFunction(triton::FuncOp func);
 };
 
-LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
-  MLIRContext *ctx = &getContext();
-  // Why each descriptor load/store stays without TME ("" if it need not).
-  llvm::MapVector<Operation *, std::string> reasons;
+/// Every descriptor load and store of `func` with why it stays without TME
+/// (gathers, scatters and reductions only get a remark).
+TransferReasons
+MUSALowerDescriptorsToTME::collectTransfers(triton::FuncOp func) {
+  TransferReasons reasons;
   func.walk([&](Operation *op) {
     if (auto load = dyn_cast<triton::DescriptorLoadOp>(op)) {
       std::string why = whyNotDescriptor(load.getDesc());
@@ -331,9 +616,13 @@ LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
                           "gather/scatter/reduce form known here";
     }
   });
+  return reasons;
+}
 
-  // Barrier ids: one per load, a ring per pipelined load, from 2 where the
-  // function has g2s copies (public MUSA code keeps id 1 for them).
+/// Barrier ids from 2 where the function has g2s copies (public MUSA code
+/// keeps id 1 for them), else from 1.
+BarrierBudget
+MUSALowerDescriptorsToTME::getBarrierBudget(triton::FuncOp func) {
   bool hasAsyncCopies = false;
   func.walk([&](Operation *op) {
     if (op->getName().getStringRef() == "ttg.async_copy_global_to_local" ||
@@ -341,68 +630,88 @@ LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
       hasAsyncCopies = true;
   });
   int32_t firstId = hasAsyncCopies ? 2 : 1;
-  int32_t budget = kMaxBarrierId - firstId + 1;
+  return {firstId, kMaxBarrierId - firstId + 1};
+}
+
+/// The stages of every TME load: one barrier per load, a ring per pipelined
+/// load. Past the budget no load is pipelined, and the loads past it stay
+/// without TME.
+DenseMap<Operation *, int32_t>
+MUSALowerDescriptorsToTME::assignStages(TransferReasons &reasons,
+                                        BarrierBudget budget) {
   DenseMap<Operation *, int32_t> stages;
   int64_t needed = 0;
   for (auto &[op, why] : reasons)
     if (auto load = dyn_cast<triton::DescriptorLoadOp>(op); load && why.empty())
       needed += stages[op] = getStages(load);
-  if (needed > budget) {
-    needed = 0;
-    for (auto &[op, why] : reasons) {
-      auto it = stages.find(op);
-      if (!why.empty() || it == stages.end())
-        continue;
-      if (it->second > 1)
-        op->emitRemark() << "descriptor load is not pipelined: the "
-                            "function's rings would need more than the "
-                         << budget << " async barriers it has";
-      it->second = 1;
-      if (++needed > budget) {
-        why = "the function already uses all its async barriers";
-        --needed;
-      }
+  if (needed <= budget.size)
+    return stages;
+  needed = 0;
+  for (auto &[op, why] : reasons) {
+    auto it = stages.find(op);
+    if (!why.empty() || it == stages.end())
+      continue;
+    if (it->second > 1)
+      op->emitRemark() << "descriptor load is not pipelined: the "
+                          "function's rings would need more than the "
+                       << budget.size << " async barriers it has";
+    it->second = 1;
+    if (++needed > budget.size) {
+      why = "the function already uses all its async barriers";
+      --needed;
     }
   }
+  return stages;
+}
 
-  // On the GPU the host passes one form per argument: TME for all of its
-  // uses, or for none.
+/// On the GPU the host passes one form per argument: TME for all of its
+/// uses, or for none. Marks the arguments the host encodes, records the
+/// form of each descriptor argument on the module, and keeps every use of
+/// an argument without TME when one use stays without it.
+void MUSALowerDescriptorsToTME::markHostEncodedArguments(
+    triton::FuncOp func, TransferReasons &reasons) {
+  MLIRContext *ctx = &getContext();
   SmallVector<int32_t> encodedArgs;
-  if (!emulator) {
-    for (BlockArgument arg : func.getArguments()) {
-      if (!isa<triton::TensorDescType>(arg.getType()))
-        continue;
-      encodedArgs.push_back(0);
-      if (arg.use_empty() || !isKernelArgument(arg))
-        continue;
-      std::string blocker;
-      for (Operation *user : arg.getUsers()) {
-        auto it = reasons.find(user);
-        if (it == reasons.end())
-          blocker = ("it is also used by '" + user->getName().getStringRef() +
-                     "'")
-                        .str();
-        else if (!it->second.empty())
-          blocker = it->second;
-      }
-      if (blocker.empty()) {
-        func.setArgAttr(arg.getArgNumber(), kTMEDescriptorArgAttrName,
-                        UnitAttr::get(ctx));
-        encodedArgs.back() = 1;
-        continue;
-      }
-      for (Operation *user : arg.getUsers())
-        if (auto it = reasons.find(user);
-            it != reasons.end() && it->second.empty())
-          it->second = "another use of its descriptor argument stays "
-                       "without TME (" +
-                       blocker + ") and the host passes one form per argument";
+  for (BlockArgument arg : func.getArguments()) {
+    if (!isa<triton::TensorDescType>(arg.getType()))
+      continue;
+    encodedArgs.push_back(0);
+    if (arg.use_empty() || !isKernelArgument(arg))
+      continue;
+    std::string blocker;
+    for (Operation *user : arg.getUsers()) {
+      auto it = reasons.find(user);
+      if (it == reasons.end())
+        blocker =
+            ("it is also used by '" + user->getName().getStringRef() + "'")
+                .str();
+      else if (!it->second.empty())
+        blocker = it->second;
     }
-    if (func.isPublic() && !encodedArgs.empty())
-      func->getParentOfType<ModuleOp>()->setAttr(
-          kTMEDescriptorArgsAttrName,
-          DenseI32ArrayAttr::get(ctx, encodedArgs));
+    if (blocker.empty()) {
+      func.setArgAttr(arg.getArgNumber(), kTMEDescriptorArgAttrName,
+                      UnitAttr::get(ctx));
+      encodedArgs.back() = 1;
+      continue;
+    }
+    for (Operation *user : arg.getUsers())
+      if (auto it = reasons.find(user);
+          it != reasons.end() && it->second.empty())
+        it->second = "another use of its descriptor argument stays "
+                     "without TME (" +
+                     blocker + ") and the host passes one form per argument";
   }
+  if (func.isPublic() && !encodedArgs.empty())
+    func->getParentOfType<ModuleOp>()->setAttr(
+        kTMEDescriptorArgsAttrName, DenseI32ArrayAttr::get(ctx, encodedArgs));
+}
+
+LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
+  TransferReasons reasons = collectTransfers(func);
+  BarrierBudget budget = getBarrierBudget(func);
+  DenseMap<Operation *, int32_t> stages = assignStages(reasons, budget);
+  if (!emulator)
+    markHostEncodedArguments(func, reasons);
 
   SmallVector<PlannedLoad> loads;
   SmallVector<triton::DescriptorStoreOp> stores;
@@ -422,247 +731,24 @@ LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
   if (loads.empty() && stores.empty())
     return success();
 
-  IRRewriter rewriter(ctx);
-  // Constants and barrier set-up at the function's entry, in creation order.
-  OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
-  Location funcLoc = func.getLoc();
-  Type i32 = rewriter.getI32Type();
-  auto i32c = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(entry, funcLoc, i32,
-                                     entry.getI32IntegerAttr(v));
-  };
-  Value zero = i32c(0), one = i32c(1);
-  SmallVector<Value> barrierIds; // the constant of id firstId + i
-  if (!loads.empty()) {
-    int32_t count = 0;
-    for (PlannedLoad &load : loads) {
-      load.firstBarrier = firstId + count;
-      count += load.stages;
-    }
-    mgpu::AsyncBarrierRecordOp::create(entry, funcLoc, firstId + count - 1);
-    for (int32_t id = firstId; id < firstId + count; ++id) {
-      barrierIds.push_back(i32c(id));
-      mgpu::AsyncBarrierInitOp::create(entry, funcLoc, barrierIds.back(),
-                                       one, zero);
-    }
-  }
-  auto barrierId = [&](int32_t id) { return barrierIds[id - firstId]; };
-
-  auto memSpace = ttg::SharedMemorySpaceAttr::get(ctx);
-  // A buffer of `buffers` tiles for `op`, allocated before its outermost
-  // enclosing op and freed after it; `beforeFree` runs just before the free.
-  auto allocateBuffer = [&](Operation *op, RankedTensorType tile,
-                            int32_t buffers,
-                            function_ref<void()> beforeFree) -> Value {
-    SmallVector<Operation *> ancestors = getAncestors(op, func);
-    Operation *outer = ancestors.empty() ? op : ancestors.front();
-    auto [encoding, alignment] = chooseSharedEncoding(
-        ctx, tile.getShape(), tile.getElementType().getIntOrFloatBitWidth());
-    SmallVector<int64_t> shape;
-    if (buffers > 1)
-      shape.push_back(buffers);
-    shape.append(tile.getShape().begin(), tile.getShape().end());
-    auto type = ttg::MemDescType::get(shape, tile.getElementType(), encoding,
-                                      memSpace, /*mutableMemory=*/true);
-    rewriter.setInsertionPoint(outer);
-    auto alloc = ttg::LocalAllocOp::create(
-        rewriter, op->getLoc(), type, Value(),
-        rewriter.getI32IntegerAttr(alignment));
-    rewriter.setInsertionPointAfter(outer);
-    beforeFree();
-    ttg::LocalDeallocOp::create(rewriter, op->getLoc(), alloc);
-    return alloc;
-  };
-  auto innermostFirst = [](ValueRange indices) {
-    return SmallVector<Value>(llvm::reverse(indices));
-  };
-  auto boxOf = [](RankedTensorType tile) {
-    SmallVector<int32_t> box;
-    for (int64_t d : llvm::reverse(tile.getShape()))
-      box.push_back(int32_t(d));
-    return box;
-  };
-  auto tileBytes = [](RankedTensorType tile) {
-    return tile.getNumElements() *
-           (tile.getElementType().getIntOrFloatBitWidth() / 8);
-  };
-  // Expect the tile's bytes on `bar`, start the load into `buffer` at
-  // `indices`, arrive (thread 0's part of the barrier's phase).
-  auto issue = [&](PlannedLoad &load, ValueRange indices, Value buffer,
-                   Value bar) {
-    Location loc = load.op.getLoc();
-    auto tile = cast<RankedTensorType>(load.op.getType());
-    Value bytes = arith::ConstantOp::create(
-        rewriter, loc, i32, rewriter.getI32IntegerAttr(tileBytes(tile)));
-    mgpu::AsyncBarrierExpectBytesOp::create(rewriter, loc, bar, bytes);
-    mgpu::TMELoadOp::create(rewriter, loc, load.op.getDesc(),
-                            innermostFirst(indices), buffer, bar,
-                            rewriter.getDenseI32ArrayAttr(boxOf(tile)));
-    mgpu::AsyncBarrierArriveOp::create(rewriter, loc, bar);
-  };
-
+  TMERewriter tme(func, budget.firstId);
+  tme.initBarriers(loads);
   // Pipelined loads, one ring state (extract slot, phase) per loop.
   llvm::MapVector<Operation *, SmallVector<PlannedLoad *>> rings;
   for (PlannedLoad &load : loads)
     if (load.stages > 1) {
       auto tile = cast<RankedTensorType>(load.op.getType());
-      load.buffer = allocateBuffer(load.op, tile, load.stages, [] {});
+      load.buffer = tme.allocateBuffer(load.op, tile, load.stages, [] {});
       rings[load.op->getParentOp()].push_back(&load);
     }
-  for (auto &entryRing : rings) {
-    ArrayRef<PlannedLoad *> group = entryRing.second;
-    // The loop may have been replaced (as an ancestor of an earlier ring's).
-    auto loop = cast<scf::ForOp>(group.front()->op->getParentOp());
-    int32_t ringSize = group.front()->stages;
-    if (llvm::any_of(group,
-                     [&](PlannedLoad *l) { return l->stages != ringSize; }))
-      return group.front()->op.emitError()
-             << kPassFlag << ": the loads of one loop need one ring size";
-    Value ringSizeValue = i32c(ringSize);
-    Location loc = loop.getLoc();
-    // Issues every load of the ring for the iteration whose induction
-    // variable is `iv` (in `forLoop`) into slot `slot`, if `iv` < ub.
-    auto issueAll = [&](scf::ForOp forLoop, Value iv, Value slot) {
-      Value inRange = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::slt, iv,
-          forLoop.getUpperBound());
-      auto ifOp = scf::IfOp::create(rewriter, loc, inRange,
-                                    /*withElseRegion=*/false);
-      rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      for (PlannedLoad *load : group) {
-        std::string why;
-        auto slice = getRecomputableSlice(forLoop, load->op.getIndices(), why);
-        assert(slice && "the ring's loads were checked when planning");
-        IRMapping mapping;
-        mapping.map(forLoop.getInductionVar(), iv);
-        for (Operation *op : *slice)
-          rewriter.clone(*op, mapping);
-        SmallVector<Value> indices;
-        for (Value index : load->op.getIndices())
-          indices.push_back(mapping.lookupOrDefault(index));
-        Value bar = arith::AddIOp::create(
-            rewriter, loc, barrierId(load->firstBarrier), slot);
-        Value view = ttg::MemDescIndexOp::create(
-            rewriter, loc, getSlotType(load->buffer), load->buffer, slot);
-        issue(*load, indices, view, bar);
-      }
-      rewriter.setInsertionPointAfter(ifOp);
-    };
-    // iv + k * step, in the induction variable's type.
-    auto ivPlus = [&](scf::ForOp forLoop, Value iv, int64_t k) -> Value {
-      if (k == 0)
-        return iv;
-      Value kValue = arith::ConstantOp::create(
-          rewriter, loc, IntegerAttr::get(iv.getType(), k));
-      return arith::AddIOp::create(
-          rewriter, loc, iv,
-          arith::MulIOp::create(rewriter, loc, kValue, forLoop.getStep()));
-    };
-    auto slotPlus = [&](Value slot, int64_t k) -> Value {
-      return arith::RemUIOp::create(
-          rewriter, loc, arith::AddIOp::create(rewriter, loc, slot, i32c(k)),
-          ringSizeValue);
-    };
-    int32_t ahead = ringSize - 1;
-    FailureOr<SmallVector<Value>> state = threadState(
-        rewriter, loop, func, {zero, zero},
-        [&](ValueRange at) -> FailureOr<SmallVector<Value>> {
-          Value firstSlot = at[0], firstPhase = at[1];
-          // The first `ahead` iterations' loads, before the loop.
-          rewriter.setInsertionPoint(loop);
-          for (int32_t k = 0; k < ahead; ++k)
-            issueAll(loop, ivPlus(loop, loop.getLowerBound(), k),
-                     slotPlus(firstSlot, k));
-          rewriter.setInsertionPoint(loop);
-          auto replaced = loop.replaceWithAdditionalYields(
-              rewriter, ValueRange{firstSlot, firstPhase},
-              /*replaceInitOperandUsesInLoop=*/false,
-              [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> args) {
-                // The next slot; the phase flips when the slots wrap.
-                Value next = arith::AddIOp::create(b, l, args[0], one);
-                Value wrap = arith::CmpIOp::create(
-                    b, l, arith::CmpIPredicate::eq, next, ringSizeValue);
-                Value flipped = arith::XOrIOp::create(b, l, args[1], one);
-                return SmallVector<Value>{
-                    arith::SelectOp::create(b, l, wrap, zero, next),
-                    arith::SelectOp::create(b, l, wrap, flipped, args[1])};
-              });
-          if (failed(replaced))
-            return failure();
-          auto newLoop = cast<scf::ForOp>(replaced->getOperation());
-          Value slot = newLoop.getRegionIterArgs().take_back(2)[0];
-          Value phase = newLoop.getRegionIterArgs().take_back(2)[1];
-          // Iteration i first issues iteration i + ahead's loads into the
-          // slot iteration i - 1 read (every thread is past that read: the
-          // load is issued after a block barrier).
-          rewriter.setInsertionPointToStart(newLoop.getBody());
-          issueAll(newLoop, ivPlus(newLoop, newLoop.getInductionVar(), ahead),
-                   slotPlus(slot, ahead));
-          for (PlannedLoad *load : group) {
-            Location loadLoc = load->op.getLoc();
-            rewriter.setInsertionPoint(load->op);
-            Value bar = arith::AddIOp::create(
-                rewriter, loadLoc, barrierId(load->firstBarrier), slot);
-            mgpu::AsyncBarrierWaitOp::create(rewriter, loadLoc, bar, phase);
-            Value view = ttg::MemDescIndexOp::create(
-                rewriter, loadLoc, getSlotType(load->buffer), load->buffer,
-                slot);
-            Value result = ttg::LocalLoadOp::create(
-                rewriter, loadLoc, load->op.getType(), view, Value());
-            rewriter.replaceOp(load->op, result);
-          }
-          return SmallVector<Value>(newLoop.getResults().take_back(2));
-        });
-    if (failed(state))
-      return func.emitError() << kPassFlag
-                              << ": cannot carry the TME ring state through "
-                                 "the enclosing loops";
-  }
-
-  for (PlannedLoad &load : loads) {
-    if (load.stages > 1)
-      continue;
-    triton::DescriptorLoadOp op = load.op;
-    Location loc = op.getLoc();
-    auto tile = cast<RankedTensorType>(op.getType());
-    Value buffer = allocateBuffer(op, tile, 1, [] {});
-    Value bar = barrierId(load.firstBarrier);
-    Value result;
-    FailureOr<SmallVector<Value>> phase = threadState(
-        rewriter, op, func, {zero},
-        [&](ValueRange at) -> FailureOr<SmallVector<Value>> {
-          rewriter.setInsertionPoint(op);
-          issue(load, op.getIndices(), buffer, bar);
-          mgpu::AsyncBarrierWaitOp::create(rewriter, loc, bar, at[0]);
-          result = ttg::LocalLoadOp::create(rewriter, loc, tile, buffer,
-                                            Value());
-          return SmallVector<Value>{
-              arith::XOrIOp::create(rewriter, loc, at[0], one)};
-        });
-    if (failed(phase))
-      return op.emitError() << kPassFlag
-                            << ": cannot carry the async barrier phase "
-                               "through the enclosing loops";
-    rewriter.replaceOp(op, result);
-  }
-
-  for (triton::DescriptorStoreOp store : stores) {
-    Location loc = store.getLoc();
-    auto tile = cast<RankedTensorType>(store.getSrc().getType());
-    Value buffer = allocateBuffer(store, tile, 1, [&] {
-      mgpu::TMEStoreWaitOp::create(rewriter, loc);
-    });
-    rewriter.setInsertionPoint(store);
-    // In a loop the previous iteration's store may still read the buffer.
-    if (!getAncestors(store, func).empty())
-      mgpu::TMEStoreWaitOp::create(rewriter, loc);
-    ttg::LocalStoreOp::create(rewriter, loc, store.getSrc(), buffer);
-    mgpu::TMEStoreOp::create(rewriter, loc, buffer, store.getDesc(),
-                             innermostFirst(store.getIndices()),
-                             rewriter.getDenseI32ArrayAttr(boxOf(tile)));
-    mgpu::TMEStoreCommitOp::create(rewriter, loc);
-    rewriter.eraseOp(store);
-  }
+  for (auto &ring : rings)
+    if (failed(tme.rewriteRing(ring.second)))
+      return failure();
+  for (PlannedLoad &load : loads)
+    if (load.stages <= 1 && failed(tme.rewriteLoad(load)))
+      return failure();
+  for (triton::DescriptorStoreOp store : stores)
+    tme.rewriteStore(store);
   return success();
 }
 

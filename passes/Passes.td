@@ -431,7 +431,7 @@ def MUSALowerDescriptorsToTME
                            "mlir::scf::SCFDialect"];
   let options = [
     MUSAArchOption,
-    Option<"target", "target", "std::string", "\"musa\"",
+    MUSATargetOption<
            "What the kernel runs on: 'musa' (the GPU: TME on host-encoded "
            "kernel-argument descriptors), 'emulator' (the CPU emulator, "
            "which builds TME descriptors from base, shape and strides) or "

@@ -13,16 +13,17 @@
 //   i64    ballot(i1 pred, i32 word)     bits 64*word.. of the warp's vote
 //   i32    printf(ptr format, ...)       C varargs, promoted arguments
 //   void   assert_fail(ptr message, ptr file, i32 line, ptr function)
-//   void   wmma(i32 MmaKind, i32 m, i32 n, i32 k, ptr a, ptr b, ptr acc)
+//   void   wmma(i32 kind, i32 m, i32 n, i32 k, ptr a, ptr b, ptr acc)
 //          one warp-level MMA atom of the calling warp: a, b hold the
 //          thread's operand fragment (raw element bits, dense), acc its
 //          accumulators (f32), updated in place; the fragment layouts are
-//          the emulated arch's (Runtime.cpp)
+//          the fragment of the catalogue's row m x n x k for the warp
+//          size (MatrixInstrs.h), whose owner tables are MatrixUnits.cpp's
 //   i32    sqmma_desc(ptr<3> tileStart, i32 leadingBytes, i32 sg, i32 ss)
 //          the emulator's SQMMA descriptor of an operand tile (layout in
 //          SQMMADescriptor below): the device's desc intrinsic takes the
 //          element loaded from the tile start, the emulator its address
-//   void   sqmma(i32 SQMMAKind, i32 m, i32 n, i32 k, i32 descA, i32 descB,
+//   void   sqmma(i32 kind, i32 m, i32 n, i32 k, i32 descA, i32 descB,
 //                i32 transA, i32 transB, ptr acc)
 //          one SQMMA instruction of the calling squad (4 warps): every
 //          thread of the squad calls it with the same operands; acc holds
@@ -56,6 +57,8 @@
 
 #ifndef TRITON_MUSA_TARGET_EMULATORABI_H
 #define TRITON_MUSA_TARGET_EMULATORABI_H
+
+#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -101,18 +104,12 @@ constexpr llvm::StringLiteral kEntry = "__musa_emu_entry";
 /// The `kind` operand of shuffle: which lane each lane reads.
 enum class ShuffleKind : int32_t { Xor = 0, Up = 1, Down = 2, Idx = 3 };
 
-/// The `kind` operand of wmma: the operands' element type.
-enum class MmaKind : int32_t { F16 = 0, BF16 = 1 };
-
-/// The `kind` operand of sqmma: the operands' element type.
-enum class SQMMAKind : int32_t {
-  F16 = 0,
-  BF16 = 1,
-  TF32 = 2,
-  S8 = 3,
-  E4M3 = 4,
-  E5M2 = 5
-};
+/// The `kind` operand of wmma and sqmma: the operands' element type, the
+/// value of the catalogue's musagpu::MmaElementKind (MatrixInstrs.h: f16 0,
+/// bf16 1, tf32 2, s8 3, e4m3 4, e5m2 5).
+inline int32_t toABI(mlir::musagpu::MmaElementKind kind) {
+  return int32_t(kind);
+}
 
 /// The emulator's SQMMA descriptor, modelled on MUTLASS's bit fields
 /// (MUSA-FACTS.md): bits 0-17 the byte offset of the tile start from the

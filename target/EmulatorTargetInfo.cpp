@@ -40,24 +40,6 @@ abi::ShuffleKind toABI(ShuffleKind kind) {
   llvm_unreachable("unknown shuffle kind");
 }
 
-abi::SQMMAKind toABI(SQMMAKind kind) {
-  switch (kind) {
-  case SQMMAKind::F16:
-    return abi::SQMMAKind::F16;
-  case SQMMAKind::BF16:
-    return abi::SQMMAKind::BF16;
-  case SQMMAKind::TF32:
-    return abi::SQMMAKind::TF32;
-  case SQMMAKind::S8:
-    return abi::SQMMAKind::S8;
-  case SQMMAKind::E4M3:
-    return abi::SQMMAKind::E4M3;
-  case SQMMAKind::E5M2:
-    return abi::SQMMAKind::E5M2;
-  }
-  llvm_unreachable("unknown SQMMA kind");
-}
-
 /// The target interface of the CPU emulator emulating `arch`.
 class EmulatorTargetInfo final : public TargetInfo {
 public:
@@ -146,21 +128,23 @@ public:
     return result;
   }
 
+  /// Whether the emulator takes `row` (the catalogue's): a lowered row
+  /// marked for the emulator.
+  LogicalResult checkRow(Location loc, const musagpu::MatrixInstr &row) const {
+    if (row.isLowered() && row.isFor(TargetKind::Emulator))
+      return success();
+    return emitError(loc) << "the emulator has no " << row.describe() << " ("
+                          << getArchName() << ")";
+  }
+
   /// The thread's fragments go through entry-block slots to the runtime,
   /// which gathers the warp's fragments and computes the instruction.
   FailureOr<SmallVector<Value>> wmma(OpBuilder &b, Location loc,
                                      const WMMAInstr &instr, ArrayRef<Value> a,
                                      ArrayRef<Value> bOperand,
                                      ArrayRef<Value> c) const override {
-    std::optional<abi::MmaKind> kind;
-    if (instr.operandType.isF16())
-      kind = abi::MmaKind::F16;
-    else if (instr.operandType.isBF16())
-      kind = abi::MmaKind::BF16;
-    if (!kind || !instr.accType.isF32())
-      return emitError(loc) << "no WMMA lowering for " << instr.operandType
-                            << " -> " << instr.accType << " on "
-                            << getArchName();
+    if (failed(checkRow(loc, instr.row)))
+      return failure();
     auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
     auto slot = [&](ArrayRef<Value> values) {
       Type elem = values.front().getType();
@@ -176,8 +160,9 @@ public:
     };
     Value aSlot = slot(a), bSlot = slot(bOperand), cSlot = slot(c);
     callFunction(b, loc, abi::kWMMA, {},
-                 {i32Const(b, loc, int32_t(*kind)), i32Const(b, loc, instr.m),
-                  i32Const(b, loc, instr.n), i32Const(b, loc, instr.k), aSlot,
+                 {i32Const(b, loc, abi::toABI(instr.row.a)),
+                  i32Const(b, loc, instr.row.m), i32Const(b, loc, instr.row.n),
+                  i32Const(b, loc, instr.row.k), aSlot,
                   bSlot, cSlot},
                  CalleeKind::Convergent);
     SmallVector<Value> d;
@@ -208,6 +193,8 @@ public:
                                       const SQMMAInstr &instr, Value descA,
                                       Value descB,
                                       ArrayRef<Value> c) const override {
+    if (failed(checkRow(loc, instr.row)))
+      return failure();
     auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
     Type accType = c.front().getType();
     Value slot = getEntryAlloca(
@@ -219,9 +206,9 @@ public:
     for (auto [i, v] : llvm::enumerate(c))
       LLVM::StoreOp::create(b, loc, v, element(i));
     callFunction(b, loc, abi::kSQMMA, {},
-                 {i32Const(b, loc, int32_t(toABI(instr.kind))),
-                  i32Const(b, loc, instr.m), i32Const(b, loc, instr.n),
-                  i32Const(b, loc, instr.k), descA, descB,
+                 {i32Const(b, loc, abi::toABI(instr.row.a)),
+                  i32Const(b, loc, instr.row.m), i32Const(b, loc, instr.row.n),
+                  i32Const(b, loc, instr.row.k), descA, descB,
                   i32Const(b, loc, instr.transA),
                   i32Const(b, loc, instr.transB), slot},
                  CalleeKind::Convergent);

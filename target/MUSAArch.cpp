@@ -40,25 +40,37 @@ std::string mlir::triton_musa::getMUSAArchNames() {
 }
 
 FailureOr<const MUSAArchInfo *>
-mlir::triton_musa::resolveMUSAArch(ModuleOp module, StringRef archOverride,
-                                   StringRef passFlag) {
+mlir::triton_musa::resolveOptionalMUSAArch(ModuleOp module,
+                                           StringRef archOverride,
+                                           StringRef passFlag) {
   StringRef name = archOverride;
   if (name.empty()) {
     auto target = module->getAttrOfType<StringAttr>(kTargetAttrName);
     if (!target)
-      return module.emitError()
-             << passFlag << ": the module has no \"" << kTargetAttrName
-             << "\" attribute and no arch= option was given; supported: "
-             << getMUSAArchNames();
+      return static_cast<const MUSAArchInfo *>(nullptr);
     StringRef value = target.getValue();
     if (!value.consume_front("musa:"))
       return module.emitError()
              << passFlag << ": \"" << kTargetAttrName << "\" = \""
-             << target.getValue() << "\" is not a MUSA target (\"musa:<arch>\")";
+             << target.getValue()
+             << "\" is not a MUSA target (\"musa:<arch>\")";
     name = value;
   }
   if (const MUSAArchInfo *arch = lookupMUSAArch(name))
     return arch;
   return module.emitError() << passFlag << ": unknown MUSA architecture '"
                             << name << "'; supported: " << getMUSAArchNames();
+}
+
+FailureOr<const MUSAArchInfo *>
+mlir::triton_musa::resolveMUSAArch(ModuleOp module, StringRef archOverride,
+                                   StringRef passFlag) {
+  FailureOr<const MUSAArchInfo *> arch =
+      resolveOptionalMUSAArch(module, archOverride, passFlag);
+  if (failed(arch) || *arch)
+    return arch;
+  return module.emitError()
+         << passFlag << ": the module has no \"" << kTargetAttrName
+         << "\" attribute and no arch= option was given; supported: "
+         << getMUSAArchNames();
 }

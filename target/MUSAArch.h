@@ -49,9 +49,6 @@ struct MUSAArchInfo {
   bool hasFP8;
   /// The tensor memory engine and async barriers.
   bool hasTME;
-
-  /// Capability as one number (mp_31 -> 31), for ordered comparisons.
-  unsigned getCapability() const { return major * 10 + minor; }
 };
 
 /// Every supported architecture, oldest first.
@@ -73,6 +70,13 @@ constexpr StringLiteral kTargetAttrName = "ttg.target";
 FailureOr<const MUSAArchInfo *> resolveMUSAArch(ModuleOp module,
                                                 StringRef archOverride,
                                                 StringRef passFlag);
+
+/// resolveMUSAArch for a step that can do without an architecture: null
+/// when neither `archOverride` nor a `ttg.target` names one; the same
+/// errors for a non-MUSA target or an unknown architecture.
+FailureOr<const MUSAArchInfo *> resolveOptionalMUSAArch(ModuleOp module,
+                                                        StringRef archOverride,
+                                                        StringRef passFlag);
 
 } // namespace mlir::triton_musa
 

@@ -8,6 +8,7 @@
 
 #include "target/CUDAStyleTargetInfo.h"
 #include "target/LLVMCalls.h"
+#include "target/MUSAIntrinsics.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -19,8 +20,6 @@ namespace {
 
 /// Address space of the shuffles' predicate slot and printf's buffer.
 constexpr unsigned kPrivateAddressSpace = 5;
-/// Prefix of the thread, block and grid id intrinsics.
-constexpr StringLiteral kSpecialRegisters = "llvm.musa.read.ptx.sreg";
 
 /// The i1 out-slot (addrspace 5) of the shuffles of the function around
 /// the builder's insertion point, created at its entry on first use.
@@ -56,17 +55,17 @@ public:
       : CUDAStyleTargetInfo(arch, kPrivateAddressSpace) {}
 
   Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
-    return readSpecialRegister(b, loc, kSpecialRegisters, "tid", dim);
+    return readSpecialRegister(b, loc, "tid", dim);
   }
   Value blockId(OpBuilder &b, Location loc, unsigned dim) const override {
-    return readSpecialRegister(b, loc, kSpecialRegisters, "ctaid", dim);
+    return readSpecialRegister(b, loc, "ctaid", dim);
   }
   Value numBlocks(OpBuilder &b, Location loc, unsigned dim) const override {
-    return readSpecialRegister(b, loc, kSpecialRegisters, "nctaid", dim);
+    return readSpecialRegister(b, loc, "nctaid", dim);
   }
 
   void barrier(OpBuilder &b, Location loc) const override {
-    callFunction(b, loc, "llvm.musa.barrier0", {}, {}, CalleeKind::Convergent);
+    call(b, loc, "llvm.musa.barrier0", {});
   }
 
   FailureOr<SmallVector<Value>> wmma(OpBuilder &b, Location loc,
@@ -83,38 +82,32 @@ public:
                                       ArrayRef<Value> c) const override;
   /// `llvm.musa.sqmma.wait()`: no operand (MUSA-FACTS.md, last section).
   LogicalResult sqmmaWait(OpBuilder &b, Location loc) const override {
-    callFunction(b, loc, "llvm.musa.sqmma.wait", {}, {},
-                 CalleeKind::Convergent);
+    call(b, loc, "llvm.musa.sqmma.wait", {});
     return success();
   }
   void sharedMemoryBarrier(OpBuilder &b, Location loc) const override {
-    callFunction(b, loc, "llvm.musa.syncthreads.lm", {}, {},
-                 CalleeKind::Convergent);
+    call(b, loc, "llvm.musa.syncthreads.lm", {});
   }
   void warpSync(OpBuilder &b, Location loc) const override {
-    callFunction(b, loc, "llvm.musa.syncwarp", {}, {}, CalleeKind::Convergent);
+    call(b, loc, "llvm.musa.syncwarp", {});
   }
 
   Value shuffle(OpBuilder &b, Location loc, ShuffleKind kind, Value value,
                 Value offset, unsigned width) const override;
 
   Value ballot(OpBuilder &b, Location loc, Value pred) const override {
-    return callFunction(b, loc, "llvm.musa.vote.ballot.sync",
-                        getBallotType(b.getContext()), {pred},
-                        CalleeKind::Convergent);
+    return call(b, loc, "llvm.musa.vote.ballot.sync", {pred});
   }
 
   /// `llvm.musa.memcpy.g2s(dst, src, bytes, prefetch = 0)` (MUSA-FACTS.md,
   /// "g2s copies"): no cache-policy operand.
   void asyncCopyGlobalToShared(OpBuilder &b, Location loc, Value dst,
                                Value src, unsigned bytes) const override {
-    callFunction(b, loc, "llvm.musa.memcpy.g2s", {},
-                 {dst, src, i32Const(b, loc, bytes), i32Const(b, loc, 0)},
-                 CalleeKind::SideEffects);
+    call(b, loc, "llvm.musa.memcpy.g2s",
+         {dst, src, i32Const(b, loc, bytes), i32Const(b, loc, 0)});
   }
   void asyncCopyWait(OpBuilder &b, Location loc) const override {
-    callFunction(b, loc, "llvm.musa.memcpy.g2s.wait", {}, {},
-                 CalleeKind::SideEffects);
+    call(b, loc, "llvm.musa.memcpy.g2s.wait", {});
   }
 
   /// Atomics use the syncscope names of clang's GPU targets ("workgroup",
@@ -158,53 +151,59 @@ public:
                const TMETransfer &t) const override {
     SmallVector<Value> args{barrier, t.shared, t.descriptor};
     appendTransfer(b, loc, t, args, /*withPrefetch=*/true);
-    callFunction(b, loc,
-                 ("llvm.musa.tme.ld.tile." + Twine(t.box.size()) + "d").str(),
-                 {}, args, CalleeKind::SideEffects);
+    call(b, loc, ("llvm.musa.tme.ld.tile." + Twine(t.box.size()) + "d").str(),
+         args);
   }
   void tmeStore(OpBuilder &b, Location loc,
                 const TMETransfer &t) const override {
     SmallVector<Value> args{t.shared, t.descriptor};
     appendTransfer(b, loc, t, args, /*withPrefetch=*/false);
-    callFunction(b, loc,
-                 ("llvm.musa.tme.st." + Twine(t.box.size()) + "d").str(), {},
-                 args, CalleeKind::SideEffects);
+    call(b, loc, ("llvm.musa.tme.st." + Twine(t.box.size()) + "d").str(), args);
   }
   void tmeStoreCommit(OpBuilder &b, Location loc) const override {
-    callFunction(b, loc, "llvm.musa.tme.store.commit", {}, {},
-                 CalleeKind::SideEffects);
+    call(b, loc, "llvm.musa.tme.store.commit", {});
   }
   void tmeStoreReadWait(OpBuilder &b, Location loc) const override {
-    callFunction(b, loc, "llvm.musa.tme.store.read.wait", {}, {},
-                 CalleeKind::SideEffects);
+    call(b, loc, "llvm.musa.tme.store.read.wait", {});
   }
   void asyncBarrierRecord(OpBuilder &b, Location loc,
                           unsigned count) const override {
-    callFunction(b, loc, "llvm.musa.async.bar.record", {},
-                 {i32Const(b, loc, count)}, CalleeKind::SideEffects);
+    call(b, loc, "llvm.musa.async.bar.record", {i32Const(b, loc, count)});
   }
   void asyncBarrierInit(OpBuilder &b, Location loc, Value barrier,
                         Value arriveCount, Value phase) const override {
-    callFunction(b, loc, "llvm.musa.async.init.arrival", {},
-                 {barrier, arriveCount, phase}, CalleeKind::SideEffects);
+    call(b, loc, "llvm.musa.async.init.arrival",
+         {barrier, arriveCount, phase});
   }
   void asyncBarrierExpectBytes(OpBuilder &b, Location loc, Value barrier,
                                Value bytes) const override {
-    callFunction(b, loc, "llvm.musa.async.add.trans", {}, {barrier, bytes},
-                 CalleeKind::SideEffects);
+    call(b, loc, "llvm.musa.async.add.trans", {barrier, bytes});
   }
   void asyncBarrierArrive(OpBuilder &b, Location loc,
                           Value barrier) const override {
-    callFunction(b, loc, "llvm.musa.async.arrive.none.phaseid", {}, {barrier},
-                 CalleeKind::SideEffects);
+    call(b, loc, "llvm.musa.async.arrive.none.phaseid", {barrier});
   }
   void asyncBarrierWait(OpBuilder &b, Location loc, Value barrier,
                         Value phase) const override {
-    callFunction(b, loc, "llvm.musa.async.wait", {}, {barrier, phase},
-                 CalleeKind::Convergent);
+    call(b, loc, "llvm.musa.async.wait", {barrier, phase});
   }
 
 private:
+  /// Calls the intrinsic `name` as its entry in MUSAIntrinsics.cpp says;
+  /// null for a void intrinsic or when the call was refused (reported).
+  Value call(OpBuilder &b, Location loc, StringRef name,
+             ValueRange args) const {
+    FailureOr<Value> result = callMUSAIntrinsic(b, loc, getArch(), name, args);
+    return succeeded(result) ? *result : Value();
+  }
+  /// `llvm.musa.read.ptx.sreg.<reg>.<x|y|z>`.
+  Value readSpecialRegister(OpBuilder &b, Location loc, StringRef reg,
+                            unsigned dim) const {
+    static const char *const kDims[] = {"x", "y", "z"};
+    return call(b, loc,
+                ("llvm.musa.read.ptx.sreg." + reg + "." + kDims[dim % 3]).str(),
+                {});
+  }
   /// An i32 for rank 1, else a <rank x i32> of `values`.
   static Value packDims(OpBuilder &b, Location loc, ArrayRef<Value> values) {
     if (values.size() == 1)
@@ -253,9 +252,7 @@ Value MUSATargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
   Value predSlot = getPredicateSlot(b, loc);
 
   return shuffleInChunks(b, loc, value, /*chunkBits=*/32, [&](Value v32) {
-    return callFunction(b, loc, fn, b.getI32Type(),
-                        {v32, offset, maskAndClamp, predSlot},
-                        CalleeKind::Convergent);
+    return call(b, loc, fn, {v32, offset, maskAndClamp, predSlot});
   });
 }
 
@@ -311,38 +308,39 @@ static SmallVector<Value> unpackI32Vector(OpBuilder &b, Location loc,
   return values;
 }
 
-/// `llvm.musa.{ffmma,bfmma}.m<M>n<N>k<K>.mma(<i32 x n> a, <i32 x n> b,
-/// <i32 x n> c, i32 sat = 1, i32 fmt = 1, i32 layout)` (MUSA-FACTS.md, last
-/// section; sat and fmt as the open MUSA backend passes them). The fragments
-/// hold K-adjacent operand pairs in one register for both A and B, i.e. A
-/// row-major and B column-major: layout = 1 (inferred from the stated
-/// encoding `(A col-major ? 2 : 0) | (B col-major ? 1 : 0)`).
+/// Whether this target lowers `row` (the catalogue's): a row of the
+/// device that we lower.
+static LogicalResult checkRow(Location loc, const musagpu::MatrixInstr &row,
+                              StringRef arch) {
+  if (row.isLowered() && row.isFor(TargetKind::Device))
+    return success();
+  return emitError(loc) << "no lowering for " << row.describe() << " on "
+                        << arch
+                        << (row.isLowered() ? ": not a device instruction"
+                                            : ": " + row.notLowered.str());
+}
+
+/// `llvm.musa.<stem>.m<M>n<N>k<K>.mma(<i32 x n> a, <i32 x n> b, <i32 x n> c,
+/// i32 sat = 1, i32 fmt = 1, i32 layout)`, the name from the row
+/// (MUSA-FACTS.md, last section; sat and fmt as the open MUSA backend passes
+/// them). The fragments hold K-adjacent operand pairs in one register for
+/// both A and B, i.e. A row-major and B column-major: layout = 1 (inferred
+/// from the stated encoding `(A col-major ? 2 : 0) | (B col-major ? 1 : 0)`).
 FailureOr<SmallVector<Value>>
 MUSATargetInfo::wmma(OpBuilder &b, Location loc, const WMMAInstr &instr,
                      ArrayRef<Value> a, ArrayRef<Value> bOperand,
                      ArrayRef<Value> c) const {
-  StringRef op;
-  if (instr.operandType.isF16())
-    op = "ffmma";
-  else if (instr.operandType.isBF16())
-    op = "bfmma";
-  if (op.empty() || !instr.accType.isF32())
-    return emitError(loc) << "no WMMA lowering for " << instr.operandType
-                          << " x " << instr.operandType << " -> "
-                          << instr.accType << " on " << getArchName();
-  std::string name = ("llvm.musa." + op + ".m" + Twine(instr.m) + "n" +
-                      Twine(instr.n) + "k" + Twine(instr.k) + ".mma")
-                         .str();
-  Value packedC = packI32Vector(b, loc, c);
-  Value result = callFunction(
-      b, loc, name, packedC.getType(),
-      {packI32Vector(b, loc, a), packI32Vector(b, loc, bOperand), packedC,
-       i32Const(b, loc, 1), i32Const(b, loc, 1), i32Const(b, loc, 1)},
-      CalleeKind::Convergent);
-  if (!result)
+  if (failed(checkRow(loc, instr.row, getArchName())))
     return failure();
-  // The accumulator is f32 (checked above): every word is bitcast.
-  return unpackI32Vector(b, loc, result, c);
+  Value packedC = packI32Vector(b, loc, c);
+  FailureOr<Value> result = callMUSAIntrinsic(
+      b, loc, getArch(), instr.row.getIntrinsicName(),
+      {packI32Vector(b, loc, a), packI32Vector(b, loc, bOperand), packedC,
+       i32Const(b, loc, 1), i32Const(b, loc, 1), i32Const(b, loc, 1)});
+  if (failed(result))
+    return failure();
+  // Accumulator words are bitcast back to c's types (f32, i32).
+  return unpackI32Vector(b, loc, *result, c);
 }
 
 /// `llvm.musa.sqmma.desc.{half,fp32,i8}(elem, leadingStrideBytes, sg, ss)`
@@ -369,56 +367,33 @@ MUSATargetInfo::sqmmaDescriptor(OpBuilder &b, Location loc,
                           << " elements";
   }
   Value elem = LLVM::LoadOp::create(b, loc, loaded, tile.tileStart);
-  Value desc = callFunction(
-      b, loc, ("llvm.musa.sqmma.desc." + suffix).str(), b.getI32Type(),
-      {elem, i32Const(b, loc, tile.leadingBytes),
-       i32Const(b, loc, tile.swizzleGranularity),
-       i32Const(b, loc, tile.swizzleStride)},
-      CalleeKind::ReadNone);
-  if (!desc)
-    return failure();
-  return desc;
-}
-
-static StringRef getSQMMAOpName(SQMMAKind kind) {
-  switch (kind) {
-  case SQMMAKind::F16:
-    return "fmma";
-  case SQMMAKind::BF16:
-    return "bfmma";
-  case SQMMAKind::TF32:
-    return "tfmma";
-  case SQMMAKind::S8:
-    return "smma";
-  case SQMMAKind::E4M3:
-    return "e4m3";
-  case SQMMAKind::E5M2:
-    return "e5m2";
-  }
-  llvm_unreachable("unknown SQMMA kind");
+  return callMUSAIntrinsic(b, loc, getArch(),
+                           ("llvm.musa.sqmma.desc." + suffix).str(),
+                           {elem, i32Const(b, loc, tile.leadingBytes),
+                            i32Const(b, loc, tile.swizzleGranularity),
+                            i32Const(b, loc, tile.swizzleStride)});
 }
 
 /// `llvm.musa.sqmma.<kind>.m<M>n<N>k<K>.mma(descA, descB, <n x i32> acc,
 /// transA, transB, aNeg = 0, bNeg = 0, scaleOut = 1, sat = 0, stepA = 0,
-/// stepB = 0, stepC = 0) -> <n x i32>`, accumulators bitcast to i32; the
+/// stepB = 0, stepC = 0) -> <n x i32>`, the name from the row, accumulators
+/// bitcast to i32; the
 /// operand values are the ones the open MUSA backend passes (scaleOut = 1
 /// accumulates there; MUTLASS's naming of that value is unresolved).
 FailureOr<SmallVector<Value>>
 MUSATargetInfo::sqmma(OpBuilder &b, Location loc, const SQMMAInstr &instr,
                       Value descA, Value descB, ArrayRef<Value> c) const {
-  std::string name = ("llvm.musa.sqmma." + getSQMMAOpName(instr.kind) + ".m" +
-                      Twine(instr.m) + "n" + Twine(instr.n) + "k" +
-                      Twine(instr.k) + ".mma")
-                         .str();
+  if (failed(checkRow(loc, instr.row, getArchName())))
+    return failure();
+  std::string name = instr.row.getIntrinsicName();
   Value packedC = packI32Vector(b, loc, c);
-  Value result = callFunction(
-      b, loc, name, packedC.getType(),
+  FailureOr<Value> result = callMUSAIntrinsic(
+      b, loc, getArch(), name,
       {descA, descB, packedC, i32Const(b, loc, instr.transA),
        i32Const(b, loc, instr.transB), i32Const(b, loc, 0),
        i32Const(b, loc, 0), i32Const(b, loc, 1), i32Const(b, loc, 0),
-       i32Const(b, loc, 0), i32Const(b, loc, 0), i32Const(b, loc, 0)},
-      CalleeKind::Convergent);
-  if (!result)
+       i32Const(b, loc, 0), i32Const(b, loc, 0), i32Const(b, loc, 0)});
+  if (failed(result))
     return failure();
-  return unpackI32Vector(b, loc, result, c);
+  return unpackI32Vector(b, loc, *result, c);
 }

@@ -190,19 +190,19 @@ struct WGMMAType {
   bool integer;
 };
 
-WGMMAType getWGMMAType(SQMMAKind kind) {
+WGMMAType getWGMMAType(musagpu::MmaElementKind kind) {
   switch (kind) {
-  case SQMMAKind::F16:
+  case musagpu::MmaElementKind::F16:
     return {"f16", "f32", 16, true, false};
-  case SQMMAKind::BF16:
+  case musagpu::MmaElementKind::BF16:
     return {"bf16", "f32", 16, true, false};
-  case SQMMAKind::TF32:
+  case musagpu::MmaElementKind::TF32:
     return {"tf32", "f32", 8, false, false};
-  case SQMMAKind::S8:
+  case musagpu::MmaElementKind::S8:
     return {"s8", "s32", 32, false, true};
-  case SQMMAKind::E4M3:
+  case musagpu::MmaElementKind::E4M3:
     return {"e4m3", "f32", 32, false, false};
-  case SQMMAKind::E5M2:
+  case musagpu::MmaElementKind::E5M2:
     return {"e5m2", "f32", 32, false, false};
   }
   llvm_unreachable("unknown SQMMA kind");
@@ -303,9 +303,9 @@ static SmallVector<Value> emitWGMMA(OpBuilder &b, Location loc,
 /// steps, the majors the element type allows, c of the instruction's size.
 static LogicalResult checkWGMMA(Location loc, const SQMMAInstr &instr,
                                 const WGMMAType &type, size_t accumulators) {
-  if (instr.m % 64 || instr.k % type.k || instr.n % 8 || instr.n > 256)
+  if (instr.row.m % 64 || instr.row.k % type.k || instr.row.n % 8 || instr.row.n > 256)
     return emitError(loc) << "the GPU proxy's wgmma cannot run an m"
-                          << instr.m << "n" << instr.n << "k" << instr.k
+                          << instr.row.m << "n" << instr.row.n << "k" << instr.row.k
                           << " SQMMA instruction on " << type.operand
                           << " (wgmma: 64 rows per warpgroup, N a multiple of "
                              "8 up to 256, K steps of "
@@ -313,10 +313,10 @@ static LogicalResult checkWGMMA(Location loc, const SQMMAInstr &instr,
   if (!type.transposable && (instr.transA || !instr.transB))
     return emitError(loc) << "the GPU proxy's wgmma takes " << type.operand
                           << " operands K-major only";
-  if (accumulators != instr.m * instr.n / 128)
-    return emitError(loc) << "an m" << instr.m << "n" << instr.n
+  if (accumulators != instr.row.m * instr.row.n / 128)
+    return emitError(loc) << "an m" << instr.row.m << "n" << instr.row.n
                           << " SQMMA instruction has "
-                          << instr.m * instr.n / 128
+                          << instr.row.m * instr.row.n / 128
                           << " accumulators per thread, got " << accumulators;
   return success();
 }
@@ -324,18 +324,18 @@ static LogicalResult checkWGMMA(Location loc, const SQMMAInstr &instr,
 FailureOr<SmallVector<Value>>
 ProxyTargetInfo::sqmma(OpBuilder &b, Location loc, const SQMMAInstr &instr,
                        Value descA, Value descB, ArrayRef<Value> c) const {
-  WGMMAType type = getWGMMAType(instr.kind);
+  WGMMAType type = getWGMMAType(instr.row.a);
   if (failed(checkWGMMA(loc, instr, type, c.size())))
     return failure();
-  if (instr.m != 64 || instr.k != type.k)
-    return emitError(loc) << "the GPU proxy issues an m" << instr.m << "n"
-                          << instr.n << "k" << instr.k
+  if (instr.row.m != 64 || instr.row.k != type.k)
+    return emitError(loc) << "the GPU proxy issues an m" << instr.row.m << "n"
+                          << instr.row.n << "k" << instr.row.k
                           << " SQMMA instruction as several wgmma, from its "
                              "operand tiles (sqmmaOnTiles), not from two "
                              "descriptors";
   callFunction(b, loc, "llvm.nvvm.wgmma.fence.sync.aligned", {}, {},
                CalleeKind::Convergent);
-  SmallVector<Value> d = emitWGMMA(b, loc, type, instr.n, instr.transA,
+  SmallVector<Value> d = emitWGMMA(b, loc, type, instr.row.n, instr.transA,
                                    instr.transB, descA, descB, c);
   callFunction(b, loc, "llvm.nvvm.wgmma.commit_group.sync.aligned", {}, {},
                CalleeKind::Convergent);
@@ -358,7 +358,7 @@ ProxyTargetInfo::sqmmaOnTiles(OpBuilder &b, Location loc,
                               const SQMMAOperandTile &a,
                               const SQMMAOperandTile &bTile,
                               ArrayRef<Value> c) const {
-  WGMMAType type = getWGMMAType(instr.kind);
+  WGMMAType type = getWGMMAType(instr.row.a);
   if (failed(checkWGMMA(loc, instr, type, c.size())))
     return failure();
   // The descriptor of the sub-tile `offset` bytes into `tile`.
@@ -370,14 +370,14 @@ ProxyTargetInfo::sqmmaOnTiles(OpBuilder &b, Location loc,
         ArrayRef<LLVM::GEPArg>{int32_t(offset)});
     return sqmmaDescriptor(b, loc, sub);
   };
-  unsigned perWGMMA = instr.n / 2;
+  unsigned perWGMMA = instr.row.n / 2;
   SmallVector<Value> d(c);
   callFunction(b, loc, "llvm.nvvm.wgmma.fence.sync.aligned", {}, {},
                CalleeKind::Convergent);
-  for (unsigned mt = 0; mt < instr.m / 64; ++mt) {
+  for (unsigned mt = 0; mt < instr.row.m / 64; ++mt) {
     MutableArrayRef<Value> acc =
         MutableArrayRef<Value>(d).slice(mt * perWGMMA, perWGMMA);
-    for (unsigned kt = 0; kt < instr.k / type.k; ++kt) {
+    for (unsigned kt = 0; kt < instr.row.k / type.k; ++kt) {
       int64_t m0 = mt * 64, k0 = kt * type.k;
       // A [M, K]: K contiguous unless transA; B [K, N]: N contiguous unless
       // transB.
@@ -389,7 +389,7 @@ ProxyTargetInfo::sqmmaOnTiles(OpBuilder &b, Location loc,
       FailureOr<Value> descB = descriptorAt(bTile, offsetB);
       if (failed(descA) || failed(descB))
         return failure();
-      SmallVector<Value> next = emitWGMMA(b, loc, type, instr.n, instr.transA,
+      SmallVector<Value> next = emitWGMMA(b, loc, type, instr.row.n, instr.transA,
                                           instr.transB, *descA, *descB, acc);
       llvm::copy(next, acc.begin());
     }

@@ -17,16 +17,6 @@ Value TargetInfo::shuffleXor(OpBuilder &b, Location loc, Value value, int mask,
   return shuffle(b, loc, ShuffleKind::Xor, value, i32Const(b, loc, mask),
                  width);
 }
-Value TargetInfo::shuffleUp(OpBuilder &b, Location loc, Value value, int delta,
-                            unsigned width) const {
-  return shuffle(b, loc, ShuffleKind::Up, value, i32Const(b, loc, delta),
-                 width);
-}
-Value TargetInfo::shuffleDown(OpBuilder &b, Location loc, Value value,
-                              int delta, unsigned width) const {
-  return shuffle(b, loc, ShuffleKind::Down, value, i32Const(b, loc, delta),
-                 width);
-}
 Value TargetInfo::shuffleIdx(OpBuilder &b, Location loc, Value value,
                              Value lane, unsigned width) const {
   return shuffle(b, loc, ShuffleKind::Idx, value, lane, width);
@@ -106,16 +96,6 @@ TargetInfo::sqmmaWaitFor(OpBuilder &b, Location loc,
   if (failed(sqmmaWait(b, loc)))
     return failure();
   return SmallVector<Value>(values);
-}
-
-std::optional<TargetKind> mlir::triton_musa::parseTargetKind(StringRef name) {
-  if (name == "musa")
-    return TargetKind::Device;
-  if (name == "emulator")
-    return TargetKind::Emulator;
-  if (name == "proxy")
-    return TargetKind::Proxy;
-  return std::nullopt;
 }
 
 std::unique_ptr<TargetInfo>

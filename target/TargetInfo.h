@@ -11,7 +11,9 @@
 #ifndef TRITON_MUSA_TARGET_TARGETINFO_H
 #define TRITON_MUSA_TARGET_TARGETINFO_H
 
+#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
 #include "target/MUSAArch.h"
+#include "target/TargetPassOptions.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -48,12 +50,12 @@ enum class MemoryScope {
 };
 
 /// One warp-level matrix instruction (the atom of musagpu.wmma): d = a * b
-/// + c on an m x k by k x n tile, operands of `operandType` (f16, bf16)
-/// and accumulators of `accType` (f32).
+/// + c on the row's m x k by k x n tile, with the row's element kinds; the
+/// LLVM types of the fragment values are those of the calling thread's
+/// values (see TargetInfo::wmma).
 struct WMMAInstr {
-  Type operandType;
-  Type accType;
-  unsigned m, n, k;
+  /// The catalogue's row (dialects/MUSAGPU/IR/MatrixInstrs.h).
+  const musagpu::MatrixInstr &row;
 };
 
 /// What a TME descriptor describes: a tensor in global memory. Shape and
@@ -107,17 +109,14 @@ struct TMETransfer {
 // SQMMA (mp_31 squad MMA)
 //===----------------------------------------------------------------------===//
 
-/// The element type of an SQMMA instruction (which `llvm.musa.sqmma.*` op).
-enum class SQMMAKind { F16, BF16, TF32, S8, E4M3, E5M2 };
-
-/// One SQMMA instruction of a squad (4 warps): d = a * b + c on an
+/// One SQMMA instruction of a squad (4 warps): d = a * b + c on the row's
 /// m x k by k x n tile, A and B read from shared memory through descriptors,
 /// the accumulator (f32, i32 for s8) in the registers of the squad's 128
 /// threads, m * n / 128 per thread in the order of MUSA-FACTS.md's fragment
 /// (see sqmmaTile in layouts/LayoutConversion.cpp).
 struct SQMMAInstr {
-  SQMMAKind kind;
-  unsigned m, n, k;
+  /// The catalogue's row (dialects/MUSAGPU/IR/MatrixInstrs.h).
+  const musagpu::MatrixInstr &row;
   /// A stored M-major (column-major) / B stored K-major (column-major).
   bool transA = false, transB = false;
 };
@@ -205,10 +204,6 @@ public:
                         unsigned width = 0) const = 0;
   Value shuffleXor(OpBuilder &b, Location loc, Value value, int mask,
                    unsigned width = 0) const;
-  Value shuffleUp(OpBuilder &b, Location loc, Value value, int delta,
-                  unsigned width = 0) const;
-  Value shuffleDown(OpBuilder &b, Location loc, Value value, int delta,
-                    unsigned width = 0) const;
   Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value lane,
                    unsigned width = 0) const;
 
@@ -266,6 +261,10 @@ public:
   // fails the conversion): --musa-lower-descriptors-to-tme only produces
   // these ops for targets that implement them.
   //===--------------------------------------------------------------------===//
+
+  /// Whether the architecture has the tensor memory engine and async
+  /// barriers (patterns ask this instead of reading the arch row).
+  bool hasTME() const { return arch.hasTME; }
 
   /// The i64 address of a TME descriptor of `fields`, built at the builder's
   /// insertion point: on the GPU that of the host-encoded parameter, on the
@@ -341,16 +340,6 @@ public:
 protected:
   const MUSAArchInfo &arch;
 };
-
-/// What the lowering runs on: the MUSA GPU itself, the CPU emulator
-/// (emulator/) emulating that GPU's warps, or the GPU proxy: an NVIDIA GPU
-/// (NVVM) running the code compiled for that MUSA architecture, to measure
-/// it and run it under real concurrency (32-lane warps only).
-enum class TargetKind { Device, Emulator, Proxy };
-
-/// "musa" -> Device, "emulator" -> Emulator, "proxy" -> Proxy (the `target=`
-/// pass option).
-std::optional<TargetKind> parseTargetKind(StringRef name);
 
 /// The target interface of `arch` on `kind`.
 std::unique_ptr<TargetInfo>

@@ -18,7 +18,11 @@
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/NVPTXExport/NVPTXExport.h"
 #include "registration/InitAll.h"
+#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
+#include "emulator/MatrixUnits.h"
 #include "target/MUSAArch.h"
+#include "target/TargetKind.h"
+#include "target/MUSAIntrinsics.h"
 
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
 #include "mlir/CAPI/IR.h"
@@ -38,6 +42,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
@@ -45,6 +50,7 @@
 #include <stdexcept>
 #include <map>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -53,10 +59,33 @@ using namespace mlir;
 
 namespace {
 
-/// Raised (as `_musa_mlir.MLIRError`) when MLIR reports an error.
+/// One diagnostic as Python receives it: (severity, "file:line:col",
+/// message).
+using DiagnosticRecord = std::tuple<std::string, std::string, std::string>;
+
+/// Raised (as `_musa_mlir.MLIRError`) when MLIR reports an error. Python
+/// sees `headline` and `diagnostics` (DiagnosticRecord tuples) as attributes;
+/// the message is the headline and one "where: severity: message" line each.
 struct MLIRDiagnosticError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit MLIRDiagnosticError(const std::string &headline,
+                               std::vector<DiagnosticRecord> diagnostics = {})
+      : std::runtime_error(format(headline, diagnostics)), headline(headline),
+        diagnostics(std::move(diagnostics)) {}
+
+  static std::string format(const std::string &headline,
+                            const std::vector<DiagnosticRecord> &diagnostics) {
+    std::string message = headline;
+    for (const auto &[severity, where, text] : diagnostics)
+      message += "\n" + where + ": " + severity + ": " + text;
+    return message;
+  }
+
+  std::string headline;
+  std::vector<DiagnosticRecord> diagnostics;
 };
+
+/// The Python class of MLIRDiagnosticError (set in NB_MODULE).
+PyObject *mlirErrorType = nullptr;
 
 std::string formatLocation(Location loc) {
   if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
@@ -96,10 +125,7 @@ public:
 
   /// Throws MLIRDiagnosticError with everything collected, led by `what`.
   [[noreturn]] void raise(const std::string &what) const {
-    std::string message = what;
-    for (const std::string &line : lines)
-      message += "\n" + line;
-    throw MLIRDiagnosticError(message);
+    throw MLIRDiagnosticError(what, records);
   }
 
   /// The remarks collected so far ("<location>: remark: <text>").
@@ -107,26 +133,28 @@ public:
 
 private:
   void record(Diagnostic &diag) {
-    lines.push_back(formatLocation(diag.getLocation()) + ": " +
-                    severityName(diag.getSeverity()) + ": " + diag.str());
+    records.emplace_back(severityName(diag.getSeverity()),
+                         formatLocation(diag.getLocation()), diag.str());
     if (diag.getSeverity() == DiagnosticSeverity::Remark)
-      remarkLines.push_back(lines.back());
+      remarkLines.push_back(formatLocation(diag.getLocation()) +
+                            ": remark: " + diag.str());
   }
 
-  std::vector<std::string> lines, remarkLines;
+  std::vector<DiagnosticRecord> records;
+  std::vector<std::string> remarkLines;
   ScopedDiagnosticHandler handler;
 };
 
 /// The `llir` stage: LLVM IR text for MUSA (conversion/LLVMIRExport).
-std::string exportLLVMIR(ModuleOp module, const std::string &arch, int optLevel,
-                     const std::optional<std::string> &libdevice,
-                     bool llvm14Compatible) {
+/// The architecture is the module's `ttg.target`.
+std::string exportLLVMIR(ModuleOp module, int optLevel,
+                         const std::optional<std::string> &libdevice,
+                         bool llvm14Compatible) {
   if (optLevel < 0 || optLevel > 3)
     throw std::invalid_argument("opt_level must be in 0..3, got " +
                                 std::to_string(optLevel));
   DiagnosticCollector diagnostics(module.getContext());
   mlir::triton_musa::ExportOptions options;
-  options.arch = arch;
   options.optLevel = static_cast<unsigned>(optLevel);
   options.libdevicePath = libdevice;
   options.llvm14Compatible = llvm14Compatible;
@@ -135,8 +163,7 @@ std::string exportLLVMIR(ModuleOp module, const std::string &arch, int optLevel,
   if (!text) {
     // The reason is among the collected diagnostics.
     llvm::consumeError(text.takeError());
-    diagnostics.raise("cannot export the module to LLVM IR" +
-                      (arch.empty() ? std::string() : " for " + arch));
+    diagnostics.raise("cannot export the module to LLVM IR");
   }
   return std::move(*text);
 }
@@ -210,10 +237,10 @@ public:
     return diagnostics.remarks();
   }
 
-  std::string toLLVMIR(const std::string &arch, int optLevel,
+  std::string toLLVMIR(int optLevel,
                        const std::optional<std::string> &libdevice,
                        bool llvm14Compatible) {
-    return exportLLVMIR(*module, arch, optLevel, libdevice, llvm14Compatible);
+    return exportLLVMIR(*module, optLevel, libdevice, llvm14Compatible);
   }
 
   std::string toNVPTXLLVMIR(const std::string &sm, unsigned ptxVersion,
@@ -288,6 +315,105 @@ std::vector<std::map<std::string, ArchField>> architectures() {
   return rows;
 }
 
+/// The matrix-instruction catalogue (dialects/MUSAGPU/IR/MatrixInstrs.cpp),
+/// one dict per row; `emulator_atom` says whether the emulator has owner
+/// tables for the row's fragment and shape (WMMA; SQMMA's fragment is a
+/// formula the runtime evaluates for every shape).
+std::vector<std::map<std::string, ArchField>> matrixInstructions() {
+  namespace mgpu = mlir::musagpu;
+  using mlir::triton_musa::TargetKind;
+  std::vector<std::map<std::string, ArchField>> rows;
+  for (const mgpu::MatrixInstr &row : mgpu::getMatrixInstrs()) {
+    std::string targets;
+    for (auto [kind, name] : {std::pair{TargetKind::Device, "musa"},
+                              std::pair{TargetKind::Emulator, "emulator"},
+                              std::pair{TargetKind::Proxy, "proxy"}})
+      if (row.isFor(kind))
+        targets += (targets.empty() ? "" : ",") + std::string(name);
+    bool emulatorAtom =
+        row.unit == mgpu::MatrixUnitKind::SQMMA
+            ? row.fragment == mgpu::MatrixFragment::SQMMASquad
+            : mlir::triton_musa::emulator::lookupWMMAAtom(
+                  row.fragment, row.m, row.n, row.k) != nullptr;
+    rows.push_back({
+        {"unit", mgpu::stringifyMatrixUnitKind(row.unit).str()},
+        {"arch_major", int64_t(row.archMajor)},
+        {"targets", targets},
+        {"a", mgpu::stringifyMmaElementKind(row.a).str()},
+        {"b", mgpu::stringifyMmaElementKind(row.b).str()},
+        {"c", std::string(row.c == mgpu::MmaAccKind::S32 ? "s32" : "f32")},
+        {"m", int64_t(row.m)},
+        {"n", int64_t(row.n)},
+        {"k", int64_t(row.k)},
+        {"lowered", row.isLowered()},
+        {"not_lowered", row.notLowered.str()},
+        {"intrinsic", row.getIntrinsicName()},
+        {"fragment", mgpu::stringifyMatrixFragment(row.fragment).str()},
+        {"fragment_threads", int64_t(mgpu::getFragmentThreads(row.fragment))},
+        {"operands_in_shared_memory",
+         row.operands == mgpu::OperandSource::SharedMemory},
+        {"max_contiguous_bytes", int64_t(row.maxContiguousBytes)},
+        {"emulator_atom", emulatorAtom},
+    });
+  }
+  return rows;
+}
+
+const char *calleeKindName(mlir::triton_musa::CalleeKind kind) {
+  switch (kind) {
+  case mlir::triton_musa::CalleeKind::ReadNone:
+    return "readnone";
+  case mlir::triton_musa::CalleeKind::Convergent:
+    return "convergent";
+  case mlir::triton_musa::CalleeKind::SideEffects:
+    return "side_effects";
+  }
+  return "unknown";
+}
+
+/// The intrinsic table (target/MUSAIntrinsics.cpp) as Python dictionaries.
+std::vector<std::map<std::string, ArchField>> intrinsics() {
+  std::vector<std::map<std::string, ArchField>> rows;
+  for (const auto &entry : mlir::triton_musa::getMUSAIntrinsicEntries())
+    rows.push_back({
+        {"pattern", entry.pattern.str()},
+        {"kind", std::string(calleeKindName(entry.kind))},
+        {"shared_memory_from_zero", entry.sharedMemoryFromZero},
+        {"evidence", entry.evidence.str()},
+        {"deviation", entry.deviation.str()},
+    });
+  return rows;
+}
+
+/// The signature the table gives `name` on `arch`: {"pattern", "kind",
+/// "result", "operands"} in LLVM IR's type spelling; ValueError with the
+/// table's reason when it has no such intrinsic.
+std::map<std::string, std::variant<std::string, std::vector<std::string>>>
+intrinsicSignature(const std::string &name, const std::string &archName) {
+  const mlir::triton_musa::MUSAArchInfo *arch =
+      mlir::triton_musa::lookupMUSAArch(archName);
+  if (!arch)
+    throw std::invalid_argument("unknown MUSA architecture '" + archName +
+                                "'; supported: " +
+                                mlir::triton_musa::getMUSAArchNames());
+  static std::unique_ptr<MLIRContext> context = makeContext();
+  std::string why;
+  auto intrinsic = mlir::triton_musa::lookupMUSAIntrinsic(context.get(), name,
+                                                          *arch, why);
+  if (failed(intrinsic))
+    throw std::invalid_argument("'" + name + "': " + why);
+  std::vector<std::string> operands;
+  for (Type type : intrinsic->signature.operands)
+    operands.push_back(mlir::triton_musa::getLLVMTypeSpelling(type));
+  return {
+      {"pattern", intrinsic->entry->pattern.str()},
+      {"kind", std::string(calleeKindName(intrinsic->entry->kind))},
+      {"result",
+       mlir::triton_musa::getLLVMTypeSpelling(intrinsic->signature.result)},
+      {"operands", operands},
+  };
+}
+
 std::vector<std::string> registeredDialects() {
   DialectRegistry registry;
   mlir::triton_musa::registerAllDialects(registry);
@@ -323,7 +449,28 @@ NB_MODULE(_musa_mlir, m) {
   nb::set_leak_warnings(false);
   mlirTritonMUSARegisterAllPasses();
 
-  nb::exception<MLIRDiagnosticError>(m, "MLIRError");
+  // MLIRError carries its diagnostics as data (headline, diagnostics), so
+  // that Python never reads them back out of the message.
+  mlirErrorType = PyErr_NewExceptionWithDoc(
+      "triton_musa._musa_mlir.MLIRError",
+      "An error of our MLIR library: `headline` and `diagnostics`, a list of "
+      "(severity, where, message) tuples.",
+      PyExc_Exception, nullptr);
+  m.attr("MLIRError") = nb::handle(mlirErrorType);
+  nb::register_exception_translator(
+      [](const std::exception_ptr &p, void *) {
+        try {
+          std::rethrow_exception(p);
+        } catch (const MLIRDiagnosticError &e) {
+          nb::object error = nb::handle(mlirErrorType)(nb::str(e.what()));
+          error.attr("headline") = nb::str(e.headline.c_str());
+          nb::list diagnostics;
+          for (const auto &[severity, where, text] : e.diagnostics)
+            diagnostics.append(nb::make_tuple(severity, where, text));
+          error.attr("diagnostics") = diagnostics;
+          PyErr_SetObject(mlirErrorType, error.ptr());
+        }
+      });
 
   m.def(
       "register_dialects",
@@ -335,12 +482,12 @@ NB_MODULE(_musa_mlir, m) {
       "the lowering use) to a triton_musa.mlir.ir.DialectRegistry.");
   m.def(
       "translate_to_llvm_ir",
-      [](nb::handle module, const std::string &arch, int optLevel,
+      [](nb::handle module, int optLevel,
          const std::optional<std::string> &libdevice, bool llvm14Compatible) {
-        return exportLLVMIR(moduleOf(module), arch, optLevel, libdevice,
+        return exportLLVMIR(moduleOf(module), optLevel, libdevice,
                             llvm14Compatible);
       },
-      nb::arg("module"), nb::arg("arch") = "", nb::arg("opt_level") = 3,
+      nb::arg("module"), nb::arg("opt_level") = 3,
       nb::arg("libdevice") = nb::none(), nb::arg("llvm14_compatible") = true,
       "Module.to_llvm_ir for a triton_musa.mlir.ir.Module in the LLVM "
       "dialect; raises MLIRError.");
@@ -362,10 +509,9 @@ NB_MODULE(_musa_mlir, m) {
       .def("run_pipeline", &PyModule::runPipeline, nb::arg("pipeline"),
            "Runs a textual pass pipeline in place; returns the remarks it "
            "emitted (e.g. --musa-dot-path-report's).")
-      .def("to_llvm_ir", &PyModule::toLLVMIR, nb::arg("arch") = "",
-           nb::arg("opt_level") = 3, nb::arg("libdevice") = nb::none(),
+      .def("to_llvm_ir", &PyModule::toLLVMIR, nb::arg("opt_level") = 3, nb::arg("libdevice") = nb::none(),
            nb::arg("llvm14_compatible") = true,
-           "LLVM IR text for triple mtgpu-mt-musa (arch: default the module's "
+           "LLVM IR text for triple mtgpu-mt-musa (for the module's "
            "ttg.target) from a module in the LLVM "
            "dialect (kernels marked `musa.kernel`), optimized at O<opt_level>, "
            "with `libdevice` linked if given, rewritten for the MUSA SDK's "
@@ -416,6 +562,19 @@ NB_MODULE(_musa_mlir, m) {
         "The MUSA architecture table: one dict per supported architecture "
         "(name, codename, major, minor, warp_size, max_shared_memory_bytes, "
         "ballot_bits, matrix_unit, has_bf16, has_fp8, has_tme).");
+  m.def("matrix_instructions", &matrixInstructions,
+        "The matrix-instruction catalogue: one dict per row (unit, "
+        "arch_major, targets, a, b, c, m, n, k, lowered, not_lowered, "
+        "intrinsic, fragment, fragment_threads, operands_in_shared_memory, "
+        "max_contiguous_bytes, emulator_atom).");
+  m.def("intrinsics", &intrinsics,
+        "The llvm.musa.* intrinsic table: one dict per entry (pattern, kind, "
+        "shared_memory_from_zero, evidence, deviation).");
+  m.def("intrinsic_signature", &intrinsicSignature, nb::arg("name"),
+        nb::arg("arch"),
+        "The table's signature of intrinsic `name` on `arch` (pattern, kind, "
+        "result, operands as LLVM IR spells the types); ValueError when the "
+        "table has no such intrinsic.");
   m.def("registered_dialects", &registeredDialects,
         "Names of the dialects the library can parse.");
 

@@ -8,6 +8,7 @@
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/LLVMIRExport/LLVM14Compat.h"
 #include "target/MUSAArch.h"
+#include "target/MUSAIntrinsics.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -16,7 +17,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
@@ -137,27 +138,72 @@ void markKernels(llvm::Module &module, ArrayRef<KernelMarker> kernels) {
   }
 }
 
-/// Special-register reads and pure conversions: no memory, may be CSE'd,
-/// hoisted and removed when unused.
-bool isPureMUSAIntrinsic(llvm::StringRef name) {
-  return name.starts_with("llvm.musa.read.ptx.sreg.") ||
-         llvm::StringSwitch<bool>(name)
-             .Cases({"llvm.musa.f162e4m3.rn", "llvm.musa.f162e5m2.rn",
-                     "llvm.musa.float2bfloat16", "llvm.musa.bfloat162float"},
-                    true)
-             .Default(false);
+/// The table entry of every `llvm.musa.*` function of `module`, by name.
+/// Each must be a declaration that the intrinsic table (MUSAIntrinsics.h)
+/// gives with exactly its type on `arch`, or, without an architecture, on
+/// one of the table's architectures; anything else is reported at the
+/// function.
+llvm::Expected<llvm::StringMap<const MUSAIntrinsicEntry *>>
+checkMUSAIntrinsics(ModuleOp module, const MUSAArchInfo *arch) {
+  llvm::StringMap<const MUSAIntrinsicEntry *> entries;
+  ArrayRef<MUSAArchInfo> archs =
+      arch ? ArrayRef<MUSAArchInfo>(*arch) : getMUSAArchs();
+  std::optional<llvm::Error> error;
+  module.walk([&](LLVM::LLVMFuncOp func) {
+    StringRef name = func.getName();
+    if (!name.starts_with("llvm.musa."))
+      return WalkResult::advance();
+    auto fail = [&](const llvm::Twine &message) {
+      error = emitFailure(func.getLoc(), message);
+      return WalkResult::interrupt();
+    };
+    if (!func.isExternal())
+      return fail("'" + name + "' is defined in the module; llvm.musa.* "
+                  "names are reserved for MUSA intrinsics");
+    std::string why, expected;
+    for (const MUSAArchInfo &candidate : archs) {
+      FailureOr<MUSAIntrinsic> intrinsic =
+          lookupMUSAIntrinsic(module.getContext(), name, candidate, why);
+      if (failed(intrinsic))
+        break; // The name is the same on every architecture.
+      LLVM::LLVMFunctionType type =
+          getFunctionType(module.getContext(), intrinsic->signature);
+      if (type == func.getFunctionType()) {
+        entries[name] = intrinsic->entry;
+        return WalkResult::advance();
+      }
+      llvm::raw_string_ostream os(expected);
+      os << (expected.empty() ? "" : " or ") << type << " (" << candidate.name
+         << ")";
+    }
+    std::string actual;
+    llvm::raw_string_ostream os(actual);
+    os << func.getFunctionType();
+    if (expected.empty())
+      return fail("'" + name + "' is not a MUSA intrinsic we know: " + why);
+    return fail("'" + name + "' is declared as " + actual +
+                ", but the MUSA intrinsic table (target/MUSAIntrinsics.cpp) "
+                "gives " +
+                expected);
+  });
+  if (error)
+    return std::move(*error);
+  return entries;
 }
 
-/// Gives the `llvm.musa.*` declarations the attributes LLVM cannot know for
-/// unknown intrinsics. Everything that is not pure is `convergent`: barriers,
-/// shuffles, votes, squad MMA, TME and async barriers involve other threads,
-/// and over-marking only costs optimization, never correctness.
-void annotateMUSAIntrinsics(llvm::Module &module) {
+/// Gives the `llvm.musa.*` declarations (and their calls) the attributes of
+/// their table entries, which LLVM cannot know for unknown intrinsics: all
+/// nounwind; `ReadNone` ones memory(none), willreturn and nosync (CSE'd and
+/// hoisted at -O3; `readnone` in LLVM 14); the others `convergent`.
+void annotateMUSAIntrinsics(
+    llvm::Module &module,
+    const llvm::StringMap<const MUSAIntrinsicEntry *> &entries) {
   for (llvm::Function &func : module) {
-    if (!func.isDeclaration() || !func.getName().starts_with("llvm.musa."))
+    auto it = entries.find(func.getName());
+    if (it == entries.end())
       continue;
     func.addFnAttr(llvm::Attribute::NoUnwind);
-    bool pure = isPureMUSAIntrinsic(func.getName());
+    bool pure = it->second->kind == CalleeKind::ReadNone;
     if (pure) {
       func.setDoesNotAccessMemory();
       func.addFnAttr(llvm::Attribute::WillReturn);
@@ -294,27 +340,23 @@ mlir::triton_musa::translateToMUSALLVMModule(ModuleOp module,
                                              llvm::LLVMContext &llvmContext,
                                              const ExportOptions &options) {
   Location loc = module.getLoc();
-  // The IR is the same for every architecture (llc's -mcpu picks it); an
-  // architecture given or named by the module's ttg.target is checked.
-  std::string archName = options.arch;
-  if (auto target = module->getAttrOfType<StringAttr>(kTargetAttrName);
-      archName.empty() && target) {
-    StringRef value = target.getValue();
-    if (!value.consume_front("musa:"))
-      return emitFailure(loc, "\"" + kTargetAttrName + "\" = \"" +
-                                  target.getValue() +
-                                  "\" is not a MUSA target (\"musa:<arch>\")");
-    archName = value.str();
-  }
-  if (!archName.empty() && !lookupMUSAArch(archName))
-    return emitFailure(loc, "unknown MUSA architecture '" + archName +
-                                "' (supported: " + getMUSAArchNames() + ")");
+  // The IR is the same for every architecture (llc's -mcpu picks it) but
+  // for the types of the WMMA intrinsics, which the architecture's warp
+  // size decides.
+  FailureOr<const MUSAArchInfo *> arch =
+      resolveOptionalMUSAArch(module, options.arch, "--musa-to-llvmir");
+  if (failed(arch))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the module names no MUSA architecture");
   if (llvm::Error error = checkOptLevel(options.optLevel, loc))
     return std::move(error);
 
   auto kernels = collectKernels(module);
   if (!kernels)
     return kernels.takeError();
+  auto intrinsics = checkMUSAIntrinsics(module, *arch);
+  if (!intrinsics)
+    return intrinsics.takeError();
 
   auto translated = translateToLLVMModule(module, llvmContext);
   if (!translated)
@@ -324,7 +366,7 @@ mlir::triton_musa::translateToMUSALLVMModule(ModuleOp module,
   llvmModule->setTargetTriple(llvm::Triple(kMUSATriple));
   llvmModule->setDataLayout(kMUSADataLayout);
   markKernels(*llvmModule, *kernels);
-  annotateMUSAIntrinsics(*llvmModule);
+  annotateMUSAIntrinsics(*llvmModule, *intrinsics);
 
   if (options.libdevicePath && !options.libdevicePath->empty())
     if (llvm::Error error =

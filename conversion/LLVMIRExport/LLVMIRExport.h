@@ -26,11 +26,13 @@
 // MUSA). Everything else about the function (its arguments, `llvm.musa.*`
 // calls) is plain LLVM dialect.
 //
-// `llvm.musa.*` declarations need no attributes from the conversion: the
-// export makes all of them nounwind, special-register reads
-// (`llvm.musa.read.ptx.sreg.*`) and the f16/bf16/fp8 conversions
-// memory(none) + willreturn (CSE'd and hoisted at -O3; `readnone` in LLVM
-// 14), and every other one `convergent` (declaration and call sites).
+// `llvm.musa.*` declarations need no attributes from the conversion: each
+// must be one the intrinsic table (target/MUSAIntrinsics.h) gives, with its
+// type, for the module's architecture (`ttg.target`, or any architecture of
+// the table when the module names none); another is an error at the
+// declaration. The export gives each the attributes of its entry
+// (declaration and call sites): nounwind, plus memory(none) + willreturn for
+// `ReadNone` entries, `convergent` for the others.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITON_MUSA_CONVERSION_LLVMIREXPORT_LLVMIREXPORT_H
@@ -74,7 +76,8 @@ inline constexpr llvm::StringLiteral kMUSADataLayout =
 inline constexpr unsigned kMUSAKernelCallingConv = 102;
 
 struct ExportOptions {
-  /// Target architecture, e.g. "mp_31"; empty: the module's `ttg.target`.
+  /// Overrides the module's `ttg.target` ("musa:<arch>"), e.g. "mp_31":
+  /// musa-translate's --musa-arch for hand-written modules.
   std::string arch;
   /// 0..3: the default new-pass-manager pipeline O<optLevel>.
   unsigned optLevel = 3;

@@ -126,23 +126,17 @@ struct ConvertTritonGPUToMUSA
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    std::optional<TargetKind> kind = parseTargetKind(target);
-    if (!kind) {
-      module.emitError() << kPassFlag << ": unknown target '" << target
-                         << "'; expected 'musa', 'emulator' or 'proxy'";
-      return signalPassFailure();
-    }
     FailureOr<const MUSAArchInfo *> musaArch =
         resolveMUSAArch(module, arch, kPassFlag);
     if (failed(musaArch))
       return signalPassFailure();
-    if (*kind == TargetKind::Proxy && (*musaArch)->warpSize != 32) {
+    if (target == TargetKind::Proxy && (*musaArch)->warpSize != 32) {
       module.emitError() << kPassFlag << ": target=proxy runs on 32-lane "
                          << "NVIDIA warps; " << (*musaArch)->name << " has "
                          << (*musaArch)->warpSize << "-thread warps";
       return signalPassFailure();
     }
-    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**musaArch, *kind);
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**musaArch, target);
 
     auto launch = triton::gpu::getModuleLaunchInfo(module);
     if (!launch) {

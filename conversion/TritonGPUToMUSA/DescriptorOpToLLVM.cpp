@@ -23,7 +23,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
@@ -48,53 +47,6 @@ constexpr StringLiteral kUnsupported =
     " is not supported by --convert-tritongpu-to-musa yet";
 
 } // namespace
-
-/// See the file comment for where shape and strides come from.
-FailureOr<LoweredTensorDesc>
-mlir::triton_musa::getLoweredTensorDesc(Operation *op, Value desc,
-                                        Value lowered,
-                                        ConversionPatternRewriter &rewriter) {
-  auto type = cast<triton::TensorDescType>(desc.getType());
-  unsigned rank = type.getBlockType().getRank();
-  LoweredTensorDesc result;
-  result.base = lowered;
-  if (auto make = desc.getDefiningOp<triton::MakeTensorDescOp>()) {
-    for (Value v : make.getShape())
-      result.shape.push_back(rewriter.getRemappedValue(v));
-    for (Value v : make.getStrides())
-      result.strides.push_back(rewriter.getRemappedValue(v));
-    result.padNaN = make.getPadding() == triton::PaddingOption::PAD_NAN;
-    if (llvm::is_contained(result.shape, Value()) ||
-        llvm::is_contained(result.strides, Value()))
-      return failure();
-    return result;
-  }
-  // A kernel argument: the converted value is an argument of the llvm.func
-  // entry block, followed by rank i32 and rank i64 arguments.
-  auto arg = dyn_cast<BlockArgument>(lowered);
-  Block *entry = arg ? arg.getOwner() : nullptr;
-  auto func = entry ? dyn_cast_or_null<LLVM::LLVMFuncOp>(entry->getParentOp())
-                    : nullptr;
-  if (func && func->hasAttr(kKernelAttrName) && entry->isEntryBlock() &&
-      arg.getArgNumber() + 2 * rank < entry->getNumArguments()) {
-    unsigned first = arg.getArgNumber() + 1;
-    bool ok = true;
-    for (unsigned d = 0; d < rank; ++d) {
-      Value shape = entry->getArgument(first + d);
-      Value stride = entry->getArgument(first + rank + d);
-      ok &= shape.getType().isInteger(32) && stride.getType().isInteger(64);
-      result.shape.push_back(shape);
-      result.strides.push_back(stride);
-    }
-    if (ok)
-      return result;
-  }
-  op->emitError() << "'" << op->getName() << "'" << kUnsupported
-                  << " on a descriptor that is neither made by "
-                     "'tt.make_tensor_descriptor' nor a kernel argument "
-                     "followed by its shape and strides";
-  return failure();
-}
 
 namespace {
 

@@ -4,7 +4,7 @@
 // that they are exact (correctly rounded) whatever the hardware does with
 // fp8, bf16 or denormals. Used by tt.fp_to_fp and by tt.dot operands that
 // must be widened to the accumulator type. Defined in
-// ElementwiseOpToLLVM.cpp.
+// FloatConversion.cpp.
 //
 // Formats: f64, f32, f16, bf16 (IEEE, with infinities), f8E5M2 (IEEE-like),
 // f8E4M3FN (no infinity, NaN = S.1111.111), and the "FNUZ" formats

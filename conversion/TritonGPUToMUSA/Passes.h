@@ -7,6 +7,8 @@
 #ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PASSES_H
 #define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PASSES_H
 
+#include "target/TargetPassOptions.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

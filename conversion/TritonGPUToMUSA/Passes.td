@@ -53,7 +53,7 @@ def ConvertTritonGPUToMUSA
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
   let options = [
     MUSAArchOption,
-    Option<"target", "target", "std::string", "\"musa\"",
+    MUSATargetOption<
            "What the kernel runs on: 'musa' (the GPU of `arch`, `llvm.musa.*` "
            "calls) or 'emulator' (the CPU emulator emulating `arch`: ids, "
            "barriers, shuffles, ballots and the shared-memory base become "

@@ -54,27 +54,6 @@ namespace {
 namespace mgpu = mlir::musagpu;
 namespace ttg = mlir::triton::gpu;
 
-std::optional<SQMMAKind> getSQMMAKind(Type type) {
-  std::optional<mgpu::MmaElementKind> kind = mgpu::getMmaElementKind(type);
-  if (!kind)
-    return std::nullopt;
-  switch (*kind) {
-  case mgpu::MmaElementKind::F16:
-    return SQMMAKind::F16;
-  case mgpu::MmaElementKind::BF16:
-    return SQMMAKind::BF16;
-  case mgpu::MmaElementKind::TF32:
-    return SQMMAKind::TF32;
-  case mgpu::MmaElementKind::S8:
-    return SQMMAKind::S8;
-  case mgpu::MmaElementKind::E4M3:
-    return SQMMAKind::E4M3;
-  case mgpu::MmaElementKind::E5M2:
-    return SQMMAKind::E5M2;
-  }
-  return std::nullopt;
-}
-
 /// How one operand buffer is addressed (see the file comment).
 struct OperandBuffer {
   Value base;
@@ -184,12 +163,22 @@ struct SQMMAOpConversion : public MUSAPattern<mgpu::SQMMAOp> {
     auto dType = cast<RankedTensorType>(op.getD().getType());
     unsigned rank = dType.getRank();
     auto enc = cast<mgpu::SQMMAEncodingAttr>(dType.getEncoding());
-    std::optional<SQMMAKind> kind = getSQMMAKind(aType.getElementType());
+    std::optional<mgpu::MmaElementKind> kind =
+        mgpu::getMmaElementKind(aType.getElementType());
     if (!kind)
       return op.emitError() << "'musagpu.sqmma' on " << aType.getElementType()
                             << " operands";
-    SQMMAInstr instr{*kind, enc.getInstrM(), enc.getInstrN(),
-                     enc.getInstrK(), op.getTransA(), op.getTransB()};
+    // The catalogue's row (the device's: the emulator emulates it).
+    const mgpu::MatrixInstr *row = mgpu::lookupMatrixInstr(
+        mgpu::MatrixUnitKind::SQMMA, enc.getVersionMajor(), TargetKind::Device,
+        *kind, enc.getInstrM(), enc.getInstrN(), enc.getInstrK());
+    if (!row || !row->isLowered())
+      return op.emitError()
+             << "no SQMMA lowering for " << aType.getElementType() << " m"
+             << enc.getInstrM() << "n" << enc.getInstrN() << "k"
+             << enc.getInstrK()
+             << (row ? ": " + row->notLowered.str() : std::string());
+    SQMMAInstr instr{*row, op.getTransA(), op.getTransB()};
     // A [M, K] is inner-major along M when transposed; B [K, N] along K.
     FailureOr<OperandBuffer> a = getOperandBuffer(
         op, "A", adaptor.getA(), aType, /*innerIsRow=*/op.getTransA());
@@ -202,13 +191,13 @@ struct SQMMAOpConversion : public MUSAPattern<mgpu::SQMMAOp> {
     FailureOr<LinearLayout> lc = getLinearLayout(dType, emitError);
     if (failed(lc))
       return failure();
-    unsigned fragment = instr.m * instr.n / 128;
+    unsigned fragment = instr.row.m * instr.row.n / 128;
     unsigned regs = lc->getInDimSize(kRegister);
     if (regs % fragment)
       return op.emitError() << "'musagpu.sqmma': " << regs
                             << " accumulator registers per thread are not "
                                "whole m"
-                            << instr.m << "n" << instr.n << " fragments";
+                            << instr.row.m << "n" << instr.row.n << " fragments";
 
     // The squad's tile offset: the warp bits above the four warps of a
     // squad (the in-squad bits only move rows within the instruction).
@@ -237,21 +226,21 @@ struct SQMMAOpConversion : public MUSAPattern<mgpu::SQMMAOp> {
     }
 
     SmallVector<Value> acc = unpackLLElements(rewriter, loc, adaptor.getC());
-    int64_t kSteps = aType.getShape().back() / instr.k;
+    int64_t kSteps = aType.getShape().back() / instr.row.k;
     for (unsigned first = 0; first < regs; first += fragment) {
       std::array<int32_t, 3> rep =
           coords3(applyLayout(*lc, {{kRegister, int32_t(first)}}));
-      if (rep[1] % int32_t(instr.m) || rep[2] % int32_t(instr.n))
+      if (rep[1] % int32_t(instr.row.m) || rep[2] % int32_t(instr.row.n))
         return op.emitError() << "'musagpu.sqmma': accumulator register "
-                              << first << " does not start an m" << instr.m
-                              << "n" << instr.n << " fragment";
+                              << first << " does not start an m" << instr.row.m
+                              << "n" << instr.row.n << " fragment";
       Value batch = LLVM::AddOp::create(rewriter, loc, squad[0], c(rep[0]));
       Value row = LLVM::AddOp::create(rewriter, loc, squad[1], c(rep[1]));
       Value col = LLVM::AddOp::create(rewriter, loc, squad[2], c(rep[2]));
       SmallVector<Value> d(acc.begin() + first,
                            acc.begin() + first + fragment);
       for (int64_t kt = 0; kt < kSteps; ++kt) {
-        Value k0 = c(kt * instr.k);
+        Value k0 = c(kt * instr.row.k);
         SQMMAOperandTile tileA = a->tileAt(rewriter, loc, batch, {row, k0});
         SQMMAOperandTile tileB = b->tileAt(rewriter, loc, batch, {k0, col});
         FailureOr<SmallVector<Value>> next = targetInfo.sqmmaOnTiles(

@@ -1,7 +1,7 @@
 //===- SharedMemory.h - Tensors to and from shared memory -----*- C++ -*-===//
 //
 // How every pattern family moves a distributed tensor through shared memory
-// (defined in MemoryOpToLLVM.cpp). A buffer is a shared pointer
+// (defined in SharedMemory.cpp). A buffer is a shared pointer
 // (`!llvm.ptr<3>`: a converted `!ttg.memdesc`, or getScratchPointer for an
 // op's scratch) plus a shared linear layout S (kOffset -> "dim0".."dimN")
 // saying which tensor element each element slot holds. Thread addresses
@@ -39,12 +39,6 @@ struct SharedBuffer {
   /// Set for #ttg.padded_shared: slots are padded after every interval.
   triton::gpu::PaddedSharedEncodingAttr padded = nullptr;
 };
-
-/// Row-major (last dimension fastest), unswizzled layout of `shape` as a
-/// shared linear layout: the scratch layout of shared-memory conversions.
-FailureOr<mlir::triton_musa::LinearLayout>
-getRowMajorSharedLayout(ArrayRef<int64_t> shape,
-                        function_ref<InFlightDiagnostic()> emitError);
 
 /// For each register of `layout`: the element slot (i32) of `buffer` that
 /// holds the current thread's element there, before padding.

@@ -38,7 +38,7 @@ namespace {
 
 /// Fails (reporting on `op`) on an architecture without TME.
 LogicalResult requireTME(Operation *op, const TargetInfo &target) {
-  if (target.getArch().hasTME)
+  if (target.hasTME())
     return success();
   return op->emitError() << "'" << op->getName()
                          << "' needs the tensor memory engine and async "

@@ -1,7 +1,7 @@
 //===- TensorDescriptor.h - A lowered !tt.tensordesc --------------*- C++ -*-===//
 //
 // Private to --convert-tritongpu-to-musa: what the lowering knows about a
-// tensor descriptor (defined in DescriptorOpToLLVM.cpp). The descriptor
+// tensor descriptor (defined in TensorDescriptor.cpp). The descriptor
 // ops without TME and the TME ops (TMEOpToLLVM.cpp) both address the tensor
 // through it.
 //

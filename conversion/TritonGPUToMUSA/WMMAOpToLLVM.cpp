@@ -85,6 +85,22 @@ struct WMMAOpConversion : public MUSAPattern<mgpu::WMMAOp> {
       return op.emitError() << "#musagpu.wmma for " << enc.getThreadsPerWarp()
                             << "-thread warps on " << targetInfo.getArchName()
                             << " (" << warpSize << "-thread warps)";
+    // The catalogue's row of the instruction (the device's: the emulator
+    // emulates it); the target takes its name and kinds from the row.
+    std::optional<mgpu::MmaElementKind> kind =
+        mgpu::getMmaElementKind(aType.getElementType());
+    const mgpu::MatrixInstr *row =
+        kind ? mgpu::lookupMatrixInstr(mgpu::MatrixUnitKind::WMMA,
+                                       enc.getVersionMajor(),
+                                       TargetKind::Device, *kind, m, n, k)
+             : nullptr;
+    if (!row || !row->isLowered())
+      return op.emitError()
+             << "no WMMA lowering for " << aType.getElementType() << " x "
+             << bType.getElementType() << " -> " << dType.getElementType()
+             << " m" << m << "n" << n << "k" << k << " on "
+             << targetInfo.getArchName()
+             << (row ? ": " + row->notLowered.str() : std::string());
     unsigned aRegs = m * k / warpSize, bRegs = k * n / warpSize,
              cRegs = m * n / warpSize;
 
@@ -105,8 +121,7 @@ struct WMMAOpConversion : public MUSAPattern<mgpu::WMMAOp> {
     SmallVector<Value> a = unpackLLElements(rewriter, loc, adaptor.getA());
     SmallVector<Value> b = unpackLLElements(rewriter, loc, adaptor.getB());
     SmallVector<Value> acc = unpackLLElements(rewriter, loc, adaptor.getC());
-    WMMAInstr instr{aType.getElementType(), dType.getElementType(),
-                    unsigned(m), unsigned(n), unsigned(k)};
+    WMMAInstr instr{*row};
     int32_t kSteps = aType.getShape().back() / k;
     for (auto [pos, cBase] : *cIndex) {
       auto [bt, mt, nt] = pos;

@@ -40,4 +40,24 @@ def TestMUSATargetInfo : Pass<"test-musa-target-info", "mlir::ModuleOp"> {
   ];
 }
 
+def TestMUSAMatrixInstrs : Pass<"test-musa-matrix-instrs", "mlir::ModuleOp"> {
+  let summary = "Test only: check every lowered row of the matrix-instruction catalogue";
+  let description = [{
+    Walks every row of the catalogue (dialects/MUSAGPU/IR/MatrixInstrs.h)
+    that we lower, on every architecture of the table with the row's
+    capability major, and checks two of its three readers: that layouts/
+    builds the linear layouts of the row's accumulator and operand
+    fragments (each thread holding m * n / threads accumulators), and that
+    each target the row names (musa, emulator) issues the instruction on
+    placeholder fragment values. One remark per row and target, on the
+    module:
+    `<row>: fragment <id> (<n> accumulators per thread), <target> calls <callee>`,
+    or an error naming what failed. The emulator's owner tables are checked
+    from Python (test/python/test_matrix_instrs.py), which reads these
+    remarks.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect",
+                           "mlir::musagpu::MUSAGPUDialect"];
+}
+
 #endif // TRITON_MUSA_TEST_LIB_TESTPASSES_TD

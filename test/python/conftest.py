@@ -74,7 +74,7 @@ def musa_driver_active() -> None:
 def arch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Each emulated arch in turn, as TRITON_MUSA_ARCH for the test (a test file may parametrize or
     define its own `arch`)."""
-    from triton_musa.backend.emulator import ARCH_ENV
+    from triton_musa.backend.environment import ARCH_ENV
     monkeypatch.setenv(ARCH_ENV, request.param)
     yield request.param
 

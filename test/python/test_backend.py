@@ -21,6 +21,7 @@ from triton_musa.backend import device as musa_device
 from triton_musa.backend import driver as musa_driver
 from triton_musa.backend import launcher as musa_launcher
 from triton_musa.backend import emulator as musa_emulator
+from triton_musa.backend import environment as musa_environment
 from triton_musa.backend import target as target_module
 from triton_musa.backend.compiler import MusaBackend, MusaOptions, compile_to_ttgir
 from triton_musa.backend.driver import MusaDriver
@@ -113,6 +114,42 @@ def test_options_round_trip_through_dict() -> None:
     again = backend.parse_options(dict(opts.__dict__))
     assert again == opts and again.hash() == opts.hash()
     assert backend.parse_options({"num_warps": 4}).hash() != opts.hash()
+
+
+@pytest.mark.parametrize("env,name", [("ENABLE_MUSA_MMA", "enable_mma"), ("MUSA_ENABLE_SQMMA", "enable_sqmma")])
+def test_matrix_switches_are_hashed_options(monkeypatch: pytest.MonkeyPatch, env: str, name: str) -> None:
+    """The environment switch sets its option's default, an explicit option wins, and the options hash
+    (Triton's on-disk cache key) and the options' text (the JIT's in-process kernel key) differ with it."""
+    backend = MusaBackend(MP31)
+    monkeypatch.delenv(env, raising=False)
+    on = backend.parse_options({})
+    monkeypatch.setenv(env, "0")
+    off = backend.parse_options({})
+    assert getattr(on, name) is True and getattr(off, name) is False
+    assert getattr(off.matmul, name) is False
+    assert off.hash() != on.hash() and str(off) != str(on)
+    assert backend.parse_options({name: True}).hash() == on.hash()
+    assert backend.parse_options(dict(off.__dict__)) == off
+
+
+@triton.jit
+def _dot(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    idx = offs[:, None] * BLOCK + offs[None, :]
+    tl.store(c_ptr + idx, tl.dot(tl.load(a_ptr + idx), tl.load(b_ptr + idx)))
+
+
+def test_matrix_switch_option_decides_the_lowering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lowering takes the switch from the options it compiles with, not from the environment of the
+    moment: enable_mma=False puts mp_22's f16 dot on FMA with ENABLE_MUSA_MMA unset."""
+    monkeypatch.delenv("ENABLE_MUSA_MMA", raising=False)
+    sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "BLOCK": "constexpr"}
+
+    def lowered(**options: Any) -> str:  # llir on the device, emuir on the emulator: both call the WMMA hook
+        asm = _compile(_dot, sig, {"BLOCK": 64}, MP22, **options).asm
+        return _text(asm["llir"] if "llir" in asm else asm["emuir"])
+    assert "wmma" in lowered()
+    assert "wmma" not in lowered(enable_mma=False)
 
 
 @pytest.mark.parametrize("target,opts,match", [
@@ -299,12 +336,21 @@ def test_package_import_is_light() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+def test_environment_breaks_the_emulator_import_circle() -> None:
+    """The emulator and its launcher read the environment names and the device probe from environment.py,
+    so the launcher loads without the emulator module (they used to import each other)."""
+    script = ("import sys, triton_musa.backend.emulator_launcher; "
+              "assert 'triton_musa.backend.emulator' not in sys.modules, 'the launcher imports the emulator'")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
 def _fake_musa_device(monkeypatch: pytest.MonkeyPatch, capability: tuple) -> None:
     fake = SimpleNamespace(is_available=lambda: True, current_device=lambda: 0,
                            get_device_capability=lambda device=None: capability)
     monkeypatch.setattr(musa_device, "_torch_musa", lambda: fake)
     monkeypatch.setattr(musa_driver, "_musa_device_status",
-                        lambda: musa_device.DeviceStatus(True, "a fake MUSA device"))
+                        lambda: musa_environment.DeviceStatus(True, "a fake MUSA device"))
 
 
 @pytest.mark.parametrize("capability,target", [((3, 1), MP31), ((2, 2), MP22)])

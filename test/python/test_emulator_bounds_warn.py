@@ -11,7 +11,8 @@ import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 
 from triton_musa import _musa_mlir  # noqa: E402
-from triton_musa.backend.emulator import BOUNDS_ENV, emulator_active  # noqa: E402
+from triton_musa.backend.emulator import emulator_active  # noqa: E402
+from triton_musa.backend.environment import BOUNDS_ENV  # noqa: E402
 from triton_musa.backend.emulator_launcher import MARGIN_BYTES, OutOfBoundsWarning  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "

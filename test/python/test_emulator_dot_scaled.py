@@ -14,7 +14,8 @@ torch = pytest.importorskip("torch")
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 
-from triton_musa.backend.emulator import ARCH_ENV, emulator_active  # noqa: E402
+from triton_musa.backend.emulator import emulator_active  # noqa: E402
+from triton_musa.backend.environment import ARCH_ENV  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")

@@ -6,7 +6,9 @@ independently of the compiler's linear layouts (layouts/LayoutConversion.cpp): a
 disagreed with the emulated hardware's would give wrong numbers here. The register order inside a QY2
 fragment is inferred (no source states it); both sides use the same inference, marked as such.
 
-PH1 WMMA (mp_31, the f16/bf16 dots SQMMA cannot take): m16n16k16 atoms whose shape, fragments and register
+PH1 WMMA (mp_31, the f16/bf16 dots SQMMA cannot take): m16n16k32 atoms where K allows, else m16n16k16; the
+k16 fragments' register order is the open MUSA backend's, k32's the same formula with one more K bit (inferred).
+Both: atoms whose shape, fragments and register
 order the open MUSA backend states (MUSA-FACTS.md); inferred: its rounding (exact products, one f32 rounding
 per add), as for QY2.
 
@@ -172,10 +174,16 @@ def expected_wmma_warps(BM: int, BN: int, num_warps: int, atom: int = 32) -> lis
     return [wm, num_warps // wm]
 
 
+def ph1_wmma_atom(BK: int) -> str:
+    """PH1's WMMA instruction for a K tile of BK: m16n16k32 where K allows (fewer instructions, as the open MUSA
+    backend prefers), else m16n16k16."""
+    return "m16n16k32" if BK % 32 == 0 else "m16n16k16"
+
+
 def expected_path(arch: str, dtype: torch.dtype, prec: Optional[str], BM: int, BN: int, BK: int,
                   num_warps: int) -> str:
     """The path the selection must take: mp_31's SQMMA where an instruction fits, else PH1's WMMA for f16/bf16
-    on whole m16n16k16 atoms; QY2's WMMA for f16/bf16 on whole m32n32k16 atoms (any num_warps: warps beyond
+    on whole m16n16k16 (or k32) atoms; QY2's WMMA for f16/bf16 on whole m32n32k16 atoms (any num_warps: warps beyond
     the atoms replicate); FMA otherwise (tf32/s8 atoms of QY2 unconfirmed)."""
     if arch == "mp_31" and expected_sqmma(dtype, prec, BM, BN, BK, num_warps):
         return "sqmma"
@@ -209,7 +217,7 @@ def test_dot_path_coverage(arch: str, dtype: torch.dtype, prec: Optional[str], B
     paths = reported_paths(ttgir)
     assert [p for p, _ in paths] == [expected_path(arch, dtype, prec, BM, BN, BK, num_warps)], paths
     if paths[0][0] == "wmma":
-        atom = "m16n16k16" if arch == "mp_31" else "m32n32k16"
+        atom = ph1_wmma_atom(BK) if arch == "mp_31" else "m32n32k16"
         warps = expected_wmma_warps(BM, BN, num_warps, 16 if arch == "mp_31" else 32)
         assert paths[0][1] == f"{atom}, warpsPerCTA {warps}", paths
     if paths[0][0] == "fma":
@@ -253,7 +261,7 @@ def test_switch_forces_fma(monkeypatch: pytest.MonkeyPatch, env: str, reason: st
 
 
 @pytest.mark.parametrize("env,dtype,prec,path", [
-    ("MUSA_ENABLE_SQMMA", torch.float16, None, ("wmma", "m16n16k16, warpsPerCTA [4, 1]")),
+    ("MUSA_ENABLE_SQMMA", torch.float16, None, ("wmma", "m16n16k32, warpsPerCTA [4, 1]")),
     ("MUSA_ENABLE_SQMMA", torch.float32, "tf32", ("fma", "(SQMMA disabled (MUSA_ENABLE_SQMMA=0))")),
     ("ENABLE_MUSA_MMA", torch.float16, None, ("fma", "(matrix units disabled (ENABLE_MUSA_MMA=0))")),
 ])
@@ -279,7 +287,7 @@ def test_sqmma_fma_reasons() -> None:
 
 # --- PH1 (mp_31) WMMA: the f16/bf16 dots SQMMA cannot take ------------------------------------------
 #
-# m16n16k16 atoms on 32-lane warps (MUSA-FACTS.md, from the open MUSA backend, which states the shape list,
+# m16n16k32 / m16n16k16 atoms on 32-lane warps (MUSA-FACTS.md, from the open MUSA backend, which states the shape list,
 # the accumulator and operand fragments with their register order, and the intrinsic's sat/fmt/layout
 # arguments). Inferred, so checked only against our own emulator: that products are exact and the f32 sums
 # round once per add, as on QY2.
@@ -304,7 +312,7 @@ def test_ph1_wmma(dtype: torch.dtype, shape: Tuple[int, ...], warps: str) -> Non
     odd = sum(shape) % 2 == 1
     d, ref, ttgir = run_matmul("mp_31", dtype, M, N, K, BM, BN, BK, num_warps, has_c=odd, trans_b=not odd,
                                seed=sum(shape))
-    assert reported_paths(ttgir) == [("wmma", f"m16n16k16, warpsPerCTA {warps}")]
+    assert reported_paths(ttgir) == [("wmma", f"{ph1_wmma_atom(BK)}, warpsPerCTA {warps}")]
     check(d, ref, dtype)
 
 
@@ -314,7 +322,7 @@ def test_ph1_wmma_pipelined(num_stages: int) -> None:
     chained on one accumulator) PH1's WMMA on operands read from the ring buffers."""
     d, ref, kernel = run_sqmma(torch.float16, 128, 64, 256, 64, 64, 32, 2, num_stages=num_stages, has_c=True,
                                two_dots=True, seed=13)
-    assert reported_paths(kernel.asm["ttgir"]) == [("wmma", "m16n16k16, warpsPerCTA [2, 1]")] * 2
+    assert reported_paths(kernel.asm["ttgir"]) == [("wmma", "m16n16k32, warpsPerCTA [2, 1]")] * 2
     if num_stages > 1:
         assert "ttg.async_copy_global_to_local" in kernel.asm["ttgir"]
     check(d, ref, torch.float16)
@@ -557,7 +565,7 @@ _BMM_PH1_WMMA = [
 def test_bmm_ph1_wmma(dtype: torch.dtype, shape: Tuple[int, ...], warps: str) -> None:
     """A batched tl.dot SQMMA cannot take (16-row tiles, num_warps 2) on PH1's WMMA, against torch.bmm."""
     d, ref, ttgir = run_bmm("mp_31", dtype, *shape, seed=sum(shape))
-    assert reported_paths(ttgir) == [("wmma", f"m16n16k16, warpsPerCTA {warps}")]
+    assert reported_paths(ttgir) == [("wmma", f"{ph1_wmma_atom(shape[7])}, warpsPerCTA {warps}")]
     check(d, ref, dtype)
 
 

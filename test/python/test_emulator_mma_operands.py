@@ -242,7 +242,7 @@ def test_descriptor_store_from_accumulator_layout(arch: str, path: str, monkeypa
     matrix-path passes no ttg.convert_layout is left outside the K loop (one conversion into Triton's store
     layout went through shared-memory scratch before, or two)."""
     from triton.tools.tensor_descriptor import TensorDescriptor
-    from triton_musa.backend.emulator import ARCH_ENV
+    from triton_musa.backend.environment import ARCH_ENV
     monkeypatch.setenv(ARCH_ENV, arch)
     kernel = triton.jit(_scaled_descriptor_matmul)  # a fresh JITFunction: it fixes its target on first launch
     M, N, K, BM, BN, BK = 128, 128, 96, 64, 64, 32

@@ -44,6 +44,13 @@ KERNEL = textwrap.dedent("""\
     }
     """)
 
+
+
+def with_target(module: str, arch: str = "mp_31") -> str:
+    """``module`` compiled for ``arch``: the export reads the architecture from ``ttg.target``."""
+    return module.replace("module {", f'module attributes {{ttg.target = "musa:{arch}"}} {{', 1)
+
+
 # A stand-in libdevice in LLVM 14 IR (the SDK's is LLVM 14 bitcode).
 LIBDEVICE = textwrap.dedent("""\
     target triple = "mtgpu-mt-musa"
@@ -77,7 +84,7 @@ def assert_llvm14(text: str) -> None:
 
 @pytest.mark.parametrize("arch", ["mp_31", "mp_22"])
 def test_kernel_is_llvm14_ir(arch: str) -> None:
-    text = mlir.parse(KERNEL).to_llvm_ir(arch)
+    text = mlir.parse(with_target(KERNEL, arch)).to_llvm_ir()
     assert 'target triple = "mtgpu-mt-musa"' in text
     assert "p3:32:32" in text
     assert "define cc102 void @k(" in text
@@ -88,14 +95,14 @@ def test_kernel_is_llvm14_ir(arch: str) -> None:
 
 
 def test_without_compat_step_llvm22_spelling_remains() -> None:
-    text = mlir.parse(KERNEL).to_llvm_ir("mp_31", llvm14_compatible=False)
+    text = mlir.parse(with_target(KERNEL)).to_llvm_ir(llvm14_compatible=False)
     assert "splat (i32 3)" in text
     assert "or disjoint" in text
 
 
 @pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
 def test_every_opt_level(opt_level: int) -> None:
-    assert_llvm14(mlir.parse(KERNEL).to_llvm_ir("mp_31", opt_level=opt_level))
+    assert_llvm14(mlir.parse(with_target(KERNEL)).to_llvm_ir(opt_level=opt_level))
 
 
 def test_libdevice_is_linked_and_internalized(tmp_path: Path) -> None:
@@ -104,12 +111,12 @@ def test_libdevice_is_linked_and_internalized(tmp_path: Path) -> None:
     bitcode = tmp_path / "libdevice.bc"
     subprocess.run([llvm_as_14(), "-opaque-pointers", str(source), "-o", str(bitcode)],
                    check=True)
-    text = mlir.parse(KERNEL).to_llvm_ir("mp_31", opt_level=0, libdevice=str(bitcode))
+    text = mlir.parse(with_target(KERNEL)).to_llvm_ir(opt_level=0, libdevice=str(bitcode))
     assert "define internal float @__mt_fast_expf" in text
     assert "__mt_unused" not in text
     assert_llvm14(text)
     # At O3 the internalized function is inlined away.
-    optimized = mlir.parse(KERNEL).to_llvm_ir("mp_31", libdevice=str(bitcode))
+    optimized = mlir.parse(with_target(KERNEL)).to_llvm_ir(libdevice=str(bitcode))
     assert "@__mt_fast_expf" not in optimized
     assert "llvm.exp2.f32" in optimized
     assert_llvm14(optimized)
@@ -118,17 +125,17 @@ def test_libdevice_is_linked_and_internalized(tmp_path: Path) -> None:
 def test_missing_libdevice_is_an_error(tmp_path: Path) -> None:
     missing = tmp_path / "nope.bc"
     with pytest.raises(mlir.MLIRError, match="libdevice '.*nope.bc' does not exist"):
-        mlir.parse(KERNEL).to_llvm_ir("mp_31", libdevice=str(missing))
+        mlir.parse(with_target(KERNEL)).to_llvm_ir(libdevice=str(missing))
 
 
 def test_unknown_arch_is_an_error() -> None:
     with pytest.raises(mlir.MLIRError, match="unknown MUSA architecture 'mp_99'"):
-        mlir.parse(KERNEL).to_llvm_ir("mp_99")
+        mlir.parse(with_target(KERNEL, "mp_99")).to_llvm_ir()
 
 
 def test_bad_opt_level_is_an_error() -> None:
     with pytest.raises(ValueError, match="opt_level"):
-        mlir.parse(KERNEL).to_llvm_ir("mp_31", opt_level=7)
+        mlir.parse(with_target(KERNEL)).to_llvm_ir(opt_level=7)
 
 
 def test_post14_intrinsic_is_named() -> None:
@@ -142,7 +149,7 @@ def test_post14_intrinsic_is_named() -> None:
         }
         """), source_name="exp10.mlir")
     with pytest.raises(mlir.MLIRError, match=r"exp10.mlir:1:1: error: .*'llvm.exp10.f32' has no LLVM 14"):
-        module.to_llvm_ir("mp_31")
+        module.to_llvm_ir()
 
 
 def test_maxntidx_without_kernel_is_located() -> None:
@@ -154,7 +161,7 @@ def test_maxntidx_without_kernel_is_located() -> None:
         }
         """), source_name="f.mlir")
     with pytest.raises(mlir.MLIRError, match=r"f.mlir:2:3: error: 'musa.maxntidx' on 'f'"):
-        module.to_llvm_ir("mp_31")
+        module.to_llvm_ir()
 
 
 # -O3 turns x * exp2(sitofp n) into llvm.ldexp and the select chain into
@@ -206,8 +213,8 @@ def test_expanded_ldexp_and_scmp_compute_the_right_values(tmp_path: Path) -> Non
     lli = shutil.which("lli-14")
     if lli is None:  # part of llvm-14, which the suite needs anyway: never a skip
         pytest.fail("lli-14 not found: install Debian/Ubuntu's llvm-14", pytrace=False)
-    assert "llvm.ldexp" in mlir.parse(FORMED).to_llvm_ir("mp_31", llvm14_compatible=False)
-    text = mlir.parse(FORMED).to_llvm_ir("mp_31")
+    assert "llvm.ldexp" in mlir.parse(with_target(FORMED)).to_llvm_ir(llvm14_compatible=False)
+    text = mlir.parse(with_target(FORMED)).to_llvm_ir()
     assert_llvm14(text)
     # The host JIT cannot take the mtgpu triple and data layout.
     source = tmp_path / "formed.ll"

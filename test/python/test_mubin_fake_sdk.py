@@ -105,13 +105,15 @@ def test_newer_llc_gets_no_opaque_pointer_flag(fake_sdk: Path, monkeypatch: pyte
 
 
 def test_sqmma_kernel_gets_shared_memory_from_zero(fake_sdk: Path) -> None:
-    """Only a kernel that uses SQMMA asks llc to place shared memory at address 0 (its descriptors swizzle
+    """Only a kernel that uses SQMMA (lowering.LoweredKernel.shared_memory_from_zero, from the module
+    attribute the target sets) asks llc to place shared memory at address 0 (its descriptors swizzle
     absolute addresses)."""
     from triton_musa.backend.target import parse_arch
     toolchain = musa_toolchain.find_toolchain()
     toolchain.compile_mubin("define void @k() { ret void }\n", parse_arch("mp_31"))
     toolchain.compile_mubin("declare void @llvm.musa.sqmma.wait()\ndefine void @k() {\n"
-                            "  call void @llvm.musa.sqmma.wait()\n  ret void\n}\n", parse_arch("mp_31"))
+                            "  call void @llvm.musa.sqmma.wait()\n  ret void\n}\n", parse_arch("mp_31"),
+                            shared_memory_from_zero=True)
     plain, _, sqmma, _ = _calls(fake_sdk)
     assert "-mtgpu-alloc-shared-memory-from-zero=1" not in plain["args"]
     assert sqmma["args"][-3:] == ["-mtgpu-alloc-shared-memory-from-zero=1", "-o", sqmma["args"][-1]]

@@ -18,7 +18,8 @@ import triton.language as tl  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
 from corpus import TARGETS  # noqa: E402
-from triton_musa.backend.emulator import RACECHECK_ENV, emulator_active  # noqa: E402
+from triton_musa.backend.emulator import emulator_active  # noqa: E402
+from triton_musa.backend.environment import RACECHECK_ENV  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="the emulator runs where no GPU driver is active")
 

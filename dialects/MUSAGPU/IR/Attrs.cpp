@@ -7,6 +7,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::musagpu;
 
@@ -52,39 +54,8 @@ void mlir::musagpu::printUnsignedArray(AsmPrinter &printer,
 }
 
 //===----------------------------------------------------------------------===//
-// Legality tables (MUSA-FACTS.md)
+// Legality: the catalogue's rows (MatrixInstrs.h)
 //===----------------------------------------------------------------------===//
-
-namespace {
-struct MN {
-  unsigned m, n;
-};
-struct MNK {
-  unsigned m, n, k;
-};
-} // namespace
-
-// SQMMA M x N for f16/bf16/s8/e4m3/e5m2, and the TF32 subset.
-static constexpr MN kSQMMAInstrMN[] = {
-    {32, 32}, {32, 64},  {32, 128}, {16, 64},  {64, 16},  {64, 32},
-    {64, 64}, {64, 128}, {128, 32}, {128, 64}, {128, 128}};
-static constexpr MN kSQMMATF32InstrMN[] = {{16, 64}, {32, 32}, {32, 64},
-                                           {64, 16}, {64, 32}, {64, 64},
-                                           {128, 64}, {128, 128}};
-static constexpr unsigned kSQMMAK16Bit[] = {16, 32, 64};
-static constexpr unsigned kSQMMAKTF32[] = {8, 16, 32};
-static constexpr unsigned kSQMMAK8Bit[] = {32, 64, 128};
-
-// WMMA atoms. QY2 (128-thread warps) from MUSA-FACTS.md; the mp_31
-// per-type lists are inferred from public MUSA code generators.
-static constexpr MNK kWMMAv2F16[] = {{32, 32, 16}};
-static constexpr MNK kWMMAv2TF32[] = {{32, 32, 8}};
-static constexpr MNK kWMMAv2S8[] = {{32, 32, 32}};
-static constexpr MNK kWMMAv3F16[] = {
-    {16, 8, 8}, {16, 8, 16}, {8, 16, 16}, {16, 16, 16}, {16, 16, 32}};
-static constexpr MNK kWMMAv3TF32[] = {{16, 8, 4}, {16, 8, 8}, {16, 16, 16}};
-static constexpr MNK kWMMAv3Int8[] = {
-    {8, 16, 16}, {16, 8, 16}, {16, 16, 16}, {16, 16, 32}, {16, 16, 64}};
 
 std::optional<MmaElementKind> mlir::musagpu::getMmaElementKind(Type type) {
   if (type.isF16())
@@ -102,106 +73,56 @@ std::optional<MmaElementKind> mlir::musagpu::getMmaElementKind(Type type) {
   return std::nullopt;
 }
 
-StringRef mlir::musagpu::stringifyMmaElementKind(MmaElementKind kind) {
-  switch (kind) {
-  case MmaElementKind::F16:
-    return "f16";
-  case MmaElementKind::BF16:
-    return "bf16";
-  case MmaElementKind::TF32:
-    return "tf32";
-  case MmaElementKind::S8:
-    return "s8";
-  case MmaElementKind::E4M3:
-    return "e4m3";
-  case MmaElementKind::E5M2:
-    return "e5m2";
-  }
-  llvm_unreachable("unknown MmaElementKind");
-}
+/// SQMMA exists on PH1 (capability 3.x) only.
+constexpr unsigned kSQMMAArchMajor = 3;
 
-static ArrayRef<MN> getLegalSQMMAInstrMNs(MmaElementKind kind) {
-  if (kind == MmaElementKind::TF32)
-    return kSQMMATF32InstrMN;
-  return kSQMMAInstrMN;
+static SmallVector<const MatrixInstr *> getSQMMARows(MmaElementKind kind) {
+  return getMatrixInstrs(MatrixUnitKind::SQMMA, kSQMMAArchMajor,
+                         TargetKind::Device, kind);
 }
 
 bool mlir::musagpu::isLegalSQMMAInstrMN(MmaElementKind kind, unsigned m,
                                         unsigned n) {
-  return llvm::any_of(getLegalSQMMAInstrMNs(kind), [&](MN mn) {
-    return mn.m == m && mn.n == n;
+  return llvm::any_of(getSQMMARows(kind), [&](const MatrixInstr *row) {
+    return row->m == m && row->n == n;
   });
 }
 
 ArrayRef<unsigned> mlir::musagpu::getLegalSQMMAInstrK(MmaElementKind kind) {
-  switch (kind) {
-  case MmaElementKind::F16:
-  case MmaElementKind::BF16:
-    return kSQMMAK16Bit;
-  case MmaElementKind::TF32:
-    return kSQMMAKTF32;
-  case MmaElementKind::S8:
-  case MmaElementKind::E4M3:
-  case MmaElementKind::E5M2:
-    return kSQMMAK8Bit;
-  }
-  llvm_unreachable("unknown MmaElementKind");
+  // One list per kind, built once from the rows (in their order).
+  static const auto ks = [] {
+    std::array<SmallVector<unsigned>, 6> lists;
+    for (unsigned i = 0; i < lists.size(); ++i)
+      for (const MatrixInstr *row : getSQMMARows(MmaElementKind(i)))
+        if (!llvm::is_contained(lists[i], row->k))
+          lists[i].push_back(row->k);
+    return lists;
+  }();
+  return ks[unsigned(kind)];
 }
 
-static ArrayRef<MNK> getLegalWMMAInstrShapes(MmaElementKind kind,
-                                             unsigned versionMajor) {
-  bool qy2 = versionMajor == 2;
-  switch (kind) {
-  case MmaElementKind::F16:
-  case MmaElementKind::BF16:
-    return qy2 ? ArrayRef<MNK>(kWMMAv2F16) : ArrayRef<MNK>(kWMMAv3F16);
-  case MmaElementKind::TF32:
-    return qy2 ? ArrayRef<MNK>(kWMMAv2TF32) : ArrayRef<MNK>(kWMMAv3TF32);
-  case MmaElementKind::S8:
-    return qy2 ? ArrayRef<MNK>(kWMMAv2S8) : ArrayRef<MNK>(kWMMAv3Int8);
-  case MmaElementKind::E4M3:
-  case MmaElementKind::E5M2:
-    // fp8 needs capability >= 3.1.
-    return qy2 ? ArrayRef<MNK>() : ArrayRef<MNK>(kWMMAv3Int8);
-  }
-  llvm_unreachable("unknown MmaElementKind");
+static SmallVector<const MatrixInstr *>
+getWMMARows(MmaElementKind kind, unsigned versionMajor) {
+  return getMatrixInstrs(MatrixUnitKind::WMMA, versionMajor,
+                         TargetKind::Device, kind);
 }
 
 bool mlir::musagpu::isLegalWMMAInstrShape(MmaElementKind kind,
                                           unsigned versionMajor,
                                           ArrayRef<unsigned> instrShape) {
-  if (instrShape.size() != 3)
-    return false;
-  return llvm::any_of(getLegalWMMAInstrShapes(kind, versionMajor),
-                      [&](MNK s) {
-                        return s.m == instrShape[0] && s.n == instrShape[1] &&
-                               s.k == instrShape[2];
-                      });
-}
-
-/// "32x32, 32x64, ..." for diagnostics.
-static std::string formatShapes(ArrayRef<MN> shapes) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(shapes, os, [&](MN mn) { os << mn.m << 'x' << mn.n; });
-  return s;
-}
-
-static std::string formatShapes(ArrayRef<MNK> shapes) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(
-      shapes, os, [&](MNK t) { os << t.m << 'x' << t.n << 'x' << t.k; });
-  return s;
+  return instrShape.size() == 3 &&
+         lookupMatrixInstr(MatrixUnitKind::WMMA, versionMajor,
+                           TargetKind::Device, kind, instrShape[0],
+                           instrShape[1], instrShape[2]);
 }
 
 std::string mlir::musagpu::describeLegalSQMMAInstrMN(MmaElementKind kind) {
-  return formatShapes(getLegalSQMMAInstrMNs(kind));
+  return describeMN(getSQMMARows(kind));
 }
 
 std::string mlir::musagpu::describeLegalWMMAInstrShapes(MmaElementKind kind,
                                                         unsigned versionMajor) {
-  return formatShapes(getLegalWMMAInstrShapes(kind, versionMajor));
+  return describeMNK(getWMMARows(kind, versionMajor));
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,7 @@
 #ifndef TRITON_MUSA_DIALECTS_MUSAGPU_IR_DIALECT_H
 #define TRITON_MUSA_DIALECTS_MUSAGPU_IR_DIALECT_H
 
+#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -56,20 +57,17 @@ FailureOr<SmallVector<TMEBoxSplit>>
 getTMEBoxSplits(ArrayRef<int64_t> box, unsigned elementBitWidth,
                 function_ref<InFlightDiagnostic()> emitError = nullptr);
 
-/// Element types of the matrix instructions.
-enum class MmaElementKind { F16, BF16, TF32, S8, E4M3, E5M2 };
-
 /// The kind of `type` as an MMA input, if it is one (f32 means TF32).
 std::optional<MmaElementKind> getMmaElementKind(Type type);
-StringRef stringifyMmaElementKind(MmaElementKind kind);
 
-/// SQMMA legality (MUSA-FACTS.md).
+/// SQMMA legality: the rows of the catalogue (MatrixInstrs.h).
 bool isLegalSQMMAInstrMN(MmaElementKind kind, unsigned m, unsigned n);
 ArrayRef<unsigned> getLegalSQMMAInstrK(MmaElementKind kind);
 /// The legal M x N list of `kind`, for diagnostics ("32x32, 32x64, ...").
 std::string describeLegalSQMMAInstrMN(MmaElementKind kind);
 
-/// WMMA legality for capability major version `versionMajor` (2: QY2, 3: PH1).
+/// WMMA legality for capability major version `versionMajor` (2: QY2, 3: PH1):
+/// the rows of the catalogue, lowered or not.
 bool isLegalWMMAInstrShape(MmaElementKind kind, unsigned versionMajor,
                            ArrayRef<unsigned> instrShape);
 /// The legal WMMA atoms of `kind`, for diagnostics ("32x32x16, ...").

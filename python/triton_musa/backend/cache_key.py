@@ -1,7 +1,8 @@
 """What a compiled MUSA kernel depends on besides its source and options, for
 the backend's cache key: our library (version and the bytes of its shared library), the
-SDK's llc (path and LLVM version: a changed SDK never gets a stale binary) and
-the switches that change code generation."""
+SDK's llc (path and LLVM version: a changed SDK never gets a stale binary). The
+switches that change code generation (ENABLE_MUSA_MMA, MUSA_ENABLE_SQMMA) are
+fields of MusaOptions, so the options hash covers them."""
 
 from __future__ import annotations
 
@@ -12,10 +13,6 @@ import os
 
 from .. import __version__
 from .toolchain import toolchain_key
-
-# Switches read by the MUSA stages (matrix-unit selection).
-CODEGEN_SWITCHES = ("ENABLE_MUSA_MMA", "MUSA_ENABLE_SQMMA")
-
 
 @functools.lru_cache(maxsize=None)
 def _file_digest(path: str, mtime_ns: int, size: int) -> str:
@@ -46,9 +43,5 @@ def library_digest() -> str:
     return _file_digest(path, st.st_mtime_ns, st.st_size)
 
 
-def switches_key() -> str:
-    return ",".join(f"{name}={os.environ.get(name, '')}" for name in CODEGEN_SWITCHES)
-
-
 def backend_key() -> str:
-    return f"{__version__}|lib={library_digest()}|llc={toolchain_key()}|{switches_key()}"
+    return f"{__version__}|lib={library_digest()}|llc={toolchain_key()}"

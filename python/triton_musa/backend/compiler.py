@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from types import ModuleType
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -27,7 +27,7 @@ from triton.backends.compiler import BaseBackend, GPUTarget, Language
 from . import emulator
 from .cache_key import backend_key
 from .errors import user_errors
-from .lowering import lower_for_emulator
+from .lowering import MatmulOptions, lower_for_emulator
 from .proxy import proxy_target
 from .target import MusaArch, libdevice_path, parse_arch
 
@@ -97,6 +97,10 @@ class MusaOptions:
     ir_override: Optional[str] = None
     instrumentation_mode: str = ""
     backend_name: str = "musa"
+    # The matrix-path switches of --musa-accelerate-matmul, options so that the hash covers them; the
+    # defaults come from ENABLE_MUSA_MMA and MUSA_ENABLE_SQMMA when the options are built.
+    enable_mma: bool = field(default_factory=lambda: MatmulOptions.from_env().enable_mma)
+    enable_sqmma: bool = field(default_factory=lambda: MatmulOptions.from_env().enable_sqmma)
 
     def __post_init__(self) -> None:
         arch = parse_arch(self.arch)
@@ -132,6 +136,10 @@ class MusaOptions:
     @property
     def musa_arch(self) -> MusaArch:
         return parse_arch(self.arch)
+
+    @property
+    def matmul(self) -> MatmulOptions:
+        return MatmulOptions(enable_mma=self.enable_mma, enable_sqmma=self.enable_sqmma)
 
     def hash(self) -> str:
         # Library paths, not contents: the SDK may be absent while only IR is produced.
@@ -351,9 +359,10 @@ class MusaBackend(BaseBackend):
         name = metadata.get("name", "kernel")
         with user_errors(name, opt.arch):
             lowered = lower_to_llir(str(ttgir), opt.musa_arch, source_name=f"{name}.ttgir",
-                                    num_stages=opt.num_stages)
+                                    num_stages=opt.num_stages, matmul=opt.matmul)
         metadata["shared"] = lowered.shared_bytes
         metadata["tensordesc_meta"] = tensordesc_meta(lowered.tme_descriptor_args)
+        metadata["shared_memory_from_zero"] = lowered.shared_memory_from_zero
         return lowered.llir
 
     @staticmethod
@@ -362,7 +371,7 @@ class MusaBackend(BaseBackend):
         name = metadata.get("name", "kernel")
         with user_errors(name, opt.arch):
             lowered = lower_for_emulator(str(ttgir), opt.musa_arch, source_name=f"{name}.ttgir",
-                                         num_stages=opt.num_stages)
+                                         num_stages=opt.num_stages, matmul=opt.matmul)
         metadata["shared"] = lowered.shared_bytes
         return lowered.llvm_dialect
 
@@ -374,7 +383,8 @@ class MusaBackend(BaseBackend):
         name = metadata.get("name", "kernel")
         timer = StepTimer(f"LLVM steps of {name}")
         with timer.step(f"MUSA SDK llc -mcpu={opt.arch} + ld.lld"):
-            mubin = find_toolchain().compile_mubin(llir, opt.musa_arch, name)
+            mubin = find_toolchain().compile_mubin(
+                llir, opt.musa_arch, name, shared_memory_from_zero=metadata.get("shared_memory_from_zero", False))
         timer.report()
         return mubin
 

@@ -2,50 +2,17 @@
 torch_musa (``MusaDevice``) and the CPU emulator (``EmulatorDevice``). The
 driver picks one, once, per process (``choose_device``).
 
-``musa_device_status()`` says why the MUSA device is or is not usable (no
-torch_musa, no device, a driver error); probing never raises, so
-``import triton`` never fails because of it.
+The probe that says whether the MUSA device is usable, and why not, is
+``environment.musa_device_status``.
 """
 
 from __future__ import annotations
 
-import functools
-import os
-from dataclasses import dataclass
 from typing import Any, Optional, Tuple, Type
 
 from . import emulator
-from .target import MusaArch, arch_from_capability, parse_arch
-
-
-@dataclass(frozen=True)
-class DeviceStatus:
-    available: bool
-    reason: str  # why not, or which device
-
-
-@functools.lru_cache(maxsize=None)
-def musa_device_status() -> DeviceStatus:
-    """Whether torch_musa sees a MUSA device, and why not."""
-    try:
-        import torch
-    except Exception as exc:  # noqa: BLE001  (any import failure means "not usable")
-        return DeviceStatus(False, f"torch is not importable ({type(exc).__name__}: {exc})")
-    try:
-        import torch_musa  # noqa: F401  (registers torch.musa)
-    except ImportError as exc:
-        return DeviceStatus(False, f"torch_musa is not installed ({exc}); it comes with the MUSA SDK")
-    except Exception as exc:  # noqa: BLE001
-        return DeviceStatus(False, f"importing torch_musa failed ({type(exc).__name__}: {exc})")
-    try:
-        if not torch.musa.is_available():
-            return DeviceStatus(False, "torch_musa is installed but torch.musa.is_available() is False "
-                                       "(no device, MUSA_VISIBLE_DEVICES empty, or the kernel driver is not loaded)")
-        count = torch.musa.device_count()
-        major, minor = torch.musa.get_device_capability(0)
-    except Exception as exc:  # noqa: BLE001
-        return DeviceStatus(False, f"the MUSA driver reported an error ({type(exc).__name__}: {exc})")
-    return DeviceStatus(True, f"{count} MUSA device(s), device 0 has capability {major}.{minor}")
+from .environment import arch_override, emulated_arch
+from .target import MusaArch, arch_from_capability
 
 
 def _torch_musa() -> Any:
@@ -96,10 +63,7 @@ class MusaDevice:
         return int(major), int(minor)
 
     def arch(self) -> MusaArch:
-        override = os.environ.get(emulator.ARCH_ENV)
-        if override:
-            return parse_arch(override)
-        return arch_from_capability(*self.capability(self.current_device()))
+        return arch_override() or arch_from_capability(*self.capability(self.current_device()))
 
     def torch_device(self) -> Any:
         import torch
@@ -141,7 +105,7 @@ class EmulatorDevice:
         return arch.major, arch.minor
 
     def arch(self) -> MusaArch:
-        return emulator.emulated_arch()
+        return emulated_arch()
 
     def torch_device(self) -> Any:
         import torch

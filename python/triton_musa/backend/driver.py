@@ -22,8 +22,9 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import Benchmarker, DriverBase
 
 from . import emulator, surface
-from .device import DeviceStatus, choose_device
-from .device import musa_device_status as _musa_device_status
+from .device import choose_device
+from .environment import EMULATOR_ENV, DeviceStatus, emulator_forced
+from .environment import musa_device_status as _musa_device_status
 from .launcher import _SCALARS
 
 # The triton release this backend is written against (pyproject.toml pins it).
@@ -65,11 +66,11 @@ class MusaDriver(DriverBase):
     @classmethod
     def is_active(cls) -> bool:
         active = emulator.emulator_active() or musa_device_status().available
-        if not active and emulator.emulator_forced() is False and not emulator._other_gpu_driver_active():
+        if not active and emulator_forced() is False and not emulator._other_gpu_driver_active():
             # Triton will then say "0 active drivers"; say why ours is not one of them.
-            warnings.warn(f"triton-musa: the MUSA driver is not active: {emulator.EMULATOR_ENV}=0 turns the CPU "
+            warnings.warn(f"triton-musa: the MUSA driver is not active: {EMULATOR_ENV}=0 turns the CPU "
                           f"emulator off and no MUSA device is usable ({musa_device_status().reason}); unset "
-                          f"{emulator.EMULATOR_ENV} to run kernels on the emulator", stacklevel=2)
+                          f"{EMULATOR_ENV} to run kernels on the emulator", stacklevel=2)
         return active
 
     def get_current_device(self) -> int:

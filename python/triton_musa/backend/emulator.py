@@ -11,15 +11,7 @@ tensors passed in. The threads of a block take turns at every global and
 shared-memory access, so the lanes of a warp run in lockstep there as on SIMT
 hardware: every lane's k-th access happens before any lane's (k+1)-th.
 
-Environment:
-  ``TRITON_MUSA_EMULATOR``  ``1`` forces the emulator even where a MUSA device
-      exists; ``0`` disables it. Unset: active where neither a MUSA device
-      (torch_musa) nor another Triton GPU driver is active.
-  ``TRITON_MUSA_ARCH``  the emulated architecture, ``mp_31`` (default, warp
-      32) or ``mp_22`` (warp 128).
-  ``TRITON_MUSA_EMULATOR_THREADS``  worker threads (default: all cores).
-  ``TRITON_MUSA_EMULATOR_RACECHECK``  ``1`` reports conflicting shared-memory
-      accesses of two threads with no barrier between them (slower; debug).
+The environment variables it reads are described in environment.py.
 """
 
 from __future__ import annotations
@@ -29,27 +21,10 @@ import os
 import time
 from typing import Any, Dict, Optional, Tuple
 
-from .target import MusaArch, parse_arch
+from .environment import emulated_arch, emulator_forced, musa_device_status
 
-EMULATOR_ENV = "TRITON_MUSA_EMULATOR"
-ARCH_ENV = "TRITON_MUSA_ARCH"
-THREADS_ENV = "TRITON_MUSA_EMULATOR_THREADS"
-RACECHECK_ENV = "TRITON_MUSA_EMULATOR_RACECHECK"
-BOUNDS_ENV = "TRITON_MUSA_EMULATOR_BOUNDS"
-DEFAULT_ARCH = "mp_31"
 # MUSA GPUs run at most 1024 threads per block.
 MAX_THREADS_PER_BLOCK = 1024
-
-
-def musa_device_available() -> bool:
-    """True where torch_musa is installed and sees a device."""
-    try:
-        import torch  # noqa: F401
-        import torch_musa  # noqa: F401  (registers torch.musa)
-        import torch as _torch
-        return bool(_torch.musa.is_available())
-    except Exception:  # no torch / torch_musa, or a broken install
-        return False
 
 
 def _other_gpu_driver_active() -> bool:
@@ -65,41 +40,13 @@ def _other_gpu_driver_active() -> bool:
     return False
 
 
-def emulator_forced() -> Optional[bool]:
-    """The ``TRITON_MUSA_EMULATOR`` switch: True, False, or None when unset."""
-    value = os.environ.get(EMULATOR_ENV, "").strip().lower()
-    if value in ("1", "true", "yes", "on"):
-        return True
-    if value in ("0", "false", "no", "off"):
-        return False
-    if value:
-        raise ValueError(f"{EMULATOR_ENV}={value!r}: expected 1 (force the CPU emulator) or 0 (disable it)")
-    return None
-
-
 @functools.lru_cache(maxsize=None)
 def emulator_active() -> bool:
     """Whether kernels run on the CPU emulator in this process (decided once)."""
     forced = emulator_forced()
     if forced is not None:
         return forced
-    return not musa_device_available() and not _other_gpu_driver_active()
-
-
-def bounds_check_warns() -> bool:
-    """``TRITON_MUSA_EMULATOR_BOUNDS``: ``error`` (the default) stops a kernel at its first global
-    access outside every tensor argument; ``warn`` lets accesses near a tensor proceed on a margin
-    around it and reports them as an ``OutOfBoundsWarning`` after the launch."""
-    value = os.environ.get(BOUNDS_ENV, "").strip().lower()
-    if value in ("", "error"):
-        return False
-    if value == "warn":
-        return True
-    raise ValueError(f"{BOUNDS_ENV}={value!r}: expected 'error' (the default) or 'warn'")
-
-
-def emulated_arch() -> MusaArch:
-    return parse_arch(os.environ.get(ARCH_ENV, DEFAULT_ARCH))
+    return not musa_device_status().available and not _other_gpu_driver_active()
 
 
 class EmulatorUtils:

@@ -4,14 +4,13 @@ JIT-compiled by the emulator (``_musa_mlir.emulator_load``)."""
 
 from __future__ import annotations
 
-import os
 import re
 import struct
 import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from .emulator import BOUNDS_ENV, RACECHECK_ENV, THREADS_ENV, bounds_check_warns
+from .environment import BOUNDS_ENV, bounds_check_warns, emulator_threads, race_check
 
 # TRITON_MUSA_EMULATOR_BOUNDS=warn: the bytes of zeros around each tensor argument's copy that
 # out-of-bounds accesses may touch, and the names the runtime's bounds check knows them by
@@ -225,18 +224,13 @@ class EmulatorLauncher:
         margins = _BoundsWarnings() if bounds_check_warns() else None
         slots, buffers = self.pack(function, args, margins)
         try:
-            function.launch((grid_x, grid_y, grid_z), slots, buffers, num_workers=num_workers(),
-                            race_check=os.environ.get(RACECHECK_ENV) == "1")
+            function.launch((grid_x, grid_y, grid_z), slots, buffers, num_workers=emulator_threads(),
+                            race_check=race_check())
         finally:
             if margins is not None:
                 margins.finish(self.kernel_name)
         if launch_exit_hook is not None:
             launch_exit_hook(launch_metadata)
-
-
-def num_workers() -> int:
-    value = os.environ.get(THREADS_ENV)
-    return int(value) if value else 0
 
 
 def load_kernel(llvm_dialect: bytes | str, *, count_instructions: bool = False) -> Any:

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, List, Optional, Tuple
 
+from .environment import ENABLE_MMA_ENV, ENABLE_SQMMA_ENV, matrix_switch
 from .instrumentation import StepTimer, run_pipeline
 from .target import MusaArch, libdevice_path
 
@@ -48,6 +49,13 @@ class LoweredModule:
 @dataclass(frozen=True)
 class LoweredKernel(LoweredModule):
     llir: str = ""  # LLVM IR text for mtgpu-mt-musa, readable by the SDK's llc
+    # The kernel calls an intrinsic that needs shared memory at address 0 (SQMMA descriptors): the module
+    # attribute SHARED_MEMORY_FROM_ZERO_ATTR, which llc is told with -mtgpu-alloc-shared-memory-from-zero=1.
+    shared_memory_from_zero: bool = False
+
+
+# Unit module attribute the MUSA target sets for such intrinsics (target/MUSAIntrinsics.h).
+SHARED_MEMORY_FROM_ZERO_ATTR = "musagpu.shared_memory_from_zero"
 
 
 @dataclass(frozen=True)
@@ -60,8 +68,7 @@ class MatmulOptions:
     def from_env(cls) -> "MatmulOptions":
         """``ENABLE_MUSA_MMA=0`` puts every dot on FMA; ``MUSA_ENABLE_SQMMA=0`` keeps SQMMA off (mp_31's
         f16/bf16 dots then take its WMMA)."""
-        return cls(enable_mma=os.environ.get("ENABLE_MUSA_MMA", "1") != "0",
-                   enable_sqmma=os.environ.get("MUSA_ENABLE_SQMMA", "1") != "0")
+        return cls(enable_mma=matrix_switch(ENABLE_MMA_ENV), enable_sqmma=matrix_switch(ENABLE_SQMMA_ENV))
 
     def pass_spec(self) -> str:
         options = []
@@ -156,6 +163,16 @@ class LoweringError(Exception):
         self.diagnostics = diagnostics
 
 
+class OutOfSharedMemory(LoweringError):
+    """The kernel needs more shared memory per block than the architecture has: ``required`` is the
+    module's ``ttg.shared`` as --musa-allocate-shared-memory planned it, ``limit`` the arch's."""
+
+    def __init__(self, error: LoweringError, required: int, limit: int) -> None:
+        super().__init__(error.headline, error.diagnostics)
+        self.required = required
+        self.limit = limit
+
+
 @contextmanager
 def _mlir_errors(headline: str) -> Iterator[None]:
     from ..mlir import ir
@@ -164,6 +181,28 @@ def _mlir_errors(headline: str) -> Iterator[None]:
     except ir.MLIRError as exc:
         diagnostics = [d for info in exc.error_diagnostics for d in _diagnostics(info)]
         raise _lowering_error_type()(headline, diagnostics) from None
+
+
+def library_error(exc: BaseException) -> LoweringError:
+    """``exc`` as a LoweringError: itself, or an ``_musa_mlir.MLIRError`` (whose ``headline`` and
+    ``diagnostics`` tuples are data, not text to read), or another exception's message as the headline."""
+    if isinstance(exc, LoweringError):
+        return exc
+    headline = getattr(exc, "headline", None)
+    records = getattr(exc, "diagnostics", None)
+    if headline is None or records is None:
+        return _lowering_error_type()(str(exc) or type(exc).__name__, [])
+    return _lowering_error_type()(headline, [Diagnostic(*record) for record in records])
+
+
+@contextmanager
+def _library_errors() -> Iterator[None]:
+    """Raises the exporters' ``_musa_mlir.MLIRError`` as the lowering's LoweringError."""
+    from .. import _musa_mlir
+    try:
+        yield
+    except _musa_mlir.MLIRError as exc:
+        raise library_error(exc) from None
 
 
 def _lowering_error_type() -> type:
@@ -246,17 +285,24 @@ def dot_path_report(ttgir: str, matmul: Optional[MatmulOptions] = None, *,
 
 
 def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str,
-           num_stages: int = 1) -> Tuple[Any, LoweredModule]:
+           num_stages: int = 1, matmul: Optional[MatmulOptions] = None) -> Tuple[Any, LoweredModule]:
     """The module in the LLVM dialect (it keeps its context alive) and what was lowered."""
     module = parse_ttgir(ttgir, _context(), source_name=source_name)
     module_target = module_attribute(module, "ttg.target")
     if module_target != f"musa:{arch.name}":
         raise ValueError(f"{source_name}: the module's ttg.target is {module_target!r}, "
                          f"not 'musa:{arch.name}': compile it for the architecture it was made for")
-    pipeline = lowering_pipeline(target, num_stages=num_stages)
+    pipeline = lowering_pipeline(target, matmul, num_stages=num_stages)
     if os.environ.get("MLIR_ENABLE_DUMP") == "1":
         print(f"// triton-musa: musa-opt '--pass-pipeline={pipeline}' {source_name}")
-    run_pipeline(module, pipeline, run_passes, kernel=os.path.splitext(source_name)[0])
+    try:
+        run_pipeline(module, pipeline, run_passes, kernel=os.path.splitext(source_name)[0])
+    except LoweringError as exc:
+        # --musa-allocate-shared-memory records its plan in ttg.shared even when it exceeds the arch.
+        planned = module_attribute(module, "ttg.shared")
+        if isinstance(planned, int) and planned > arch.max_shared_memory_bytes:
+            raise OutOfSharedMemory(exc, planned, arch.max_shared_memory_bytes) from None
+        raise
     shared = module_attribute(module, "ttg.shared") or 0
     tme_args = tuple(module_attribute(module, "musagpu.tme_descriptor_args") or ())
     return module, LoweredModule(pipeline=pipeline, llvm_dialect=str(module), shared_bytes=int(shared),
@@ -264,29 +310,34 @@ def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str,
 
 
 def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel.ttgir",
-                       num_stages: int = 1) -> LoweredModule:
-    """TTGIR -> LLVM dialect for the CPU emulator emulating ``arch`` (what the emulator JIT loads)."""
-    return _lower(ttgir, arch, "emulator", source_name, num_stages)[1]
+                       num_stages: int = 1, matmul: Optional[MatmulOptions] = None) -> LoweredModule:
+    """TTGIR -> LLVM dialect for the CPU emulator emulating ``arch`` (what the emulator JIT loads);
+    ``matmul`` defaults to the environment's switches."""
+    return _lower(ttgir, arch, "emulator", source_name, num_stages, matmul)[1]
 
 
 def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name: str = "kernel.ttgir",
-                  libdevice: Optional[str] = None, num_stages: int = 1) -> LoweredKernel:
-    """TTGIR -> LLVM IR for the MUSA GPU ``arch``; links ``libdevice`` (default: the SDK's, when installed)."""
+                  libdevice: Optional[str] = None, num_stages: int = 1,
+                  matmul: Optional[MatmulOptions] = None) -> LoweredKernel:
+    """TTGIR -> LLVM IR for the MUSA GPU ``arch``; links ``libdevice`` (default: the SDK's, when installed);
+    ``matmul`` defaults to the environment's switches."""
     from .. import _musa_mlir
-    module, lowered = _lower(ttgir, arch, "musa", source_name, num_stages)
+    module, lowered = _lower(ttgir, arch, "musa", source_name, num_stages, matmul)
     if libdevice is None:
         sdk_libdevice = libdevice_path(arch)
         libdevice = sdk_libdevice if os.path.exists(sdk_libdevice) else None
     # The compatibility rewrites are keyed by the SDK llc's LLVM major (14 when no SDK is found).
     from .toolchain import target_llvm_major
     timer = StepTimer(f"LLVM steps of {os.path.splitext(source_name)[0]}")
-    with timer.step(f"LLVM IR export for {arch.name} (translation, O{opt_level}, LLVM-compatibility rewrites)"):
-        llir = _musa_mlir.translate_to_llvm_ir(module, arch.name, opt_level=opt_level, libdevice=libdevice,
+    with timer.step(f"LLVM IR export for {arch.name} (translation, O{opt_level}, LLVM-compatibility rewrites)"), \
+            _library_errors():
+        llir = _musa_mlir.translate_to_llvm_ir(module, opt_level=opt_level, libdevice=libdevice,
                                                llvm14_compatible=target_llvm_major() < LLVM_MAJOR_WITHOUT_REWRITES)
     timer.report()
     return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
                          shared_bytes=lowered.shared_bytes, tme_descriptor_args=lowered.tme_descriptor_args,
-                         llir=llir)
+                         llir=llir,
+                         shared_memory_from_zero=SHARED_MEMORY_FROM_ZERO_ATTR in module.operation.attributes)
 
 
 def lower_for_proxy(ttgir: str, arch: MusaArch, *, sm: str, ptx_version: int, libdevice: Optional[str],
@@ -296,7 +347,8 @@ def lower_for_proxy(ttgir: str, arch: MusaArch, *, sm: str, ptx_version: int, li
     then ``musa-translate --proxy-to-nvptx-llvmir``."""
     from .. import _musa_mlir
     module, lowered = _lower(ttgir, arch, "proxy", source_name)
-    llir = _musa_mlir.translate_to_nvptx_llvm_ir(module, sm=sm, ptx_version=ptx_version, opt_level=opt_level,
-                                                 libdevice=libdevice)
+    with _library_errors():
+        llir = _musa_mlir.translate_to_nvptx_llvm_ir(module, sm=sm, ptx_version=ptx_version, opt_level=opt_level,
+                                                     libdevice=libdevice)
     return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
                          shared_bytes=lowered.shared_bytes, llir=llir)

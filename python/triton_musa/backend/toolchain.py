@@ -45,8 +45,10 @@ class MusaToolchain:
     def llvm_major(self) -> int:
         return llvm_major_of(self.version)
 
-    def compile_mubin(self, llir: str, arch: MusaArch, kernel_name: str = "kernel") -> bytes:
-        """Runs ``llc`` then ``ld.lld`` on ``llir`` and returns the mubin (an ELF shared object)."""
+    def compile_mubin(self, llir: str, arch: MusaArch, kernel_name: str = "kernel", *,
+                      shared_memory_from_zero: bool = False) -> bytes:
+        """Runs ``llc`` then ``ld.lld`` on ``llir`` and returns the mubin (an ELF shared object);
+        ``shared_memory_from_zero`` is lowering.LoweredKernel's (the kernel uses SQMMA descriptors)."""
         with tempfile.TemporaryDirectory(prefix="triton-musa-") as tmp:
             work = Path(tmp)
             ll_path, obj_path, mubin_path = (work / f"{kernel_name}{ext}" for ext in (".ll", ".o", ".mubin"))
@@ -55,7 +57,7 @@ class MusaToolchain:
             opaque = ["--opaque-pointers"] if self.llvm_major < 15 else []
             # SQMMA descriptors swizzle absolute shared addresses: shared memory must start at address 0, as
             # the open MUSA backend asks llc when it uses SQMMA (MUSA-FACTS.md).
-            sqmma = ["-mtgpu-alloc-shared-memory-from-zero=1"] if "@llvm.musa.sqmma." in llir else []
+            sqmma = ["-mtgpu-alloc-shared-memory-from-zero=1"] if shared_memory_from_zero else []
             _run([str(self.llc), str(ll_path), "-march=mtgpu", f"-mcpu={arch.name}", "-O2", "-filetype=obj",
                   *opaque, *sqmma, "-o", str(obj_path)])
             _run([str(self.lld), "-flavor", "gnu", "-shared", str(obj_path), "-o", str(mubin_path)])

@@ -4,8 +4,6 @@
 // RUN: musa-translate --musa-to-llvmir --musa-arch=mp_31 %s -o %t.ll
 // RUN: FileCheck %s --input-file=%t.ll %llvm14-check-not
 // RUN: %check-llvm14 %t.ll
-// RUN: musa-translate --musa-to-llvmir --musa-arch=mp_22 %s -o %t.mp22.ll
-// RUN: %check-llvm14 %t.mp22.ll
 // RUN: musa-translate --musa-to-llvmir --no-llvm14-compat %s -o %t.22.ll
 // RUN: FileCheck %s --check-prefix=LLVM22 --input-file=%t.22.ll
 

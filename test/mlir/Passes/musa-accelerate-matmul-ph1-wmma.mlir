@@ -2,11 +2,11 @@
 // RUN: musa-opt %s --musa-accelerate-matmul=enable-sqmma=false --split-input-file | FileCheck %s --check-prefix=NOSQ
 
 // PH1 (mp_31) WMMA: the f16/bf16 dots no SQMMA instruction can take (num_warps
-// 1 or 2; shapes off the SQMMA tables) go to PH1's 32-lane WMMA, m16n16k16
-// atoms (the open MUSA backend's shape and fragments). One warp, 16x16x32 f16:
-// one atom, two K steps; the operands and the accumulator are converted to the
+// 1 or 2; shapes off the SQMMA tables) go to PH1's 32-lane WMMA, m16n16k32
+// atoms where K allows, else m16n16k16 (the open MUSA backend's shapes and
+// fragments). One warp, 16x16x32 f16: one m16n16k32 atom; the operands and the accumulator are converted to the
 // WMMA layouts and the result back.
-// CHECK: #[[W1:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [1, 1], instrShape = [16, 16, 16]}>
+// CHECK: #[[W1:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [1, 1], instrShape = [16, 16, 32]}>
 // CHECK: #[[A1:.*]] = #musagpu.wmma_operand<{opIdx = 0, parent = #[[W1]]}>
 // CHECK: #[[B1:.*]] = #musagpu.wmma_operand<{opIdx = 1, parent = #[[W1]]}>
 // CHECK-LABEL: @one_warp
@@ -36,7 +36,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // Two warps: warps along M first (64 rows: 4 atom rows), as on QY2. Operand
 // types with no PH1 WMMA atom here (tf32) keep SQMMA's reason. An f16
 // accumulator runs in f32, widened before the WMMA and rounded once after.
-// CHECK: #[[W2:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 16]}>
+// CHECK: #[[W2:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 32]}>
 // CHECK-LABEL: @two_warps_bf16
 // CHECK-NOT: tt.dot
 // CHECK: musagpu.wmma {{.*}} -> tensor<64x64xf32, #[[W2]]>
@@ -71,7 +71,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
 // one WMMA atom, the 4 warps replicated along N. A batched 4x16x32x32 with 4
 // warps: warps to the batch first.
 // CHECK-DAG: #[[W4:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [1, 4], instrShape = [16, 16, 16]}>
-// CHECK-DAG: #[[WB:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1, 1], instrShape = [16, 16, 16]}>
+// CHECK-DAG: #[[WB:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1, 1], instrShape = [16, 16, 32]}>
 // CHECK-LABEL: @replicated
 // CHECK-NOT: tt.dot
 // CHECK: musagpu.wmma {{.*}} -> tensor<16x16xf32, #[[W4]]>

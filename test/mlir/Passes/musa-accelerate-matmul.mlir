@@ -49,7 +49,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // QY2: tt.dot {{.*}} {musa.dot_path_reason = "f32 operands with input_precision = ieee (only tf32 takes a matrix path)"}
 // QY2-NOT: = musagpu.wmma
 // QY2-LABEL: @f32_tf32
-// QY2: tt.dot {{.*}} {musa.dot_path_reason = "no confirmed tf32 WMMA atom on mp_22 (MUSA-FACTS.md: only f16/bf16 m32n32k16)"}
+// QY2: tt.dot {{.*}} {musa.dot_path_reason = "no tf32 WMMA instruction of mp_22 is lowered (m32n32k8: no public source confirms this QY2 atom (MUSA-FACTS.md: only f16/bf16 m32n32k16))"}
 // QY2-NOT: = musagpu.wmma
 
 #blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -152,8 +152,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // Squads are 4 warps: 2 warps cannot run SQMMA; PH1's WMMA takes the dot
-// (m16n16k16 atoms, test/mlir/Passes/musa-accelerate-matmul-ph1-wmma.mlir).
-// PH1: #[[PW:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 16]}>
+// (m16n16k32 atoms for K = 32, test/mlir/Passes/musa-accelerate-matmul-ph1-wmma.mlir).
+// PH1: #[[PW:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 32]}>
 // PH1-LABEL: @ph1_two_warps
 // PH1-NOT: tt.dot
 // PH1: musagpu.wmma {{.*}} -> tensor<64x64xf32, #[[PW]]>

@@ -24,7 +24,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // CHECK-LABEL: llvm.func @copy_masked
   // CHECK: llvm.cond_br %{{.*}}, ^[[COPY:bb[0-9]+]], ^[[SKIP:bb[0-9]+]]
   // CHECK: ^[[COPY]]:
-  // MUSA: llvm.call @llvm.musa.memcpy.g2s(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr<3>, !llvm.ptr<1>, i32, i32) -> ()
+  // MUSA: llvm.call @llvm.musa.memcpy.g2s(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {convergent, no_unwind} : (!llvm.ptr<3>, !llvm.ptr<1>, i32, i32) -> ()
   // EMU: llvm.call @__musa_emu_async_copy(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr<3>, !llvm.ptr<1>, i32) -> ()
   // CHECK: ^[[SKIP]]:
   // The masked-off vector: `other` (1.0) stored to shared memory, 16 bytes.
@@ -35,7 +35,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
   // Commit groups are nothing; the wait waits for this thread's copies, then
   // synchronizes the block.
-  // MUSA: llvm.call @llvm.musa.memcpy.g2s.wait() : () -> ()
+  // MUSA: llvm.call @llvm.musa.memcpy.g2s.wait() {convergent, no_unwind} : () -> ()
   // MUSA-NEXT: llvm.call @llvm.musa.barrier0()
   // EMU: llvm.call @__musa_emu_async_copy_wait() : () -> ()
   // EMU-NEXT: llvm.call @__musa_emu_barrier()

@@ -14,17 +14,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // descriptor address (the device form).
   // MP31-LABEL: llvm.func @load_i64(
   // MP31-SAME: %[[DESC:[^:]*]]: i64, %[[X:[^:]*]]: i32, %[[Y:[^:]*]]: i32
-  // MP31: llvm.call @llvm.musa.async.bar.record(%{{.*}}) : (i32) -> ()
+  // MP31: llvm.call @llvm.musa.async.bar.record(%{{.*}}) {convergent, no_unwind} : (i32) -> ()
   // MP31: %[[TID:.*]] = llvm.call @llvm.musa.read.ptx.sreg.tid.x()
   // MP31: llvm.cond_br %{{.*}}, ^[[INIT:.*]], ^
   // MP31: ^[[INIT]]:
-  // MP31: llvm.call @llvm.musa.async.init.arrival(%[[BAR:.*]], %[[ONE:.*]], %[[ZERO:.*]]) : (i32, i32, i32) -> ()
+  // MP31: llvm.call @llvm.musa.async.init.arrival(%[[BAR:.*]], %[[ONE:.*]], %[[ZERO:.*]]) {convergent, no_unwind} : (i32, i32, i32) -> ()
   // MP31: llvm.call @llvm.musa.barrier0()
-  // MP31: llvm.call @llvm.musa.async.add.trans(%{{.*}}, %{{.*}}) : (i32, i32) -> ()
+  // MP31: llvm.call @llvm.musa.async.add.trans(%{{.*}}, %{{.*}}) {convergent, no_unwind} : (i32, i32) -> ()
   // MP31: llvm.call @llvm.musa.barrier0()
-  // MP31: llvm.call @llvm.musa.tme.ld.tile.2d(%{{.*}}, %{{.*}}, %[[DESC]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr<3>, i64, vector<2xi32>, vector<2xi32>, i32, i32, i32, i32, i32, i32, i32) -> ()
+  // MP31: llvm.call @llvm.musa.tme.ld.tile.2d(%{{.*}}, %{{.*}}, %[[DESC]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {convergent, no_unwind} : (i32, !llvm.ptr<3>, i64, vector<2xi32>, vector<2xi32>, i32, i32, i32, i32, i32, i32, i32) -> ()
   // MP31-NOT: llvm.musa.tme.ld.tile
-  // MP31: llvm.call @llvm.musa.async.arrive.none.phaseid(%{{.*}}) : (i32) -> ()
+  // MP31: llvm.call @llvm.musa.async.arrive.none.phaseid(%{{.*}}) {convergent, no_unwind} : (i32) -> ()
   // MP31: llvm.call @llvm.musa.async.wait(%{{.*}}, %{{.*}}) {convergent, no_unwind} : (i32, i32) -> ()
   // MP22: error: "ttg.threads-per-warp" = 32 does not match arch mp_22
   tt.func public @load_i64(%desc: i64, %x: i32, %y: i32) {

@@ -1,0 +1,130 @@
+"""The matrix-instruction catalogue (dialects/MUSAGPU/IR/MatrixInstrs.cpp) against its readers.
+
+Every row we lower must have (1) linear layouts for its fragment in layouts/, (2) owner tables in the
+emulator (emulator/MatrixUnits.cpp, an independent oracle keyed by the row's fragment), and (3) be issued by
+each target it names, under the intrinsic name the row spells. (1) and (3) are musa-opt's
+--test-musa-matrix-instrs (test/lib/TestMatrixInstrs.cpp), whose remarks this test reads; (2) is the
+bindings' `emulator_atom`. The intrinsic names are also checked against the public record
+(/work/shared/MUSA-INTRINSICS.txt, copied into the shape lists below where it states them).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Set, Tuple
+
+import pytest
+
+from triton_musa import _musa_mlir
+
+ROWS: List[Dict[str, Any]] = _musa_mlir.matrix_instructions()
+LOWERED = [r for r in ROWS if r["lowered"]]
+ARCHS = {a["major"]: a for a in _musa_mlir.architectures()}
+
+
+def row_id(row: Dict[str, Any]) -> str:
+    return f"{row['unit']}-{row['a']}-m{row['m']}n{row['n']}k{row['k']}-mp{row['arch_major']}x"
+
+
+def find_musa_opt() -> str:
+    beside_python = Path(sys.executable).parent / "musa-opt"
+    found = (os.environ.get("MUSA_OPT") or shutil.which("musa-opt")
+             or (str(beside_python) if beside_python.exists() else None))
+    if not found:
+        pytest.fail("musa-opt not found: put the build's tools/musa-opt on PATH or set MUSA_OPT", pytrace=False)
+    return found
+
+
+def test_every_row_is_unique() -> None:
+    keys = [(r["unit"], r["arch_major"], r["targets"], r["a"], r["m"], r["n"], r["k"]) for r in ROWS]
+    assert len(keys) == len(set(keys))
+
+
+def test_rows_of_one_shape_share_a_fragment() -> None:
+    """lookupFragment finds a WMMA fragment by (threads, m, n, k): no two rows may disagree."""
+    seen: Dict[Tuple[int, int, int, int], str] = {}
+    for r in ROWS:
+        if r["unit"] != "wmma" or r["fragment"] == "none":
+            continue
+        key = (r["fragment_threads"], r["m"], r["n"], r["k"])
+        assert seen.setdefault(key, r["fragment"]) == r["fragment"], row_id(r)
+
+
+@pytest.mark.parametrize("row", LOWERED, ids=row_id)
+def test_lowered_row_has_emulator_atom(row: Dict[str, Any]) -> None:
+    assert "musa" in row["targets"].split(",") and "emulator" in row["targets"].split(",")
+    assert row["fragment"] != "none"
+    assert row["emulator_atom"], f"the emulator has no owner tables for {row_id(row)} ({row['fragment']})"
+
+
+def test_not_lowered_rows_say_why() -> None:
+    for r in ROWS:
+        assert r["lowered"] == (r["not_lowered"] == ""), row_id(r)
+
+
+# The public record's shapes (MUSA-INTRINSICS.txt): every row must be one of them.
+_PH1_WMMA = {"imma": "m8n16k16 m16n8k16 m16n16k16 m16n16k32 m16n16k64",
+             "ffmma": "m16n8k8 m16n8k16 m8n16k16 m16n16k16 m16n16k32",
+             "bfmma": "m16n8k8 m16n8k16 m8n16k16 m16n16k16 m16n16k32",
+             "tfmma": "m16n8k4 m16n8k8 m16n16k16",
+             "e4m3": "m8n16k16 m16n8k16 m16n16k16 m16n16k32 m16n16k64",
+             "e5m2": "m8n16k16 m16n8k16 m16n16k16 m16n16k32 m16n16k64"}
+_SQMMA_MN = {"32x32", "32x64", "32x128", "16x64", "64x16", "64x32", "64x64", "64x128", "128x32", "128x64", "128x128"}
+_SQMMA_TF32_MN = {"16x64", "32x32", "32x64", "64x16", "64x32", "64x64", "128x64", "128x128"}
+_SQMMA_K = {"fmma": {16, 32, 64}, "bfmma": {16, 32, 64}, "tfmma": {8, 16, 32}, "smma": {32, 64, 128},
+            "e4m3": {32, 64, 128}, "e5m2": {32, 64, 128}}
+
+
+@pytest.mark.parametrize("row", ROWS, ids=row_id)
+def test_intrinsic_names_follow_the_public_record(row: Dict[str, Any]) -> None:
+    name = row["intrinsic"]
+    match = re.fullmatch(r"llvm\.musa\.(sqmma\.)?(\w+)\.m(\d+)n(\d+)k(\d+)\.mma", name)
+    assert match, name
+    sq, tag, m, n, k = match.group(1), match.group(2), *map(int, match.groups()[2:])
+    assert (m, n, k) == (row["m"], row["n"], row["k"])
+    if row["unit"] == "sqmma":
+        assert sq and f"{m}x{n}" in (_SQMMA_TF32_MN if tag == "tfmma" else _SQMMA_MN) and k in _SQMMA_K[tag], name
+    elif row["arch_major"] == 3:
+        assert not sq and f"m{m}n{n}k{k}" in _PH1_WMMA[tag].split(), name
+    elif row["lowered"]:
+        # QY2: only f16/bf16 m32n32k16 is named by a public source.
+        assert tag in ("ffmma", "bfmma") and (m, n, k) == (32, 32, 16), name
+
+
+def _pass_remarks() -> Set[str]:
+    proc = subprocess.run([find_musa_opt(), "--test-musa-matrix-instrs", "-"], input="module {}\n",
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return {line.split("remark: ", 1)[1] for line in proc.stderr.splitlines() if "remark: " in line}
+
+
+@pytest.fixture(scope="module")
+def remarks() -> Set[str]:
+    return _pass_remarks()
+
+
+def describe(row: Dict[str, Any]) -> str:
+    return (f"{row['unit']} {row['a']} x {row['b']} -> {row['c']} m{row['m']}n{row['n']}k{row['k']} "
+            f"on mp_{row['arch_major']}x")
+
+
+@pytest.mark.parametrize("row", LOWERED, ids=row_id)
+def test_lowered_row_has_layout_and_targets(row: Dict[str, Any], remarks: Set[str]) -> None:
+    """layouts/ builds the fragment (each thread holds m*n/threads accumulators) and both targets issue it:
+    the device under the row's intrinsic name, the emulator through its runtime call."""
+    arch = ARCHS[row["arch_major"]]["name"]
+    threads = row["fragment_threads"]
+    head = f"{arch} {describe(row)}: fragment {row['fragment']} ({row['m'] * row['n'] // threads} accumulators " \
+           "per thread), "
+    assert head + f"musa calls {row['intrinsic']}" in remarks
+    runtime = "__musa_emu_sqmma" if row["unit"] == "sqmma" else "__musa_emu_wmma"
+    assert head + f"emulator calls {runtime}" in remarks
+
+
+def test_pass_covers_exactly_the_lowered_rows(remarks: Set[str]) -> None:
+    assert len(remarks) == 2 * len(LOWERED)
