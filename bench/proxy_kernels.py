@@ -121,7 +121,9 @@ def histogram_kernel(x_ptr, bins_ptr, n, BLOCK: tl.constexpr, NUM_BINS: tl.const
 
 
 @triton.jit
-def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                  PRECISION: tl.constexpr):
+    """C = A @ B with pointer loads (row-major A [M, K], B [K, N]), f32 accumulation, C in its own type."""
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
     rk = tl.arange(0, BK)
@@ -129,24 +131,7 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     for k in range(0, K, BK):
         a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
         b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
-        acc += tl.dot(a, b, input_precision="ieee")
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
-
-
-# --- matrix units (issue 20): tl.dot on fp16/bf16, SQMMA on mp_31, wgmma on the proxy ---------------
-
-
-@triton.jit
-def matmul_tc_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    """C = A @ B with pointer loads (row-major A [M, K], B [K, N]), f32 accumulation, C in A's type."""
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
-        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
-        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
-        acc += tl.dot(a, b)
+        acc += tl.dot(a, b, input_precision=PRECISION)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
 
 
@@ -485,8 +470,9 @@ def cases() -> List[Case]:
                                              "NUM_BINS": "constexpr"},
              {"n": n - 100, "BLOCK": 2048, "NUM_BINS": 64}, 4, "GB/s", 4 * (n - 100), _setup_histogram),
         Case("matmul_fma", matmul_kernel, {"a_ptr": f32, "b_ptr": f32, "c_ptr": f32, "M": "i32", "N": "i32",
-                                           "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
-             {"M": mm, "N": mm, "K": mm, "BM": 64, "BN": 64, "BK": 16}, 4, "TFLOP/s", 2.0 * mm**3, _setup_matmul),
+                                           "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr",
+                                           "PRECISION": "constexpr"},
+             {"M": mm, "N": mm, "K": mm, "BM": 64, "BN": 64, "BK": 16, "PRECISION": "ieee"}, 4, "TFLOP/s", 2.0 * mm**3, _setup_matmul),
         Case("attention_fma", attention_kernel, {"q_ptr": f32, "k_ptr": f32, "v_ptr": f32, "o_ptr": f32,
                                                  "seq": "i32", "scale": "fp32", "D": "constexpr", "BM": "constexpr",
                                                  "BN": "constexpr"},
@@ -500,10 +486,12 @@ def matrix_unit_cases() -> List[Case]:
     yet: until the proxy's encodings carry its wgmma fragment and swizzle codes (the catalogue's proxy
     rows), the proxy keeps these dots on FMA, which takes minutes to compile at these tiles."""
     big = 4096
-    mm_sig = {"M": "i32", "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
-    tiles = {"M": big, "N": big, "K": big, "BM": 128, "BN": 128, "BK": 64}
+    mm_sig = {"M": "i32", "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr",
+              "PRECISION": "constexpr"}
+    # Triton's default precision; it only matters for f32 operands.
+    tiles = {"M": big, "N": big, "K": big, "BM": 128, "BN": 128, "BK": 64, "PRECISION": "tf32"}
     return [
-        Case(f"matmul_{ty}", matmul_tc_kernel, {"a_ptr": f"*{ty}", "b_ptr": f"*{ty}", "c_ptr": f"*{ty}", **mm_sig},
+        Case(f"matmul_{ty}", matmul_kernel, {"a_ptr": f"*{ty}", "b_ptr": f"*{ty}", "c_ptr": f"*{ty}", **mm_sig},
              dict(tiles), 4, "TFLOP/s", 2.0 * big**3, _setup_matmul_tc, num_stages=3)
         for ty in ("fp16", "bf16")
     ]
