@@ -14,6 +14,8 @@
 
 #include "layouts/LayoutConversion.h"
 
+#include "layouts/HopperFragments.h"
+
 #include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 
@@ -634,7 +636,10 @@ FailureOr<Tile> wmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
 /// squads (warp / 4): along M first (squadM = squad % squadsM, instM rows
 /// each), then N (instN columns each), then batch. Repetitions over a larger
 /// tensor take the next registers, N first (our choice: the lowering finds
-/// each instruction's fragment from the layout, SQMMAOpToLLVM.cpp).
+/// each instruction's fragment from the layout, SQMMAOpToLLVM.cpp). With
+/// the wgmma_warpgroup fragment (the GPU proxy's rows) the squad's part is
+/// wgmma's accumulator instead (layouts/HopperFragments.h); the squads and
+/// repetitions around it are the same.
 FailureOr<Tile> sqmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
                           mgpu::SQMMAEncodingAttr sqmma) {
   unsigned rank = shape.size();
@@ -655,19 +660,34 @@ FailureOr<Tile> sqmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
     basis[dim] = static_cast<int32_t>(step);
     return basis;
   };
-  std::vector<Basis> &regs = cta.in(kRegister);
-  for (int64_t col = 8; col < n; col *= 2)
-    regs.push_back(unit(nDim, col));
-  for (int64_t row = 16; row < m; row *= 2)
-    regs.push_back(unit(mDim, row));
-  std::vector<Basis> &lanes = cta.in(kLane);
-  for (int64_t col : {1, 2, 4})
-    lanes.push_back(unit(nDim, col));
-  for (int64_t row : {1, 2})
-    lanes.push_back(unit(mDim, row));
-  std::vector<Basis> &warps = cta.in(kWarp);
-  for (int64_t row : {4, 8})
-    warps.push_back(unit(mDim, row));
+  if (sqmma.getFragment() == mgpu::MatrixFragment::WGMMAWarpgroup) {
+    // The GPU proxy's rows: the squad holds the tile as wgmma does.
+    llvm::Expected<LinearLayout> wgmma = getWGMMAAccumulatorLayout(m, n);
+    if (!wgmma)
+      return err.fail("#musagpu.sqmma with the wgmma_warpgroup fragment: " +
+                      llvm::toString(wgmma.takeError()));
+    for (const auto &[inDim, bases] : wgmma->getBases())
+      for (const LinearLayout::Basis &rowCol : bases) {
+        Basis basis(rank, 0);
+        basis[mDim] = rowCol[0];
+        basis[nDim] = rowCol[1];
+        cta.in(inDim).push_back(std::move(basis));
+      }
+  } else {
+    std::vector<Basis> &regs = cta.in(kRegister);
+    for (int64_t col = 8; col < n; col *= 2)
+      regs.push_back(unit(nDim, col));
+    for (int64_t row = 16; row < m; row *= 2)
+      regs.push_back(unit(mDim, row));
+    std::vector<Basis> &lanes = cta.in(kLane);
+    for (int64_t col : {1, 2, 4})
+      lanes.push_back(unit(nDim, col));
+    for (int64_t row : {1, 2})
+      lanes.push_back(unit(mDim, row));
+    std::vector<Basis> &warps = cta.in(kWarp);
+    for (int64_t row : {4, 8})
+      warps.push_back(unit(mDim, row));
+  }
   cta.sizes[mDim] = m;
   cta.sizes[nDim] = n;
   SmallVector<int64_t> squads = toInt64(warpsPerCTA);
@@ -796,7 +816,8 @@ FailureOr<Tile> sharedBasesTile(const ErrorReporter &err, StringRef what,
 /// #musagpu.tme_shared (interpretation, inferred): the buffer is the TME box
 /// stored densely with order[0] fastest, cut into 256-byte-wide column
 /// pieces stored one after another when the innermost dimension is wider
-/// (as getTMEBoxSplits lays them out). On top, the swizzle acts on byte
+/// (as getTMEBoxSplits lays them out; 128-byte pieces with a 128-byte
+/// swizzle line, Hopper's swizzle atoms, getPieceBytes). On top, the swizzle acts on byte
 /// addresses like CuTe's Swizzle<log2(S/G), log2(G), log2(L/G)>: with
 /// granularity G, stride S and line L, the index of the G-byte granule
 /// within each S-byte span is XORed with (address / L) mod (S / G). So a
@@ -817,7 +838,7 @@ FailureOr<Tile> tmeSharedTile(const ErrorReporter &err,
                     "two of at least 8, got " +
                     std::to_string(bits));
   int64_t elemBytes = bits / 8;
-  int64_t pieceElems = mgpu::kTMEMaxBoxInnerBytes / elemBytes;
+  int64_t pieceElems = tme.getPieceBytes() / elemBytes;
 
   // Unswizzled: logical offset -> coordinates.
   Tile dense(rank);

@@ -96,13 +96,16 @@ namespace {
 
 constexpr StringLiteral kReasonAttr = "musa.dot_path_reason";
 
-/// The lowered rows of `unit` for `kind` on `arch` (the catalogue,
-/// dialects/MUSAGPU/IR/MatrixInstrs.h). The selection reads the device's
-/// rows: the TTGIR it writes is the same for the device and the emulator.
+/// The lowered rows of `unit` for `kind` on `arch` and `target` (the
+/// catalogue, dialects/MUSAGPU/IR/MatrixInstrs.h). The emulator runs the
+/// device's rows, so the TTGIR is the same for both; the proxy has its own.
 SmallVector<const mgpu::MatrixInstr *> loweredRows(mgpu::MatrixUnitKind unit,
                                                    const MUSAArchInfo &arch,
+                                                   TargetKind target,
                                                    mgpu::MmaElementKind kind) {
-  return mgpu::getMatrixInstrs(unit, arch.major, TargetKind::Device, kind,
+  if (target == TargetKind::Emulator)
+    target = TargetKind::Device;
+  return mgpu::getMatrixInstrs(unit, arch.major, target, kind,
                                /*loweredOnly=*/true);
 }
 
@@ -209,7 +212,8 @@ SmallVector<unsigned> operandOrder(Value operand) {
 /// (f16/bf16 K = 128 is none: the shipped toolchain crashes on it, so K
 /// steps of 64 instead).
 DotPath selectSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
-                    mgpu::MmaElementKind kind, unsigned numWarps) {
+                    TargetKind target, mgpu::MmaElementKind kind,
+                    unsigned numWarps) {
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto dType = cast<RankedTensorType>(dot.getD().getType());
   unsigned rank = dType.getRank();
@@ -229,7 +233,7 @@ DotPath selectSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
   SmallVector<unsigned> orderB = operandOrder(dot.getB());
   bool transA = orderA[0] == 0, transB = orderB[0] == 0;
   SmallVector<const mgpu::MatrixInstr *> rows =
-      loweredRows(mgpu::MatrixUnitKind::SQMMA, arch, kind);
+      loweredRows(mgpu::MatrixUnitKind::SQMMA, arch, target, kind);
   llvm::stable_sort(rows, [](const mgpu::MatrixInstr *x,
                              const mgpu::MatrixInstr *y) {
     return std::make_tuple(x->m, x->n, x->k) < std::make_tuple(y->m, y->n, y->k);
@@ -294,10 +298,12 @@ DotPath selectSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
 }
 
 DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
-                   mgpu::MmaElementKind kind, unsigned numWarps);
+                   TargetKind target, mgpu::MmaElementKind kind,
+                   unsigned numWarps);
 
 DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
-                      unsigned numWarps, bool enableMMA, bool enableSQMMA) {
+                      TargetKind target, unsigned numWarps, bool enableMMA,
+                      bool enableSQMMA) {
   if (arch.matrixUnit == MatrixUnit::None)
     return stayOnFMA((arch.name + " has no matrix unit").str());
   if (!enableMMA)
@@ -319,26 +325,29 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                " (only tf32 takes a matrix path)");
   if (arch.matrixUnit == MatrixUnit::SQMMA) {
     DotPath path = enableSQMMA
-                       ? selectSQMMA(dot, arch, *kind, numWarps)
+                       ? selectSQMMA(dot, arch, target, *kind, numWarps)
                        : stayOnFMA("SQMMA disabled (MUSA_ENABLE_SQMMA=0)");
     // PH1's 32-lane WMMA takes the f16/bf16 dots that no SQMMA instruction
     // can (num_warps 1 or 2, shapes off the SQMMA tables), or all of them
     // with SQMMA switched off.
     if (path.sqmma ||
-        loweredRows(mgpu::MatrixUnitKind::WMMA, arch, *kind).empty())
+        loweredRows(mgpu::MatrixUnitKind::WMMA, arch, target, *kind).empty())
       return path;
-    DotPath wmma = selectWMMA(dot, arch, *kind, numWarps);
+    DotPath wmma = selectWMMA(dot, arch, target, *kind, numWarps);
     if (!wmma.wmma)
       wmma.reason = path.reason + "; " + wmma.reason;
     return wmma;
   }
-  return selectWMMA(dot, arch, *kind, numWarps);
+  return selectWMMA(dot, arch, target, *kind, numWarps);
 }
 
 /// Why no `kind` WMMA instruction of `arch` is lowered, quoting the rows.
-std::string noLoweredWMMA(const MUSAArchInfo &arch, mgpu::MmaElementKind kind) {
+std::string noLoweredWMMA(const MUSAArchInfo &arch, TargetKind target,
+                          mgpu::MmaElementKind kind) {
+  if (target == TargetKind::Emulator)
+    target = TargetKind::Device;
   SmallVector<const mgpu::MatrixInstr *> rows = mgpu::getMatrixInstrs(
-      mgpu::MatrixUnitKind::WMMA, arch.major, TargetKind::Device, kind);
+      mgpu::MatrixUnitKind::WMMA, arch.major, target, kind);
   std::string kindName = mgpu::stringifyMmaElementKind(kind).str();
   if (rows.empty())
     return arch.name.str() + " has no " + kindName + " WMMA instruction";
@@ -363,14 +372,15 @@ std::string noLoweredWMMA(const MUSAArchInfo &arch, mgpu::MmaElementKind kind) {
 /// tiles the dot (PH1: m16n16k32 where K allows, as the open MUSA backend
 /// prefers; fewer instructions), warps from chooseWarps.
 DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
-                   mgpu::MmaElementKind kind, unsigned numWarps) {
+                   TargetKind target, mgpu::MmaElementKind kind,
+                   unsigned numWarps) {
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto dType = cast<RankedTensorType>(dot.getD().getType());
   Type accElem = dType.getElementType();
   SmallVector<const mgpu::MatrixInstr *> rows =
-      loweredRows(mgpu::MatrixUnitKind::WMMA, arch, kind);
+      loweredRows(mgpu::MatrixUnitKind::WMMA, arch, target, kind);
   if (rows.empty())
-    return stayOnFMA(noLoweredWMMA(arch, kind));
+    return stayOnFMA(noLoweredWMMA(arch, target, kind));
   if (std::optional<std::string> why =
           unsupportedAccumulator(accElem, kind, "WMMA"))
     return stayOnFMA(*why);
@@ -759,11 +769,13 @@ void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                     const DotPath &path, SQMMABufferCache &cache) {
   MLIRContext *ctx = dot.getContext();
   const SQMMAChoice &choice = *path.sqmma;
+  const mgpu::MatrixInstr &row = *choice.instr;
   auto acc = mgpu::SQMMAEncodingAttr::get(ctx, arch.major, arch.minor,
                                           path.warpsPerCTA,
-                                          {choice.instr->m, choice.instr->n, choice.instr->k});
-  unsigned bits = cast<RankedTensorType>(dot.getA().getType())
-                      .getElementTypeBitWidth();
+                                          {row.m, row.n, row.k}, row.fragment);
+  auto aType = cast<RankedTensorType>(dot.getA().getType());
+  auto bType = cast<RankedTensorType>(dot.getB().getType());
+  unsigned bits = aType.getElementTypeBitWidth();
   // A batched operand's buffer keeps the batch outermost: batch b's 2-D
   // operand follows batch b - 1's (SQMMAOpToLLVM.cpp addresses it so).
   unsigned rank = cast<RankedTensorType>(dot.getD().getType()).getRank();
@@ -775,10 +787,17 @@ void rewriteToSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
       order.push_back(0);
     return order;
   };
-  auto encA = mgpu::TMESharedEncodingAttr::getForSQMMAOperand(
-      ctx, 0, orderOf(choice.transA), bits);
-  auto encB = mgpu::TMESharedEncodingAttr::getForSQMMAOperand(
-      ctx, 1, orderOf(choice.transB), bits);
+  // Bytes along an operand's contiguous dimension (its whole tile: the
+  // proxy's swizzle is the widest that rows of that many bytes fill).
+  auto innerBytes = [&](RankedTensorType type, bool innerIsRow) {
+    return type.getShape()[innerIsRow ? rank - 2 : rank - 1] * bits / 8;
+  };
+  auto encA = mgpu::TMESharedEncodingAttr::getForMatrixOperand(
+      ctx, row.fragment, 0, orderOf(choice.transA), bits,
+      innerBytes(aType, choice.transA));
+  auto encB = mgpu::TMESharedEncodingAttr::getForMatrixOperand(
+      ctx, row.fragment, 1, orderOf(choice.transB), bits,
+      innerBytes(bType, choice.transB));
   OpBuilder b(dot);
   Location loc = dot.getLoc();
   Value a = toSQMMAOperand(b, loc, dot.getA(), encA, cache);
@@ -820,7 +839,7 @@ struct MUSAAccelerateMatmul
     SmallVector<triton::DotOp> dots;
     module.walk([&](triton::DotOp dot) { dots.push_back(dot); });
     for (triton::DotOp dot : dots) {
-      DotPath path = selectDotPath(dot, **arch, launch->numWarps, enableMMA,
+      DotPath path = selectDotPath(dot, **arch, target, launch->numWarps, enableMMA,
                                    enableSQMMA);
       if (path.wmma) {
         mgpu::WMMAOp wmma = rewriteToWMMA(dot, **arch, path);

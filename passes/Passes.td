@@ -250,6 +250,11 @@ def MUSAAccelerateMatmul
     Options mirror the environment switches: `enable-mma=false`
     (`ENABLE_MUSA_MMA=0`) forces FMA everywhere, `enable-sqmma=false`
     (`MUSA_ENABLE_SQMMA=0`) keeps SQMMA off (PH1's WMMA, else FMA).
+    `target=proxy` selects from the GPU proxy's rows of the catalogue: the
+    same heuristic over the SQMMA shapes wgmma can run, whose encodings carry
+    wgmma's accumulator fragment (`fragment = wgmma_warpgroup`) and Hopper's
+    operand swizzles; the TTGIR is mp_31's up to those encodings (and FMA
+    for dots no proxy row tiles: the proxy has no WMMA).
 
     Before (`musa:mp_22`, 4 warps):
     ```mlir
@@ -286,7 +291,11 @@ def MUSAAccelerateMatmul
            "ENABLE_MUSA_MMA=0 switch)">,
     Option<"enableSQMMA", "enable-sqmma", "bool", "true",
            "Use SQMMA where the arch has it (false: the MUSA_ENABLE_SQMMA=0 "
-           "switch; PH1's WMMA takes f16/bf16 dots instead)">
+           "switch; PH1's WMMA takes f16/bf16 dots instead)">,
+    MUSATargetOption<
+           "Whose rows of the matrix-instruction catalogue to select from: "
+           "'musa' and 'emulator' (the device's; the emulator runs them) or "
+           "'proxy' (the GPU proxy's: SQMMA as wgmma)">
   ];
 }
 

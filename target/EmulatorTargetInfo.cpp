@@ -43,6 +43,7 @@ abi::ShuffleKind toABI(ShuffleKind kind) {
 /// The target interface of the CPU emulator emulating `arch`.
 class EmulatorTargetInfo final : public TargetInfo {
 public:
+  TargetKind getKind() const override { return TargetKind::Emulator; }
   using TargetInfo::TargetInfo;
 
   /// The runtime hands each block its buffer; nothing to declare.

@@ -49,6 +49,7 @@ Value getPredicateSlot(OpBuilder &b, Location loc) {
 /// The target interface for the MUSA GPUs (`llvm.musa.*` functions).
 class MUSATargetInfo final : public CUDAStyleTargetInfo {
 public:
+  TargetKind getKind() const override { return TargetKind::Device; }
   /// printf and assertions as in CUDA (assumed: no public MUSA source names
   /// them), printf's argument buffer in private memory.
   explicit MUSATargetInfo(const MUSAArchInfo &arch)

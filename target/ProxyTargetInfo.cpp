@@ -72,6 +72,7 @@ constexpr StringLiteral kSpecialRegisters = "llvm.nvvm.read.ptx.sreg";
 
 class ProxyTargetInfo final : public CUDAStyleTargetInfo {
 public:
+  TargetKind getKind() const override { return TargetKind::Proxy; }
   /// PTX's vprintf and __assertfail system calls; printf's argument buffer
   /// is a local buffer passed generic.
   explicit ProxyTargetInfo(const MUSAArchInfo &arch)

@@ -157,6 +157,9 @@ public:
 
   /// The architecture's row of the table.
   const MUSAArchInfo &getArch() const { return arch; }
+  /// What the code runs on: the catalogue's rows of this kind are the
+  /// matrix instructions this target issues.
+  virtual TargetKind getKind() const = 0;
   /// Architecture name as in the target string, e.g. "mp_31".
   StringRef getArchName() const { return arch.name; }
   /// Threads per warp.

@@ -27,8 +27,9 @@
 //
 // An operand tile starts at the unswizzled element offset of its first
 // element in the buffer (the #musagpu.tme_shared "dense" order: rows of at
-// most 256 bytes along the contiguous dimension, further 256-byte pieces
-// after all rows): for logical coordinates (inner, outer)
+// most one piece, 256 bytes (128 with a 128-byte swizzle line), along the
+// contiguous dimension, further pieces after all rows): for logical
+// coordinates (inner, outer)
 //   (inner / piece) * (outerExtent * piece) + outer * piece + inner % piece,
 // the descriptor's leading stride is piece * elementBytes, and the hardware
 // applies the buffer's swizzle to the absolute addresses it reads (so
@@ -143,8 +144,7 @@ FailureOr<OperandBuffer> getOperandBuffer(Operation *op, StringRef name,
   buffer.outerExtent = shape[buffer.outerDim];
   buffer.batches = batched ? fullShape[0] : 1;
   buffer.piece = std::min<int64_t>(shape[buffer.innerDim],
-                                   mgpu::kTMEMaxBoxInnerBytes /
-                                       buffer.elementBytes);
+                                   enc.getPieceBytes() / buffer.elementBytes);
   buffer.granularity = int32_t(enc.getSwizzleGranularity());
   buffer.stride = int32_t(enc.getSwizzleStride());
   buffer.line = int32_t(enc.getSwizzleLine());
@@ -168,16 +168,25 @@ struct SQMMAOpConversion : public MUSAPattern<mgpu::SQMMAOp> {
     if (!kind)
       return op.emitError() << "'musagpu.sqmma' on " << aType.getElementType()
                             << " operands";
-    // The catalogue's row (the device's: the emulator emulates it).
+    // The catalogue's row for this target (the emulator's are the
+    // device's; the proxy has its own, with wgmma's fragment).
     const mgpu::MatrixInstr *row = mgpu::lookupMatrixInstr(
-        mgpu::MatrixUnitKind::SQMMA, enc.getVersionMajor(), TargetKind::Device,
-        *kind, enc.getInstrM(), enc.getInstrN(), enc.getInstrK());
+        mgpu::MatrixUnitKind::SQMMA, enc.getVersionMajor(),
+        targetInfo.getKind(), *kind, enc.getInstrM(), enc.getInstrN(),
+        enc.getInstrK());
     if (!row || !row->isLowered())
       return op.emitError()
              << "no SQMMA lowering for " << aType.getElementType() << " m"
              << enc.getInstrM() << "n" << enc.getInstrN() << "k"
-             << enc.getInstrK()
+             << enc.getInstrK() << " on this target"
              << (row ? ": " + row->notLowered.str() : std::string());
+    if (row->fragment != enc.getFragment())
+      return op.emitError()
+             << "the accumulator's fragment "
+             << mgpu::stringifyMatrixFragment(enc.getFragment())
+             << " is not the one this target's SQMMA holds ("
+             << mgpu::stringifyMatrixFragment(row->fragment)
+             << "): --musa-accelerate-matmul ran for another target";
     SQMMAInstr instr{*row, op.getTransA(), op.getTransB()};
     // A [M, K] is inner-major along M when transposed; B [K, N] along K.
     FailureOr<OperandBuffer> a = getOperandBuffer(

@@ -48,8 +48,9 @@ def TestMUSAMatrixInstrs : Pass<"test-musa-matrix-instrs", "mlir::ModuleOp"> {
     capability major, and checks two of its three readers: that layouts/
     builds the linear layouts of the row's accumulator and operand
     fragments (each thread holding m * n / threads accumulators), and that
-    each target the row names (musa, emulator) issues the instruction on
-    placeholder fragment values. One remark per row and target, on the
+    each target the row names (musa, emulator, proxy) issues the instruction
+    on placeholder fragment values (the proxy from placeholder operand tiles,
+    as several wgmma; remarks list calls and wgmma opcodes in order). One remark per row and target, on the
     module:
     `<row>: fragment <id> (<n> accumulators per thread), <target> calls <callee>`,
     or an error naming what failed. The emulator's owner tables are checked

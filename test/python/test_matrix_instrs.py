@@ -28,7 +28,9 @@ ARCHS = {a["major"]: a for a in _musa_mlir.architectures()}
 
 
 def row_id(row: Dict[str, Any]) -> str:
-    return f"{row['unit']}-{row['a']}-m{row['m']}n{row['n']}k{row['k']}-mp{row['arch_major']}x"
+    # The proxy's rows share shapes with the device's.
+    proxy = "-proxy" if row["targets"] == "proxy" else ""
+    return f"{row['unit']}-{row['a']}-m{row['m']}n{row['n']}k{row['k']}-mp{row['arch_major']}x{proxy}"
 
 
 def find_musa_opt() -> str:
@@ -55,11 +57,27 @@ def test_rows_of_one_shape_share_a_fragment() -> None:
         assert seen.setdefault(key, r["fragment"]) == r["fragment"], row_id(r)
 
 
-@pytest.mark.parametrize("row", LOWERED, ids=row_id)
+DEVICE_LOWERED = [r for r in LOWERED if "musa" in r["targets"].split(",")]
+PROXY_LOWERED = [r for r in LOWERED if "proxy" in r["targets"].split(",")]
+
+
+@pytest.mark.parametrize("row", DEVICE_LOWERED, ids=row_id)
 def test_lowered_row_has_emulator_atom(row: Dict[str, Any]) -> None:
-    assert "musa" in row["targets"].split(",") and "emulator" in row["targets"].split(",")
+    assert "emulator" in row["targets"].split(",")
     assert row["fragment"] != "none"
     assert row["emulator_atom"], f"the emulator has no owner tables for {row_id(row)} ({row['fragment']})"
+
+
+def test_proxy_rows_are_the_wgmma_subset_of_mp31() -> None:
+    """The proxy's SQMMA rows are mp_31's f16/bf16 rows that wgmma can run (64 rows per warpgroup, PTX ISA),
+    with wgmma's fragment, so that the selection picks the same instruction on both where it can."""
+    device = {(r["a"], r["m"], r["n"], r["k"]) for r in DEVICE_LOWERED if r["unit"] == "sqmma"}
+    proxy = {(r["a"], r["m"], r["n"], r["k"]) for r in PROXY_LOWERED}
+    expected = {key for key in device if key[0] in ("f16", "bf16") and key[1] % 64 == 0}
+    assert proxy == expected
+    for r in PROXY_LOWERED:
+        assert r["unit"] == "sqmma" and r["fragment"] == "wgmma_warpgroup" and r["operands_in_shared_memory"]
+        assert r["max_contiguous_bytes"] == 256 and not r["emulator_atom"], row_id(r)
 
 
 def test_not_lowered_rows_say_why() -> None:
@@ -115,16 +133,28 @@ def describe(row: Dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("row", LOWERED, ids=row_id)
 def test_lowered_row_has_layout_and_targets(row: Dict[str, Any], remarks: Set[str]) -> None:
-    """layouts/ builds the fragment (each thread holds m*n/threads accumulators) and both targets issue it:
-    the device under the row's intrinsic name, the emulator through its runtime call."""
+    """layouts/ builds the fragment (each thread holds m*n/threads accumulators) and every target of the row
+    issues it: the device under the row's intrinsic name, the emulator through its runtime call, the proxy as
+    wgmma."""
     arch = ARCHS[row["arch_major"]]["name"]
     threads = row["fragment_threads"]
     head = f"{arch} {describe(row)}: fragment {row['fragment']} ({row['m'] * row['n'] // threads} accumulators " \
            "per thread), "
-    assert head + f"musa calls {row['intrinsic']}" in remarks
-    runtime = "__musa_emu_sqmma" if row["unit"] == "sqmma" else "__musa_emu_wmma"
-    assert head + f"emulator calls {runtime}" in remarks
+    targets = row["targets"].split(",")
+    if "musa" in targets:
+        assert head + f"musa calls {row['intrinsic']}" in remarks
+    if "emulator" in targets:
+        runtime = "__musa_emu_sqmma" if row["unit"] == "sqmma" else "__musa_emu_wmma"
+        assert head + f"emulator calls {runtime}" in remarks
+    if "proxy" in targets:
+        # PTX ISA: wgmma.mma_async m64nNk16 for f16/bf16, one per 64 rows and 16 of K, between one fence
+        # and one commit_group.
+        t = row["a"]
+        count = row["m"] // 64 * row["k"] // 16
+        wgmma = " ".join([f"wgmma.mma_async.sync.aligned.m64n{row['n']}k16.f32.{t}.{t}"] * count)
+        assert head + ("proxy calls llvm.nvvm.wgmma.fence.sync.aligned " + wgmma +
+                       " llvm.nvvm.wgmma.commit_group.sync.aligned") in remarks
 
 
 def test_pass_covers_exactly_the_lowered_rows(remarks: Set[str]) -> None:
-    assert len(remarks) == 2 * len(LOWERED)
+    assert len(remarks) == sum(len(r["targets"].split(",")) for r in LOWERED)

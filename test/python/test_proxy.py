@@ -110,3 +110,52 @@ def test_proxy_refuses_128_lane_archs() -> None:
     module = _musa_mlir.parse(ttgir)
     with pytest.raises(_musa_mlir.MLIRError, match="target=proxy runs on 32-lane NVIDIA warps; mp_22"):
         module.run_pipeline("builtin.module(convert-tritongpu-to-musa{target=proxy})")
+
+
+def _after_matrix_passes(ttgir: str, target: str, num_stages: int) -> str:
+    """The TTGIR after our matrix passes for ``target``, printed without aliases."""
+    from triton_musa.backend import lowering
+    module = lowering.parse_ttgir(ttgir, lowering._context())
+    lowering.run_passes(module, f"builtin.module({lowering.matrix_passes(target, num_stages=num_stages)})")
+    return module.operation.get_asm(use_local_scope=True)
+
+
+def _without_matrix_encodings(ttgir: str) -> str:
+    """``ttgir`` with what may differ between the proxy's rows and mp_31's blanked: the operand swizzles
+    (#musagpu.tme_shared parameters), buffer alignments (the swizzle periods) and the accumulator's
+    fragment."""
+    ttgir = re.sub(r"#musagpu\.tme_shared<\{[^}]*\}>", "#musagpu.tme_shared<..>", ttgir)
+    ttgir = re.sub(r"alignment = \d+ : i32", "alignment = ..", ttgir)
+    return ttgir.replace(", fragment = wgmma_warpgroup", "")
+
+
+@pytest.mark.parametrize("name", ["matmul_fp16", "matmul_bf16"])
+def test_matrix_passes_make_mp31s_choices(name: str) -> None:
+    """The proxy times mp_31's decisions: after the matrix passes, its TTGIR is mp_31's up to the
+    encodings (the same SQMMA instruction, warps, ring slots and wait placement), and it carries the
+    proxy's rows: wgmma's fragment and Hopper's 128-byte swizzle."""
+    from triton_musa.backend.compiler import compile_to_ttgir
+    c = case(name)
+    ttgir = compile_to_ttgir(c.source(), MP31, c.options())["ttgir"]
+    assert ttgir == compile_to_ttgir(c.source(), PROXY, c.options())["ttgir"]
+    mp31 = _after_matrix_passes(ttgir, "musa", c.num_stages)
+    proxy = _after_matrix_passes(ttgir, "proxy", c.num_stages)
+    assert "musagpu.sqmma " in mp31 and "instrShape = [128, 128, 64]" in mp31
+    assert "fragment = wgmma_warpgroup" in proxy and "fragment = wgmma_warpgroup" not in mp31
+    assert "swizzleStride = b128, swizzleLine = b128" in proxy
+    assert _without_matrix_encodings(proxy) == _without_matrix_encodings(mp31)
+
+
+@pytest.mark.parametrize("name", ["matmul_fp16", "matmul_bf16"])
+def test_matrix_unit_case_runs_on_wgmma(name: str) -> None:
+    """The dot of a matrix-unit case is wgmma in the PTX: m64n128k16, two per 128 rows and four per K = 64
+    step, fenced, committed and waited for, with operands in shared memory that cp.async fills."""
+    kernel = compile_case(case(name))
+    ptx = kernel.asm["ptx"]
+    ty = "f16" if name.endswith("fp16") else "bf16"
+    assert len(re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.{ty}\.{ty}", ptx)) == 8
+    assert "wgmma.fence.sync.aligned" in ptx and "wgmma.commit_group.sync.aligned" in ptx
+    assert "wgmma.wait_group.sync.aligned 0" in ptx
+    assert "cp.async.ca.shared.global" in ptx
+    assert "fma.rn.f32" not in ptx  # no FMA dot left
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"

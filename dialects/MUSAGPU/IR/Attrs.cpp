@@ -46,6 +46,17 @@ mlir::musagpu::parseUnsignedArray(AsmParser &parser) {
   return values;
 }
 
+FailureOr<MatrixFragment> mlir::musagpu::parseMatrixFragment(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string name;
+  if (parser.parseKeywordOrString(&name))
+    return failure();
+  std::optional<MatrixFragment> fragment = symbolizeMatrixFragment(name);
+  if (!fragment)
+    return parser.emitError(loc) << "unknown matrix fragment '" << name << "'";
+  return *fragment;
+}
+
 void mlir::musagpu::printUnsignedArray(AsmPrinter &printer,
                                        ArrayRef<unsigned> values) {
   printer << '[';
@@ -161,10 +172,16 @@ LogicalResult
 SQMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           unsigned versionMajor, unsigned versionMinor,
                           ArrayRef<unsigned> warpsPerCTA,
-                          ArrayRef<unsigned> instrShape) {
+                          ArrayRef<unsigned> instrShape,
+                          MatrixFragment fragment) {
   if (versionMajor < 3)
     return emitError() << "#musagpu.sqmma needs capability >= 3.1 (mp_31), got "
                        << versionMajor << "." << versionMinor;
+  if (fragment != MatrixFragment::SQMMASquad &&
+      fragment != MatrixFragment::WGMMAWarpgroup)
+    return emitError() << "#musagpu.sqmma fragment must be sqmma_squad or "
+                          "wgmma_warpgroup, got "
+                       << stringifyMatrixFragment(fragment);
   if (failed(verifyMmaParams(emitError, "sqmma", warpsPerCTA, instrShape)))
     return failure();
   // 4 warps form one squad along M.
@@ -182,6 +199,11 @@ SQMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!llvm::is_contained({8u, 16u, 32u, 64u, 128u}, instrShape[2]))
     return emitError() << "#musagpu.sqmma instrShape K = " << instrShape[2]
                        << " is not one of 8, 16, 32, 64, 128";
+  // wgmma computes 64 rows per warpgroup.
+  if (fragment == MatrixFragment::WGMMAWarpgroup && instrShape[0] % 64 != 0)
+    return emitError() << "#musagpu.sqmma with the wgmma_warpgroup fragment "
+                          "needs instrShape M a multiple of 64, got "
+                       << instrShape[0];
   return success();
 }
 
@@ -385,4 +407,28 @@ TMESharedEncodingAttr TMESharedEncodingAttr::getForSQMMAOperand(
     granularity = TMESwizzleGranularity::B64;
   return get(ctx, granularity, TMESwizzleStride::B256, TMESwizzleLine::B256,
              elementBitWidth, order);
+}
+
+TMESharedEncodingAttr TMESharedEncodingAttr::getForWGMMAOperand(
+    MLIRContext *ctx, ArrayRef<unsigned> order, unsigned elementBitWidth,
+    int64_t innerBytes) {
+  TMESwizzleStride stride = innerBytes >= 128  ? TMESwizzleStride::B128
+                            : innerBytes >= 64 ? TMESwizzleStride::B64
+                                               : TMESwizzleStride::B32;
+  return get(ctx, TMESwizzleGranularity::B16, stride, TMESwizzleLine::B128,
+             elementBitWidth, order);
+}
+
+TMESharedEncodingAttr TMESharedEncodingAttr::getForMatrixOperand(
+    MLIRContext *ctx, MatrixFragment fragment, unsigned opIdx,
+    ArrayRef<unsigned> order, unsigned elementBitWidth, int64_t innerBytes) {
+  if (fragment == MatrixFragment::WGMMAWarpgroup)
+    return getForWGMMAOperand(ctx, order, elementBitWidth, innerBytes);
+  return getForSQMMAOperand(ctx, opIdx, order, elementBitWidth);
+}
+
+int64_t TMESharedEncodingAttr::getPieceBytes() const {
+  if (getSwizzleGranularity() == TMESwizzleGranularity::None)
+    return kTMEMaxBoxInnerBytes;
+  return std::min<int64_t>(kTMEMaxBoxInnerBytes, getSwizzleLineBytes());
 }

@@ -18,6 +18,8 @@ namespace mlir::musagpu {
 
 /// Parses/prints `[a, b, ...]` (layout arrays in attribute syntax).
 FailureOr<SmallVector<unsigned>> parseUnsignedArray(AsmParser &parser);
+/// A MatrixFragment by its name (`sqmma_squad`, `wgmma_warpgroup`, ...).
+FailureOr<MatrixFragment> parseMatrixFragment(AsmParser &parser);
 void printUnsignedArray(AsmPrinter &printer, ArrayRef<unsigned> values);
 
 /// Whether `type` is a shaped buffer in shared memory: a !ttg.memdesc in

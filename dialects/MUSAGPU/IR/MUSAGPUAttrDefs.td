@@ -23,6 +23,15 @@ def MUSAGPU_WMMAParentParameter
   let printer = [{ $_printer.printAttribute($_self) }];
 }
 
+// A matrix fragment of the catalogue (`sqmma_squad`, `wgmma_warpgroup`);
+// optional, `sqmma_squad` when left out.
+def MUSAGPU_MatrixFragmentParameter
+    : AttrParameter<"::mlir::musagpu::MatrixFragment", "matrix fragment"> {
+  let parser = [{ ::mlir::musagpu::parseMatrixFragment($_parser) }];
+  let printer = [{ $_printer << ::mlir::musagpu::stringifyMatrixFragment($_self) }];
+  let defaultValue = "::mlir::musagpu::MatrixFragment::SQMMASquad";
+}
+
 class MUSAGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<MUSAGPU_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
@@ -32,18 +41,19 @@ class MUSAGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 }
 
 // Parameters shared by the SQMMA and WMMA accumulator layouts.
-class MUSAGPU_MmaAccumulatorAttr<string name, string attrMnemonic>
+class MUSAGPU_MmaAccumulatorAttr<string name, string attrMnemonic,
+                                 dag extraParameters = (ins)>
     : MUSAGPU_Attr<name, attrMnemonic,
                    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
                     DeclareAttrInterfaceMethods<TTG_LayoutEncodingTrait>,
                     DeclareAttrInterfaceMethods<TTG_DistributedEncodingTrait,
                                                 ["verifyForModule"]>]> {
-  let parameters = (ins
+  let parameters = !con((ins
     "unsigned":$versionMajor,
     "unsigned":$versionMinor,
     MUSAGPU_UnsignedArrayParameter<"warps per CTA, per tensor dim">:$warpsPerCTA,
     MUSAGPU_UnsignedArrayParameter<"[M, N, K] of one instruction">:$instrShape
-  );
+  ), extraParameters);
   code extraMMADecl = [{
     unsigned getInstrM() const { return getInstrShape()[0]; }
     unsigned getInstrN() const { return getInstrShape()[1]; }
@@ -52,7 +62,8 @@ class MUSAGPU_MmaAccumulatorAttr<string name, string attrMnemonic>
 }
 
 def MUSAGPU_SQMMAEncodingAttr
-    : MUSAGPU_MmaAccumulatorAttr<"SQMMAEncoding", "sqmma"> {
+    : MUSAGPU_MmaAccumulatorAttr<"SQMMAEncoding", "sqmma",
+          (ins MUSAGPU_MatrixFragmentParameter:$fragment)> {
   let summary = "accumulator layout of SQMMA (squad MMA, mp_31)";
   let description = [{
     Distributes an accumulator tensor over the warps of a CTA the way the
@@ -75,6 +86,12 @@ def MUSAGPU_SQMMAEncodingAttr
                            warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
     %c = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
     ```
+
+    `fragment` names which threads hold which accumulator in which register
+    (the catalogue's fragment, dialects/MUSAGPU/IR/MatrixInstrs.h): PH1's
+    squad fragment (`sqmma_squad`, the default, left out when printed), or
+    `wgmma_warpgroup` for the GPU proxy's rows, which run SQMMA as NVIDIA
+    wgmma and hold the accumulator as wgmma does (M a multiple of 64).
   }];
   let extraClassDeclaration = extraMMADecl;
 }
@@ -145,6 +162,8 @@ def MUSAGPU_TMESharedEncodingAttr
     * `swizzleStride`: `b32`, `b64`, `b128`, `b256` (32..256 B, encoded 0..3);
     * `swizzleLine`: `b128`, `b256` (128/256 B, encoded 0/1).
 
+    A fastest dimension wider than 256 bytes (or than a 128-byte swizzle
+    line) is stored as column pieces of that width, one after another.
     `order` lists the dimensions from fastest to slowest varying, as
     Triton's shared encodings do; `elementBitWidth` is the element size
     the swizzle was chosen for. A granularity never exceeds the stride.
@@ -176,6 +195,23 @@ def MUSAGPU_TMESharedEncodingAttr
     static TMESharedEncodingAttr getForSQMMAOperand(
         ::mlir::MLIRContext *ctx, unsigned opIdx,
         ::llvm::ArrayRef<unsigned> order, unsigned elementBitWidth);
+    /// The layout wgmma reads an operand in (the GPU proxy's SQMMA rows):
+    /// Hopper's 32/64/128-byte swizzles, i.e. 16 B granularity on 128 B
+    /// lines with the widest stride the operand's contiguous dimension
+    /// (`innerBytes`) fills, at most 128 B.
+    static TMESharedEncodingAttr getForWGMMAOperand(
+        ::mlir::MLIRContext *ctx, ::llvm::ArrayRef<unsigned> order,
+        unsigned elementBitWidth, int64_t innerBytes);
+    /// The operand layout of the instructions of `fragment`
+    /// (SQMMASquad or WGMMAWarpgroup).
+    static TMESharedEncodingAttr getForMatrixOperand(
+        ::mlir::MLIRContext *ctx, ::mlir::musagpu::MatrixFragment fragment,
+        unsigned opIdx, ::llvm::ArrayRef<unsigned> order,
+        unsigned elementBitWidth, int64_t innerBytes);
+    /// Width of the column pieces the buffer is cut into along its fastest
+    /// dimension: 256 B (a TME box row), or one swizzle line when that is
+    /// narrower (a 128 B line is a row of Hopper's swizzle atom).
+    int64_t getPieceBytes() const;
   }];
 }
 

@@ -76,8 +76,20 @@ StringRef mlir::musagpu::stringifyMatrixFragment(MatrixFragment fragment) {
     return "ph1_wmma";
   case MatrixFragment::SQMMASquad:
     return "sqmma_squad";
+  case MatrixFragment::WGMMAWarpgroup:
+    return "wgmma_warpgroup";
   }
   llvm_unreachable("unknown MatrixFragment");
+}
+
+std::optional<MatrixFragment>
+mlir::musagpu::symbolizeMatrixFragment(StringRef name) {
+  for (MatrixFragment fragment :
+       {MatrixFragment::None, MatrixFragment::QY2WMMA, MatrixFragment::PH1WMMA,
+        MatrixFragment::SQMMASquad, MatrixFragment::WGMMAWarpgroup})
+    if (stringifyMatrixFragment(fragment) == name)
+      return fragment;
+  return std::nullopt;
 }
 
 unsigned mlir::musagpu::getFragmentThreads(MatrixFragment fragment) {
@@ -86,6 +98,7 @@ unsigned mlir::musagpu::getFragmentThreads(MatrixFragment fragment) {
     return 0;
   case MatrixFragment::QY2WMMA:
   case MatrixFragment::SQMMASquad:
+  case MatrixFragment::WGMMAWarpgroup:
     return 128;
   case MatrixFragment::PH1WMMA:
     return 32;
@@ -144,6 +157,12 @@ constexpr std::initializer_list<Shape> kSQMMATF32MN = {
     {16, 64, 0}, {32, 32, 0}, {32, 64, 0},   {64, 16, 0},
     {64, 32, 0}, {64, 64, 0}, {128, 64, 0}, {128, 128, 0}};
 
+// The proxy's SQMMA rows: the mp_31 shapes wgmma can run (M a multiple of
+// its 64 rows; N is a multiple of 8 up to 256 for every SQMMA shape).
+constexpr std::initializer_list<Shape> kProxySQMMAMN = {
+    {64, 16, 0},  {64, 32, 0},  {64, 64, 0}, {64, 128, 0},
+    {128, 32, 0}, {128, 64, 0}, {128, 128, 0}};
+
 constexpr StringRef kUnconfirmedQY2 =
     "no public source confirms this QY2 atom (MUSA-FACTS.md: only f16/bf16 "
     "m32n32k16)";
@@ -168,6 +187,12 @@ const Group kGroups[] = {
     {MatrixUnitKind::SQMMA, 3, kDeviceAndEmulator,
      {Kind::S8, Kind::E4M3, Kind::E5M2}, kSQMMAMN, {32, 64, 128}, "",
      MatrixFragment::SQMMASquad},
+    // The GPU proxy's SQMMA (run as wgmma, target/ProxyTargetInfo.cpp):
+    // f16/bf16, whose wgmma reads both majors. tf32 and 8-bit wgmma read
+    // K-major operands only; they are not rows yet.
+    {MatrixUnitKind::SQMMA, 3, targetBit(TargetKind::Proxy),
+     {Kind::F16, Kind::BF16}, kProxySQMMAMN, {16, 32, 64}, "",
+     MatrixFragment::WGMMAWarpgroup},
     // QY2 WMMA (128-thread warps).
     {MatrixUnitKind::WMMA, 2, kDeviceAndEmulator, {Kind::F16, Kind::BF16},
      {{32, 32, 16}}, {}, "", MatrixFragment::QY2WMMA},

@@ -70,8 +70,14 @@ enum class MatrixFragment : uint8_t {
   PH1WMMA,
   /// SQMMA accumulator of a four-warp squad; operands in shared memory.
   SQMMASquad,
+  /// The GPU proxy's SQMMA rows, run as NVIDIA wgmma: the accumulator of a
+  /// four-warp warpgroup as wgmma holds it (layouts/HopperFragments.h),
+  /// operands in shared memory in Hopper's 32/64/128-byte swizzles.
+  WGMMAWarpgroup,
 };
 llvm::StringRef stringifyMatrixFragment(MatrixFragment fragment);
+/// The fragment `name` spells (stringifyMatrixFragment's inverse), if any.
+std::optional<MatrixFragment> symbolizeMatrixFragment(llvm::StringRef name);
 /// Threads that hold one instance of `fragment` (a warp; 128 for a squad).
 unsigned getFragmentThreads(MatrixFragment fragment);
 
@@ -107,7 +113,8 @@ struct MatrixInstr {
   OperandSource operands;
   /// Operand swizzle constraints (SQMMA): per instruction an operand's
   /// contiguous dimension spans at most this many bytes (one 256-byte
-  /// swizzle line); 0: no constraint.
+  /// swizzle line; the proxy's rows keep mp_31's limit, so that both pick
+  /// the same instructions); 0: no constraint.
   unsigned maxContiguousBytes;
 
   bool isLowered() const { return notLowered.empty(); }

@@ -70,8 +70,9 @@ class MatmulOptions:
         f16/bf16 dots then take its WMMA)."""
         return cls(enable_mma=matrix_switch(ENABLE_MMA_ENV), enable_sqmma=matrix_switch(ENABLE_SQMMA_ENV))
 
-    def pass_spec(self) -> str:
-        options = []
+    def pass_spec(self, target: str = "musa") -> str:
+        """The pass with these switches, selecting from ``target``'s rows of the catalogue."""
+        options = [] if target == "musa" else [f"target={target}"]
         if not self.enable_mma:
             options.append("enable-mma=false")
         if not self.enable_sqmma:
@@ -79,29 +80,31 @@ class MatmulOptions:
         return "musa-accelerate-matmul" + (f"{{{' '.join(options)}}}" if options else "")
 
 
-def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:
-    """The pass pipeline from TTGIR to the LLVM dialect for ``target`` ("musa", "emulator" or
-    "proxy"); the matrix-path switches default to the environment's. ``num_stages`` > 1 pipelines
-    descriptor loads in loops through a ring of TME buffers (Triton's pipeliner leaves them alone)."""
+def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:
+    """The TTGIR passes that decide the matrix paths for ``target`` ("musa", "emulator" or "proxy"): scaled
+    dots become plain dots; the matrix-path selection, on Triton's (pipelined) TTGIR, from the target's rows
+    of the catalogue; the results kept in the accumulator layout through the epilogue's elementwise ops and
+    stores; TME, which turns descriptor tiles into shared buffers (``num_stages`` > 1 pipelines descriptor
+    loads in loops through a ring of TME buffers: Triton's pipeliner leaves them alone); the async-copy
+    schedule, which moves each loop's dot below its refills. A comma-separated list of pass specs."""
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
     if not isinstance(num_stages, int) or num_stages < 0:
         raise ValueError(f"num_stages must be a non-negative integer, got {num_stages!r}")
     matmul = matmul or MatmulOptions.from_env()
-    if target == "proxy":
-        # The proxy (NVVM) has neither SQMMA nor MUSA's WMMA: mp_31's dots stay on FMA there.
-        matmul = MatmulOptions(enable_mma=False, enable_sqmma=False)
-    option = "" if target == "musa" else f"{{target={target}}}"
     tme_options = ([] if target == "musa" else [f"target={target}"]) + (
         [f"num-stages={num_stages}"] if num_stages > 1 else [])
     tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(tme_options)}}}" if tme_options else "")
-    # Scaled dots become plain dots first; then the matrix paths, on Triton's (pipelined) TTGIR, their
-    # results kept in the accumulator layout through the epilogue's elementwise ops and stores; then TME,
-    # which turns descriptor tiles into shared buffers; the async-copy schedule moves each loop's dot below
-    # its refills before the allocation places the buffers.
-    return (f"builtin.module(musa-decompose-scaled-dot,{matmul.pass_spec()},musa-sink-accumulator-conversions,"
-            f"{tme},"
-            "musa-relayout-gather-offsets,musa-schedule-async-copies,musa-allocate-shared-memory,"
+    return (f"musa-decompose-scaled-dot,{matmul.pass_spec(target)},musa-sink-accumulator-conversions,{tme},"
+            "musa-relayout-gather-offsets,musa-schedule-async-copies")
+
+
+def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:
+    """The pass pipeline from TTGIR to the LLVM dialect for ``target`` ("musa", "emulator" or
+    "proxy"): the matrix passes, then the shared-memory plan, barriers and the conversion; the
+    matrix-path switches default to the environment's."""
+    option = "" if target == "musa" else f"{{target={target}}}"
+    return (f"builtin.module({matrix_passes(target, matmul, num_stages)},musa-allocate-shared-memory,"
             f"musa-insert-barriers,convert-tritongpu-to-musa{option},canonicalize,cse)")
 
 
@@ -341,12 +344,13 @@ def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name
 
 
 def lower_for_proxy(ttgir: str, arch: MusaArch, *, sm: str, ptx_version: int, libdevice: Optional[str],
-                    opt_level: int = 3, source_name: str = "kernel.ttgir") -> LoweredKernel:
+                    opt_level: int = 3, source_name: str = "kernel.ttgir", num_stages: int = 1,
+                    matmul: Optional[MatmulOptions] = None) -> LoweredKernel:
     """TTGIR for ``arch`` -> LLVM IR for the GPU proxy (nvptx64-nvidia-cuda, ``sm``), with ``__mt_*`` calls
     mapped onto ``libdevice`` (libdevice.10.bc). Replay: ``musa-opt`` with the pipeline of target "proxy",
     then ``musa-translate --proxy-to-nvptx-llvmir``."""
     from .. import _musa_mlir
-    module, lowered = _lower(ttgir, arch, "proxy", source_name)
+    module, lowered = _lower(ttgir, arch, "proxy", source_name, num_stages, matmul)
     with _library_errors():
         llir = _musa_mlir.translate_to_nvptx_llvm_ir(module, sm=sm, ptx_version=ptx_version, opt_level=opt_level,
                                                      libdevice=libdevice)

@@ -41,8 +41,24 @@
 
 // -----
 
-// expected-error @+1 {{expected ','}}
+// expected-error @+1 {{struct is missing required parameter: instrShape}}
 #bad = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1]}>
+
+// -----
+
+// expected-error @+2 {{unknown matrix fragment 'wmma_warp'}}
+// expected-error @+1 {{failed to parse MUSAGPU_SQMMAEncodingAttr parameter 'fragment'}}
+#bad = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 16], fragment = wmma_warp}>
+
+// -----
+
+// expected-error @+1 {{#musagpu.sqmma fragment must be sqmma_squad or wgmma_warpgroup, got qy2_wmma}}
+#bad = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 16], fragment = qy2_wmma}>
+
+// -----
+
+// expected-error @+1 {{#musagpu.sqmma with the wgmma_warpgroup fragment needs instrShape M a multiple of 64, got 32}}
+#bad = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [32, 64, 16], fragment = wgmma_warpgroup}>
 
 // -----
 

@@ -7,7 +7,7 @@
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
 #smem = #ttg.shared_memory
-#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64], fragment = wgmma_warpgroup}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @musa_swizzle(%ta: tensor<64x64xf16, #blocked>, %tb: tensor<64x64xf16, #blocked>, %c: tensor<64x64xf32, #sqmma>) {
     %a = ttg.local_alloc %ta {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #sh, #smem>
@@ -20,16 +20,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// An N-major B of 128 f16 columns has 256-byte rows in a 128-byte swizzle.
+// An accumulator in mp_31's squad fragment: the matrix passes ran for mp_31,
+// and the proxy's wgmma would hold it in other registers.
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b128, swizzleLine = b128, elementBitWidth = 16, order = [1, 0]}>
 #smem = #ttg.shared_memory
 #sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 128, 64]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @wide_rows(%ta: tensor<64x64xf16, #blocked>, %tb: tensor<64x128xf16, #blocked>, %c: tensor<64x128xf32, #sqmma>) {
-    %a = ttg.local_alloc %ta {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #sh, #smem>
-    %b = ttg.local_alloc %tb {alignment = 4096 : i32} : (tensor<64x128xf16, #blocked>) -> !ttg.memdesc<64x128xf16, #sh, #smem>
-    // expected-error@+1 {{the GPU proxy's wgmma needs operand rows as wide as the swizzle (128 bytes), got 256-byte rows}}
+  tt.func public @squad_fragment(%ta: tensor<64x64xf16, #blocked>, %tb: tensor<64x128xf16, #blocked>, %c: tensor<64x128xf32, #sqmma>) {
+    %a = ttg.local_alloc %ta {alignment = 1024 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #sh, #smem>
+    %b = ttg.local_alloc %tb {alignment = 1024 : i32} : (tensor<64x128xf16, #blocked>) -> !ttg.memdesc<64x128xf16, #sh, #smem>
+    // expected-error@+1 {{the accumulator's fragment sqmma_squad is not the one this target's SQMMA holds (wgmma_warpgroup): --musa-accelerate-matmul ran for another target}}
     %d = musagpu.sqmma %a, %b, %c : !ttg.memdesc<64x64xf16, #sh, #smem>, !ttg.memdesc<64x128xf16, #sh, #smem> -> tensor<64x128xf32, #sqmma>
     tt.return
   }
@@ -37,7 +38,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// wgmma computes 64 rows per warpgroup: an m32 SQMMA instruction has none.
+// wgmma computes 64 rows per warpgroup: the proxy has no m32 SQMMA row.
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b128, swizzleLine = b128, elementBitWidth = 16, order = [1, 0]}>
 #smem = #ttg.shared_memory
@@ -46,7 +47,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @m32(%ta: tensor<32x64xf16, #blocked>, %tb: tensor<64x64xf16, #blocked>, %c: tensor<32x64xf32, #sqmma>) {
     %a = ttg.local_alloc %ta {alignment = 4096 : i32} : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #sh, #smem>
     %b = ttg.local_alloc %tb {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #sh, #smem>
-    // expected-error@+1 {{the GPU proxy's wgmma cannot run an m32n64k64 SQMMA instruction on f16 (wgmma: 64 rows per warpgroup, N a multiple of 8 up to 256, K steps of 16)}}
+    // expected-error@+1 {{no SQMMA lowering for 'f16' m32n64k64 on this target}}
     %d = musagpu.sqmma %a, %b, %c : !ttg.memdesc<32x64xf16, #sh, #smem>, !ttg.memdesc<64x64xf16, #sh, #smem> -> tensor<32x64xf32, #sqmma>
     tt.return
   }

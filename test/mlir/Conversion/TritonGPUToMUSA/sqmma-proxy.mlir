@@ -8,8 +8,8 @@
 // swizzle (mode 1 in bits 62-63) and a stride byte offset of 8 rows of
 // 128 bytes (1024 >> 4 = 64 in bits 32-45). The NVPTX backend turns the
 // result into PTX for sm_90a that the triton wheel's ptxas accepts.
-// (Until the encodings carry the proxy's fragment, the accumulator layout
-// here is mp_31's: this test checks the instructions, not the numbers.)
+// The accumulator is in the proxy's rows' fragment (wgmma_warpgroup), the
+// layout wgmma holds it in.
 // RUN: musa-opt %s --musa-allocate-shared-memory=arch=mp_31 --musa-insert-barriers=arch=mp_31 --convert-tritongpu-to-musa="arch=mp_31 target=proxy" -o %t.mlir
 // RUN: musa-translate --proxy-to-nvptx-llvmir %t.mlir -o %t.ll
 // RUN: FileCheck %s --check-prefix=LLIR --input-file=%t.ll --implicit-check-not=llvm.musa.
@@ -67,7 +67,7 @@
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b128, swizzleLine = b128, elementBitWidth = 16, order = [1, 0]}>
 #smem = #ttg.shared_memory
-#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [128, 64, 64]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [128, 64, 64], fragment = wgmma_warpgroup}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @sqmma_f16_proxy(%a: tensor<128x64xf16, #blocked>, %b: tensor<64x64xf16, #blocked>, %c: tensor<128x64xf32, #sqmma>, %out: !tt.ptr<f32>) {
     %sa = ttg.local_alloc %a {alignment = 1024 : i32} : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #sh, #smem>
