@@ -51,6 +51,14 @@ def MUSAScheduleAsyncCopies
     --musa-insert-barriers, which then puts a barrier between the reads of
     the ring and the copies that refill it.
 
+    A `musagpu.sqmma` reads the ring slots themselves, and Triton's ring
+    refills in iteration i the slot iteration i reads. Where the ring's slot
+    indices are Triton's wrapping counters and the arch's shared memory has
+    room, the ring gets one more slot (its type grows, the counters wrap one
+    later), so iteration i refills the slot iteration i - 1 read; then the
+    sqmma and its `musagpu.sqmma_wait` move below the copies like a dot, and
+    the copies overlap the sqmma.
+
     Before:
     ```mlir
     scf.for ... {
@@ -76,7 +84,9 @@ def MUSAScheduleAsyncCopies
     }
     ```
   }];
-  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::arith::ArithDialect"];
+  let options = [MUSAArchOption];
 }
 
 def MUSAAllocateSharedMemory

@@ -12,14 +12,29 @@
 // data dependencies matter, and every op they use still precedes them); a
 // loop where one is not is left alone. See the pass description.
 //
+// A musagpu.sqmma reads its operands from the ring slots themselves, and
+// Triton's ring (num_stages - 1 slots, filled num_stages - 1 iterations
+// ahead) refills in iteration i the very slot iteration i reads: the copies
+// can only start after the sqmma, and the next iteration's wait exposes
+// their whole latency. With one more slot, iteration i refills the slot
+// iteration i - 1 read (whose sqmma has been waited for) instead, so the
+// copies go first and overlap the sqmma. The ring grows when its indices
+// are Triton's wrapping counters (which also gives every slot index in the
+// prologue as a constant) and the shared memory of the arch holds the extra
+// slot; then the sqmma and its wait are moved like a dot.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
+#include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
+#include "target/MUSAArch.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -31,27 +46,228 @@ namespace mlir::triton_musa {
 using namespace mlir;
 using namespace mlir::triton_musa;
 namespace ttg = mlir::triton::gpu;
+namespace mgpu = mlir::musagpu;
 
 namespace {
 
-/// Moves the dots of `body` that precede its last async copy, with their
-/// users in `body`, to just before its terminator, if they are all free of
+/// A ring slot index as Triton's pipeliner counts it in a loop: the
+/// loop-carried `prev` advanced and wrapped, `next = prev + 1 >= slots ? 0 :
+/// prev + 1`, yielded as the next `prev`. In iteration t it is
+/// (init + 1 + t) mod slots.
+struct RingCounter {
+  arith::CmpIOp wrap;
+  int64_t slots;
+  int64_t init;
+};
+
+std::optional<int64_t> getConstantInt(Value v) {
+  APInt value;
+  if (!matchPattern(v, m_ConstantInt(&value)))
+    return std::nullopt;
+  return value.getSExtValue();
+}
+
+std::optional<RingCounter> matchRingCounter(Value index, scf::ForOp loop) {
+  auto select = index.getDefiningOp<arith::SelectOp>();
+  if (!select || select->getBlock() != loop.getBody())
+    return std::nullopt;
+  auto wrap = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  auto next = select.getFalseValue().getDefiningOp<arith::AddIOp>();
+  if (!wrap || !next || wrap.getPredicate() != arith::CmpIPredicate::sge ||
+      wrap.getLhs() != next.getResult() ||
+      getConstantInt(select.getTrueValue()) != 0 ||
+      getConstantInt(next.getRhs()) != 1)
+    return std::nullopt;
+  auto prev = dyn_cast<BlockArgument>(next.getLhs());
+  std::optional<int64_t> slots = getConstantInt(wrap.getRhs());
+  if (!prev || prev.getOwner() != loop.getBody() || prev.getArgNumber() == 0 ||
+      !slots)
+    return std::nullopt;
+  unsigned iterArg = prev.getArgNumber() - 1;
+  std::optional<int64_t> init = getConstantInt(loop.getInitArgs()[iterArg]);
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  if (!init || yield.getOperand(iterArg) != select.getResult())
+    return std::nullopt;
+  return RingCounter{wrap, *slots, *init};
+}
+
+/// The ring `view` is a slot of (through at most one memdesc_trans), with
+/// the counter that picks the slot in `loop`.
+struct RingSlot {
+  ttg::LocalAllocOp ring;
+  RingCounter counter;
+};
+
+std::optional<RingSlot> matchRingSlot(Value view, scf::ForOp loop) {
+  if (auto trans = view.getDefiningOp<ttg::MemDescTransOp>())
+    view = trans.getSrc();
+  auto index = view.getDefiningOp<ttg::MemDescIndexOp>();
+  if (!index)
+    return std::nullopt;
+  auto ring = index.getSrc().getDefiningOp<ttg::LocalAllocOp>();
+  std::optional<RingCounter> counter = matchRingCounter(index.getIndex(), loop);
+  if (!ring || ring.getSrc() || !counter ||
+      counter->slots != cast<ttg::MemDescType>(ring.getType()).getShape()[0])
+    return std::nullopt;
+  return RingSlot{ring, *counter};
+}
+
+int64_t getBytes(ttg::MemDescType type) {
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
+/// The wrapping counter compare that picks `index`'s slot, if any.
+Operation *getCounterWrap(ttg::MemDescIndexOp index) {
+  auto select = index.getIndex().getDefiningOp<arith::SelectOp>();
+  return select ? select.getCondition().getDefiningOp<arith::CmpIOp>()
+                : nullptr;
+}
+
+/// Gives each of `rings` one more slot, and each counter compare of
+/// `wraps` (all of `slots`) a bound one higher. Fails, changing nothing,
+/// unless every use of a ring is a dealloc or a memdesc_index by a
+/// constant inside the ring or by one of `wraps`' counters, and every
+/// memdesc_index of `loop` picked by one of `wraps` is of one of `rings`.
+LogicalResult addRingSlots(scf::ForOp loop, ArrayRef<ttg::LocalAllocOp> rings,
+                           ArrayRef<arith::CmpIOp> wraps, int64_t slots) {
+  auto isWrap = [&](Operation *op) {
+    return op && llvm::is_contained(wraps, op);
+  };
+  for (ttg::LocalAllocOp ring : rings)
+    for (Operation *user : ring->getUsers()) {
+      if (isa<ttg::LocalDeallocOp>(user))
+        continue;
+      auto index = dyn_cast<ttg::MemDescIndexOp>(user);
+      if (!index)
+        return failure();
+      std::optional<int64_t> slot = getConstantInt(index.getIndex());
+      if (!isWrap(getCounterWrap(index)) &&
+          !(slot && *slot >= 0 && *slot < slots))
+        return failure();
+    }
+  WalkResult shared = loop.getBody()->walk([&](ttg::MemDescIndexOp index) {
+    auto ring = index.getSrc().getDefiningOp<ttg::LocalAllocOp>();
+    if (isWrap(getCounterWrap(index)) &&
+        !(ring && llvm::is_contained(rings, ring)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (shared.wasInterrupted())
+    return failure();
+  for (ttg::LocalAllocOp ring : rings) {
+    auto type = cast<ttg::MemDescType>(ring.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    ++shape[0];
+    ring.getResult().setType(ttg::MemDescType::get(
+        type.getContext(), shape, type.getElementType(), type.getEncoding(),
+        type.getMemorySpace(), type.getMutableMemory(), shape));
+  }
+  for (arith::CmpIOp wrap : wraps) {
+    OpBuilder b(wrap);
+    Value bound = arith::ConstantOp::create(
+        b, wrap.getLoc(), b.getIntegerAttr(wrap.getRhs().getType(), slots + 1));
+    wrap.getRhsMutable().assign(bound);
+  }
+  return success();
+}
+
+/// Whether the copies of `body` may start before its sqmma ops: each sqmma
+/// reads ring slots that no copy of this iteration refills, after giving
+/// rings one more slot where needed (and where the arch's shared memory has
+/// room for it: `sharedBytes` of the kernel so far, `limit` at most). Every
+/// change is made only once all are known to succeed.
+bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<mgpu::SQMMAOp> sqmmas,
+                            ArrayRef<ttg::AsyncCopyGlobalToLocalOp> copies,
+                            int64_t &sharedBytes, int64_t limit) {
+  // Per ring the sqmma ops read: its read counter and its refill counters.
+  llvm::MapVector<Operation *, std::pair<RingCounter, SmallVector<RingCounter>>>
+      rings;
+  for (mgpu::SQMMAOp sqmma : sqmmas)
+    for (Value operand : {sqmma.getA(), sqmma.getB()}) {
+      std::optional<RingSlot> read = matchRingSlot(operand, loop);
+      if (!read)
+        return false;
+      rings.insert({read->ring, {read->counter, {}}});
+    }
+  for (ttg::AsyncCopyGlobalToLocalOp copy : copies) {
+    std::optional<RingSlot> written = matchRingSlot(copy.getResult(), loop);
+    if (!written)
+      return false;
+    auto it = rings.find(written->ring);
+    if (it != rings.end())
+      it->second.second.push_back(written->counter);
+  }
+  // Iteration t reads slot (r + 1 + t) mod n and refills (w + 1 + t) mod n.
+  auto disjoint = [](const RingCounter &read, const RingCounter &refill,
+                     int64_t slots) {
+    return ((refill.init - read.init) % slots + slots) % slots != 0;
+  };
+  SmallVector<ttg::LocalAllocOp> grow;
+  SmallVector<arith::CmpIOp> wraps;
+  std::optional<int64_t> slots;
+  int64_t extra = 0;
+  for (auto &[op, counters] : rings) {
+    auto ring = cast<ttg::LocalAllocOp>(op);
+    auto &[read, refills] = counters;
+    if (llvm::all_of(refills, [&](const RingCounter &w) {
+          return disjoint(read, w, read.slots);
+        }))
+      continue;
+    if (!llvm::all_of(refills, [&](const RingCounter &w) {
+          return disjoint(read, w, read.slots + 1);
+        }))
+      return false;
+    // The counters may be shared with other rings: all grow alike.
+    if (slots && *slots != read.slots)
+      return false;
+    slots = read.slots;
+    grow.push_back(ring);
+    for (RingCounter c : refills)
+      if (!llvm::is_contained(wraps, c.wrap))
+        wraps.push_back(c.wrap);
+    if (!llvm::is_contained(wraps, read.wrap))
+      wraps.push_back(read.wrap);
+    auto type = cast<ttg::MemDescType>(ring.getType());
+    extra += getBytes(type) / type.getShape()[0];
+  }
+  if (grow.empty())
+    return true;
+  if (sharedBytes + extra > limit ||
+      failed(addRingSlots(loop, grow, wraps, *slots)))
+    return false;
+  sharedBytes += extra;
+  return true;
+}
+
+/// Moves the dots (tt.dot, or musagpu.sqmma whose ring slots the copies do
+/// not refill, see makeRoomForEarlyCopies) of `loop`'s body that precede its
+/// last async copy, with their users in the body, to just before its
+/// terminator, if all of them but the sqmma ops and their waits are free of
 /// memory effects.
-void scheduleBody(Block &body) {
+void scheduleBody(scf::ForOp loop, int64_t &sharedBytes, int64_t limit) {
+  Block &body = *loop.getBody();
   Operation *lastCopy = nullptr;
+  SmallVector<ttg::AsyncCopyGlobalToLocalOp> copies;
   for (Operation &op : body)
-    if (isa<ttg::AsyncCopyGlobalToLocalOp>(op))
+    if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
       lastCopy = &op;
+      copies.push_back(copy);
+    }
   if (!lastCopy)
     return;
   // The ops to move: dots before the last copy and, transitively, the ops
   // of `body` (found through their ancestors in `body`) that use them.
   llvm::SetVector<Operation *> moved;
+  SmallVector<mgpu::SQMMAOp> sqmmas;
   for (Operation &op : body) {
     if (&op == lastCopy)
       break;
     if (isa<triton::DotOp>(op))
       moved.insert(&op);
+    if (auto sqmma = dyn_cast<mgpu::SQMMAOp>(op)) {
+      moved.insert(&op);
+      sqmmas.push_back(sqmma);
+    }
   }
   if (moved.empty())
     return;
@@ -62,13 +278,18 @@ void scheduleBody(Block &body) {
         if (inBody && inBody != body.getTerminator())
           moved.insert(inBody);
       }
-  if (!llvm::all_of(moved,
-                    [](Operation *op) { return isMemoryEffectFree(op); }))
+  if (!llvm::all_of(moved, [](Operation *op) {
+        return isMemoryEffectFree(op) ||
+               isa<mgpu::SQMMAOp, mgpu::SQMMAWaitOp>(op);
+      }))
     return;
   // Only worth it if a copy comes after a moved op.
   if (llvm::none_of(moved, [&](Operation *op) {
         return op->isBeforeInBlock(lastCopy);
       }))
+    return;
+  if (!sqmmas.empty() &&
+      !makeRoomForEarlyCopies(loop, sqmmas, copies, sharedBytes, limit))
     return;
   SmallVector<Operation *> ordered(moved.begin(), moved.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) {
@@ -84,8 +305,21 @@ struct MUSAScheduleAsyncCopies
   using Base::Base;
 
   void runOnOperation() override {
-    getOperation().walk(
-        [](scf::ForOp forOp) { scheduleBody(*forOp.getBody()); });
+    ModuleOp module = getOperation();
+    FailureOr<const MUSAArchInfo *> musaArch = resolveMUSAArch(
+        module, this->arch, "--musa-schedule-async-copies");
+    if (failed(musaArch))
+      return signalPassFailure();
+    // What the kernel's buffers take before any ring grows (an upper bound
+    // of the plan: --musa-allocate-shared-memory reuses dead buffers).
+    int64_t sharedBytes = 0;
+    module.walk([&](ttg::LocalAllocOp alloc) {
+      sharedBytes += getBytes(cast<ttg::MemDescType>(alloc.getType()));
+    });
+    int64_t limit = (*musaArch)->maxSharedMemoryBytes;
+    module.walk([&](scf::ForOp forOp) {
+      scheduleBody(forOp, sharedBytes, limit);
+    });
   }
 };
 

@@ -77,3 +77,115 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A musagpu.sqmma reads its ring slots in place, and Triton's two-slot ring
+// refills in iteration i the slot iteration i reads (insert counter from 1,
+// extract counter from -1: both pick (i + 2) mod 2 = i mod 2). The rings
+// get a third slot and both counters wrap at 3, so iteration i refills slot
+// (i + 2) mod 3, which iteration i - 1 read: the copies move above the
+// sqmma and its wait.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
+  // CHECK-LABEL: tt.func public @sqmma_ring_grows
+  // CHECK: %[[A:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<3x64x64xf16
+  // CHECK: %[[B:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<3x64x64xf16
+  // The prologue's constant slots stay.
+  // CHECK: ttg.memdesc_index %[[A]][%c0_i32]
+  // CHECK: scf.for
+  // CHECK: %[[THREE:.*]] = arith.constant 3 : i32
+  // CHECK-NEXT: arith.cmpi sge, %{{.*}}, %[[THREE]] : i32
+  // CHECK: ttg.memdesc_index %[[A]]
+  // CHECK: %[[THREE2:.*]] = arith.constant 3 : i32
+  // CHECK-NEXT: arith.cmpi sge, %{{.*}}, %[[THREE2]] : i32
+  // CHECK: ttg.async_copy_global_to_local
+  // CHECK: ttg.async_copy_global_to_local
+  // CHECK-NEXT: ttg.async_commit_group
+  // CHECK-NEXT: musagpu.sqmma
+  // CHECK-NEXT: musagpu.sqmma_wait
+  // CHECK-NEXT: scf.yield
+  tt.func public @sqmma_ring_grows(%pa: tensor<64x64x!tt.ptr<f16>, #blocked>, %pb: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32, %t0: !ttg.async.token) -> tensor<64x64xf32, #sqmma> {
+    %c-1 = arith.constant -1 : i32
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+    %ra = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable>
+    %rb = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable>
+    %a0 = ttg.memdesc_index %ra[%c0] : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf16, #sh, #smem, mutable>
+    %ca0 = ttg.async_copy_global_to_local %pa, %a0 : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #sh, #smem, mutable>
+    %r:4 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %ins = %c1, %ext = %c-1, %tok = %t0) -> (tensor<64x64xf32, #sqmma>, i32, i32, !ttg.async.token) : i32 {
+      %e1 = arith.addi %ext, %c1 : i32
+      %ew = arith.cmpi sge, %e1, %c2 : i32
+      %e = arith.select %ew, %c0, %e1 : i32
+      %w = ttg.async_wait %tok {num = 2 : i32}
+      %a = ttg.memdesc_index %ra[%e] : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf16, #sh, #smem, mutable>
+      %b = ttg.memdesc_index %rb[%e] : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf16, #sh, #smem, mutable>
+      %d = musagpu.sqmma %a, %b, %acc : !ttg.memdesc<64x64xf16, #sh, #smem, mutable>, !ttg.memdesc<64x64xf16, #sh, #smem, mutable> -> tensor<64x64xf32, #sqmma>
+      %dw = musagpu.sqmma_wait %d : tensor<64x64xf32, #sqmma>
+      %i1 = arith.addi %ins, %c1 : i32
+      %iw = arith.cmpi sge, %i1, %c2 : i32
+      %in = arith.select %iw, %c0, %i1 : i32
+      %na = ttg.memdesc_index %ra[%in] : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf16, #sh, #smem, mutable>
+      %ca = ttg.async_copy_global_to_local %pa, %na : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #sh, #smem, mutable>
+      %nb = ttg.memdesc_index %rb[%in] : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf16, #sh, #smem, mutable>
+      %cb = ttg.async_copy_global_to_local %pb, %nb : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #sh, #smem, mutable>
+      %g = ttg.async_commit_group tokens %ca, %cb
+      scf.yield %dw, %in, %e, %g : tensor<64x64xf32, #sqmma>, i32, i32, !ttg.async.token
+    }
+    ttg.local_dealloc %ra : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable>
+    ttg.local_dealloc %rb : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable>
+    tt.return %r#0 : tensor<64x64xf32, #sqmma>
+  }
+}
+
+// -----
+
+// A third ring picked by the same insert counter, which the sqmma does not
+// read: widening the counter would index past its two slots, and it cannot
+// grow for free, so nothing changes.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
+  // CHECK-LABEL: tt.func public @sqmma_shared_counter_stays
+  // CHECK-COUNT-3: ttg.local_alloc {{.*}} -> !ttg.memdesc<2x64x64xf16
+  // CHECK: musagpu.sqmma
+  // CHECK-NEXT: musagpu.sqmma_wait
+  // CHECK: ttg.async_copy_global_to_local
+  tt.func public @sqmma_shared_counter_stays(%pa: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32, %t0: !ttg.async.token) -> tensor<64x64xf32, #sqmma> {
+    %c-1 = arith.constant -1 : i32
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+    %ra = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable>
+    %rb = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable>
+    %rc = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable>
+    %r:4 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %ins = %c1, %ext = %c-1, %tok = %t0) -> (tensor<64x64xf32, #sqmma>, i32, i32, !ttg.async.token) : i32 {
+      %e1 = arith.addi %ext, %c1 : i32
+      %ew = arith.cmpi sge, %e1, %c2 : i32
+      %e = arith.select %ew, %c0, %e1 : i32
+      %w = ttg.async_wait %tok {num = 2 : i32}
+      %a = ttg.memdesc_index %ra[%e] : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf16, #sh, #smem, mutable>
+      %b = ttg.memdesc_index %rb[%e] : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf16, #sh, #smem, mutable>
+      %d = musagpu.sqmma %a, %b, %acc : !ttg.memdesc<64x64xf16, #sh, #smem, mutable>, !ttg.memdesc<64x64xf16, #sh, #smem, mutable> -> tensor<64x64xf32, #sqmma>
+      %dw = musagpu.sqmma_wait %d : tensor<64x64xf32, #sqmma>
+      %i1 = arith.addi %ins, %c1 : i32
+      %iw = arith.cmpi sge, %i1, %c2 : i32
+      %in = arith.select %iw, %c0, %i1 : i32
+      %na = ttg.memdesc_index %ra[%in] : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf16, #sh, #smem, mutable>
+      %ca = ttg.async_copy_global_to_local %pa, %na : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #sh, #smem, mutable>
+      %nc = ttg.memdesc_index %rc[%in] : !ttg.memdesc<2x64x64xf16, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf16, #sh, #smem, mutable>
+      %cc = ttg.async_copy_global_to_local %pa, %nc : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #sh, #smem, mutable>
+      %g = ttg.async_commit_group tokens %ca, %cc
+      scf.yield %dw, %in, %e, %g : tensor<64x64xf32, #sqmma>, i32, i32, !ttg.async.token
+    }
+    tt.return %r#0 : tensor<64x64xf32, #sqmma>
+  }
+}
