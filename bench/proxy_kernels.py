@@ -136,7 +136,8 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
 
 
 @triton.jit
-def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+                     PRECISION: tl.constexpr):
     bh = tl.program_id(1)
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rd = tl.arange(0, D)
@@ -148,15 +149,16 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM
     for start in range(0, seq, BN):
         rn = start + tl.arange(0, BN)
         kt = tl.load(k_ptr + base + rn[None, :] * D + rd[:, None])
-        s = tl.dot(q, kt, input_precision="ieee") * scale
+        s = tl.dot(q, kt, input_precision=PRECISION) * scale
         m_new = tl.maximum(m_i, tl.max(s, axis=1))
         p = tl.exp(s - m_new[:, None])
         alpha = tl.exp(m_i - m_new)
         l_i = l_i * alpha + tl.sum(p, axis=1)
         v = tl.load(v_ptr + base + rn[:, None] * D + rd[None, :])
-        acc = acc * alpha[:, None] + tl.dot(p, v, input_precision="ieee")
+        # 16-bit operands: P goes to the second dot in V's type, as in Triton's tutorial.
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v, input_precision=PRECISION)
         m_i = m_new
-    tl.store(o_ptr + base + rm[:, None] * D + rd[None, :], acc / l_i[:, None])
+    tl.store(o_ptr + base + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty))
 
 
 @dataclass
@@ -405,17 +407,20 @@ def _setup_matmul_tc(dev: Any, c: Case) -> Setup:
 def _setup_attention(dev: Any, c: Case) -> Setup:
     import torch
     bh, seq, d = c.values["BH"], c.values["seq"], c.values["D"]
+    dtype = {"*fp32": torch.float32, "*fp16": torch.float16, "*bf16": torch.bfloat16}[c.signature["q_ptr"]]
     g = _gen(dev)
-    q, k, v = (torch.randn(bh, seq, d, device=dev, generator=g) for _ in range(3))
+    q, k, v = (torch.randn(bh, seq, d, device=dev, generator=g).to(dtype) for _ in range(3))
     out = torch.empty_like(q)
 
     def reference() -> Any:
         s = (q.double() @ k.double().transpose(1, 2)) * c.values["scale"]
-        return (torch.softmax(s, dim=-1) @ v.double()).float()
+        return (torch.softmax(s, dim=-1) @ v.double()).to(dtype)
 
+    # fp32 ieee: exact products; 16-bit: P rounded to the operand type before the second dot.
+    tol = 1e-4 if dtype == torch.float32 else 2e-2
     sdpa = torch.nn.functional.scaled_dot_product_attention
     return Setup(c.value_args({"q_ptr": q, "k_ptr": k, "v_ptr": v, "o_ptr": out}), (seq // c.values["BM"], bh),
-                 lambda: _close(out, reference(), 1e-4, 1e-4), lambda: None,
+                 lambda: _close(out.float(), reference().float(), tol, tol), lambda: None,
                  lambda: sdpa(q[None], k[None], v[None]))
 
 
@@ -475,8 +480,9 @@ def cases() -> List[Case]:
              {"M": mm, "N": mm, "K": mm, "BM": 64, "BN": 64, "BK": 16, "PRECISION": "ieee"}, 4, "TFLOP/s", 2.0 * mm**3, _setup_matmul),
         Case("attention_fma", attention_kernel, {"q_ptr": f32, "k_ptr": f32, "v_ptr": f32, "o_ptr": f32,
                                                  "seq": "i32", "scale": "fp32", "D": "constexpr", "BM": "constexpr",
-                                                 "BN": "constexpr"},
-             {"seq": seq, "scale": 1.0 / math.sqrt(d), "D": d, "BM": 64, "BN": 32, "BH": bh}, 4, "TFLOP/s",
+                                                 "BN": "constexpr", "PRECISION": "constexpr"},
+             {"seq": seq, "scale": 1.0 / math.sqrt(d), "D": d, "BM": 64, "BN": 32, "BH": bh, "PRECISION": "ieee"},
+             4, "TFLOP/s",
              4.0 * bh * seq * seq * d, _setup_attention),
     ] + matrix_unit_cases()
 
@@ -489,8 +495,17 @@ def matrix_unit_cases() -> List[Case]:
               "PRECISION": "constexpr"}
     # Triton's default precision; it only matters for f32 operands.
     tiles = {"M": big, "N": big, "K": big, "BM": 128, "BN": 128, "BK": 64, "PRECISION": "tf32"}
+    # Flash-attention forward at the size (L = 8192, D = 64, BM = 128, BN = 64).
+    bh, seq, d = 16, 8192, 64
+    attention_sig = {"seq": "i32", "scale": "fp32", "D": "constexpr", "BM": "constexpr", "BN": "constexpr",
+                     "PRECISION": "constexpr"}
     return [
         Case(f"matmul_{ty}", matmul_kernel, {"a_ptr": f"*{ty}", "b_ptr": f"*{ty}", "c_ptr": f"*{ty}", **mm_sig},
              dict(tiles), 4, "TFLOP/s", 2.0 * big**3, _setup_matmul_tc, num_stages=3)
         for ty in ("fp16", "bf16")
+    ] + [
+        Case("attention_fp16", attention_kernel, {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16",
+                                                  "o_ptr": "*fp16", **attention_sig},
+             {"seq": seq, "scale": 1.0 / math.sqrt(d), "D": d, "BM": 128, "BN": 64, "BH": bh, "PRECISION": "tf32"},
+             4, "TFLOP/s", 4.0 * bh * seq * seq * d, _setup_attention, num_stages=3),
     ]

@@ -588,14 +588,10 @@ void carryAccumulatorInLayout(OpOperand &accOperand, Value accResult) {
   result.replaceAllUsesExcept(out.getResult(), out);
 }
 
-/// The swizzle period of an SQMMA operand buffer: 256-byte lines, one
-/// phase per line for stride / granularity lines.
+/// The swizzle period of an SQMMA operand buffer: one phase per line for
+/// stride / granularity lines.
 int64_t getSwizzlePeriod(mgpu::TMESharedEncodingAttr enc) {
-  unsigned granule = enc.getSwizzleGranularityBytes();
-  if (granule == 0)
-    return 16;
-  return int64_t(enc.getSwizzleLineBytes()) * enc.getSwizzleStrideBytes() /
-         granule;
+  return enc.getSwizzlePeriodBytes();
 }
 
 void setAlignment(ttg::LocalAllocOp alloc, int64_t alignment) {

@@ -182,17 +182,35 @@ bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<mgpu::SQMMAOp> sqmmas,
   // Per ring the sqmma ops read: its read counter and its refill counters.
   llvm::MapVector<Operation *, std::pair<RingCounter, SmallVector<RingCounter>>>
       rings;
-  for (mgpu::SQMMAOp sqmma : sqmmas)
-    for (Value operand : {sqmma.getA(), sqmma.getB()}) {
-      std::optional<RingSlot> read = matchRingSlot(operand, loop);
-      if (!read)
-        return false;
-      rings.insert({read->ring, {read->counter, {}}});
-    }
+  // Every copy refills a ring slot; an sqmma operand that is no ring slot
+  // must be a buffer no copy writes (one the body stores a tensor into, or
+  // one from before the loop that is no ring's).
+  llvm::SmallPtrSet<Operation *, 4> copied;
   for (ttg::AsyncCopyGlobalToLocalOp copy : copies) {
     std::optional<RingSlot> written = matchRingSlot(copy.getResult(), loop);
     if (!written)
       return false;
+    copied.insert(written->ring);
+  }
+  for (mgpu::SQMMAOp sqmma : sqmmas)
+    for (Value operand : {sqmma.getA(), sqmma.getB()}) {
+      if (std::optional<RingSlot> read = matchRingSlot(operand, loop)) {
+        rings.insert({read->ring, {read->counter, {}}});
+        continue;
+      }
+      Value buffer = operand;
+      while (Operation *def = buffer.getDefiningOp()) {
+        if (!isa<ttg::MemDescIndexOp, ttg::MemDescTransOp>(def))
+          break;
+        buffer = def->getOperand(0);
+      }
+      auto alloc = buffer.getDefiningOp<ttg::LocalAllocOp>();
+      if (!alloc || copied.contains(alloc) ||
+          (!alloc.getSrc() && loop->isAncestor(alloc)))
+        return false;
+    }
+  for (ttg::AsyncCopyGlobalToLocalOp copy : copies) {
+    std::optional<RingSlot> written = matchRingSlot(copy.getResult(), loop);
     auto it = rings.find(written->ring);
     if (it != rings.end())
       it->second.second.push_back(written->counter);
@@ -220,6 +238,13 @@ bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<mgpu::SQMMAOp> sqmmas,
     // The counters may be shared with other rings: all grow alike.
     if (slots && *slots != read.slots)
       return false;
+    // The new slot must start on a swizzle period, as the others do (a
+    // one-slot ring need not have slots of whole periods).
+    auto type = cast<ttg::MemDescType>(ring.getType());
+    int64_t slotBytes = getBytes(type) / type.getShape()[0];
+    if (auto tme = dyn_cast<mgpu::TMESharedEncodingAttr>(type.getEncoding());
+        tme && slotBytes % tme.getSwizzlePeriodBytes() != 0)
+      return false;
     slots = read.slots;
     grow.push_back(ring);
     for (RingCounter c : refills)
@@ -227,8 +252,7 @@ bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<mgpu::SQMMAOp> sqmmas,
         wraps.push_back(c.wrap);
     if (!llvm::is_contained(wraps, read.wrap))
       wraps.push_back(read.wrap);
-    auto type = cast<ttg::MemDescType>(ring.getType());
-    extra += getBytes(type) / type.getShape()[0];
+    extra += slotBytes;
   }
   if (grow.empty())
     return true;
@@ -242,8 +266,9 @@ bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<mgpu::SQMMAOp> sqmmas,
 /// Moves the dots (tt.dot, or musagpu.sqmma whose ring slots the copies do
 /// not refill, see makeRoomForEarlyCopies) of `loop`'s body that precede its
 /// last async copy, with their users in the body, to just before its
-/// terminator, if all of them but the sqmma ops and their waits are free of
-/// memory effects.
+/// terminator, if all of them but the sqmma ops, their waits and the
+/// buffers the sqmma ops read that the body fills are free of memory
+/// effects.
 void scheduleBody(scf::ForOp loop, int64_t &sharedBytes, int64_t limit) {
   Block &body = *loop.getBody();
   Operation *lastCopy = nullptr;
@@ -278,7 +303,12 @@ void scheduleBody(scf::ForOp loop, int64_t &sharedBytes, int64_t limit) {
         if (inBody && inBody != body.getTerminator())
           moved.insert(inBody);
       }
-  if (!llvm::all_of(moved, [](Operation *op) {
+  // Besides the sqmma ops and their waits, a moved op may store a tensor
+  // into a buffer of its own (the operand of a later sqmma), which no copy
+  // touches.
+  if (!llvm::all_of(moved, [&](Operation *op) {
+        if (auto alloc = dyn_cast<ttg::LocalAllocOp>(op))
+          return alloc.getSrc() && !sqmmas.empty();
         return isMemoryEffectFree(op) ||
                isa<mgpu::SQMMAOp, mgpu::SQMMAWaitOp>(op);
       }))

@@ -9,11 +9,24 @@
 // does the part of their work that the accumulator layouts need:
 //  * elementwise ops run in the accumulator layout, the conversion moving
 //    after them (where the op narrows the type, the scratch traffic halves);
-//  * a conversion of a conversion becomes one conversion;
+//  * a conversion of a conversion becomes one conversion, and a conversion
+//    of a splat constant the constant in the new layout;
 //  * stores into shared memory (ttg.local_store, ttg.local_alloc, and
 //    tt.descriptor_store, which --musa-lower-descriptors-to-tme turns into a
 //    local_store) take the accumulator layout itself: they write through the
-//    layout's linear layout whatever it is, so the conversion is dropped.
+//    layout's linear layout whatever it is, so the conversion is dropped;
+//  * an elementwise operand broadcast from a row or column vector
+//    (tt.broadcast of tt.expand_dims, e.g. `s - m[:, None]`) is rebuilt in
+//    the accumulator layout from the vector, converted into its slice: the
+//    vector moves, not the tile;
+//  * a tt.reduce of an accumulator runs in its layout, and the (much
+//    smaller) result is converted instead;
+//  * a loop-carried value that each iteration converts out of an
+//    accumulator layout is carried in that layout: the conversion moves to
+//    its uses at the top of the body (where the rewrites above carry it on,
+//    or it cancels against the conversion into the unit's next dot) and
+//    after the loop. Flash attention's accumulator and scores then stay in
+//    the unit's layout.
 // Conversions from other layouts are left alone: Triton picked those store
 // layouts for vectorized, conflict-free shared-memory stores.
 //
@@ -25,6 +38,7 @@
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -80,9 +94,56 @@ struct CollapseConversionChain
   }
 };
 
+/// `value` = tt.broadcast(tt.expand_dims(v)) of a rank-2 tile from a
+/// vector `v` (the expand_dims' source), or null.
+triton::ExpandDimsOp getBroadcastVector(Value value) {
+  auto broadcast = value.getDefiningOp<triton::BroadcastOp>();
+  if (!broadcast)
+    return {};
+  auto expand = broadcast.getSrc().getDefiningOp<triton::ExpandDimsOp>();
+  if (!expand || cast<RankedTensorType>(value.getType()).getRank() != 2)
+    return {};
+  return expand;
+}
+
+/// The broadcast `value` (getBroadcastVector) rebuilt in `encoding`: its
+/// vector converted into the slice of `encoding`, expanded and broadcast.
+Value broadcastInLayout(PatternRewriter &rewriter, Location loc, Value value,
+                        Attribute encoding) {
+  triton::ExpandDimsOp expand = getBroadcastVector(value);
+  unsigned axis = expand.getAxis();
+  auto slice = ttg::SliceEncodingAttr::get(
+      rewriter.getContext(), axis,
+      cast<ttg::DistributedEncodingTrait>(encoding));
+  Value vector = ttg::ConvertLayoutOp::create(
+      rewriter, loc, withEncoding(expand.getSrc().getType(), slice),
+      expand.getSrc());
+  Value expanded = triton::ExpandDimsOp::create(
+      rewriter, loc, withEncoding(expand.getType(), encoding), vector,
+      rewriter.getI32IntegerAttr(axis));
+  return triton::BroadcastOp::create(
+      rewriter, loc, withEncoding(value.getType(), encoding), expanded);
+}
+
+/// convert_layout of a splat constant -> the constant in the new layout (a
+/// loop-carried accumulator's zero init, once it is carried as such).
+struct ConvertSplatConstant : public OpRewritePattern<ttg::ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ttg::ConvertLayoutOp cvt,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr splat;
+    if (!matchPattern(cvt.getSrc(), m_Constant(&splat)) || !splat.isSplat())
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        cvt, cvt.getType(), splat.resizeSplat(cvt.getType()));
+    return success();
+  }
+};
+
 /// An elementwise op on accumulators converted out of one accumulator
-/// layout (and splat constants) runs in that layout; the conversion follows
-/// it. Each converted operand must have no other use, or its conversion
+/// layout (and splats, and broadcast vectors) runs in that layout; the
+/// conversion follows it. Each converted operand must have no other use, or its conversion
 /// would stay and the data would move twice.
 struct SinkThroughElementwise : public RewritePattern {
   SinkThroughElementwise(MLIRContext *ctx)
@@ -103,22 +164,35 @@ struct SinkThroughElementwise : public RewritePattern {
         continue;
       }
       DenseElementsAttr splat;
-      if (!matchPattern(operand, m_Constant(&splat)) || !splat.isSplat())
+      if (matchPattern(operand, m_Constant(&splat)) && splat.isSplat())
+        continue;
+      if (!operand.getDefiningOp<triton::SplatOp>() &&
+          !getBroadcastVector(operand))
         return failure();
     }
     if (!source)
       return failure();
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
-      if (auto cvt = operand.getDefiningOp<ttg::ConvertLayoutOp>()) {
-        operands.push_back(cvt.getSrc());
+      if (accumulatorSource(operand)) {
+        operands.push_back(
+            operand.getDefiningOp<ttg::ConvertLayoutOp>().getSrc());
         continue;
       }
       DenseElementsAttr splat;
-      matchPattern(operand, m_Constant(&splat));
       RankedTensorType type = withEncoding(operand.getType(), source);
-      operands.push_back(arith::ConstantOp::create(
-          rewriter, op->getLoc(), type, splat.resizeSplat(type)));
+      if (matchPattern(operand, m_Constant(&splat))) {
+        operands.push_back(arith::ConstantOp::create(
+            rewriter, op->getLoc(), type, splat.resizeSplat(type)));
+        continue;
+      }
+      if (auto scalar = operand.getDefiningOp<triton::SplatOp>()) {
+        operands.push_back(triton::SplatOp::create(rewriter, op->getLoc(), type,
+                                                   scalar.getSrc()));
+        continue;
+      }
+      operands.push_back(
+          broadcastInLayout(rewriter, op->getLoc(), operand, source));
     }
     Operation *moved = rewriter.clone(*op);
     moved->setOperands(operands);
@@ -151,6 +225,81 @@ struct StoreAccumulatorLayout : public OpRewritePattern<OpTy> {
   }
 };
 
+/// A tt.reduce of accumulators converted out of one accumulator layout
+/// reduces them in that layout; its
+/// results, in the slice of that layout, are converted to the old types.
+struct SinkThroughReduce : public OpRewritePattern<triton::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(triton::ReduceOp reduce,
+                                PatternRewriter &rewriter) const override {
+    Attribute source;
+    // The conversion may have other users: the reduce reads the registers
+    // either way, and the other users keep the conversion (or sink it too).
+    for (Value operand : reduce.getSrcs()) {
+      Attribute encoding = accumulatorSource(operand);
+      if (!encoding || (source && source != encoding))
+        return failure();
+      source = encoding;
+    }
+    if (!source || llvm::any_of(reduce.getResultTypes(), [](Type t) {
+          return !isa<RankedTensorType>(t);
+        }))
+      return failure();
+    auto slice = ttg::SliceEncodingAttr::get(
+        rewriter.getContext(), reduce.getAxis(),
+        cast<ttg::DistributedEncodingTrait>(source));
+    Operation *moved = rewriter.clone(*reduce);
+    for (OpOperand &operand : moved->getOpOperands())
+      operand.set(operand.get().getDefiningOp<ttg::ConvertLayoutOp>().getSrc());
+    SmallVector<Value> results;
+    for (OpResult result : moved->getResults()) {
+      Type oldType = result.getType();
+      result.setType(withEncoding(oldType, slice));
+      results.push_back(ttg::ConvertLayoutOp::create(
+          rewriter, reduce.getLoc(), oldType, result));
+    }
+    rewriter.replaceOp(reduce, results);
+    return success();
+  }
+};
+
+/// Carries in the accumulator layout each iter_arg of `loop` whose yielded
+/// value is converted out of one (and used only by the yield): the init is
+/// converted in before the loop, the body's uses and the loop's result get
+/// a conversion out. Returns whether anything changed.
+bool carryInAccumulatorLayout(scf::ForOp loop) {
+  bool changed = false;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (unsigned k = 0, e = loop.getNumRegionIterArgs(); k < e; ++k) {
+    Value yielded = yield.getOperand(k);
+    Attribute source = accumulatorSource(yielded);
+    if (!source || !yielded.hasOneUse())
+      continue;
+    auto cvt = yielded.getDefiningOp<ttg::ConvertLayoutOp>();
+    Type plainType = yielded.getType();
+    Type accType = cvt.getSrc().getType();
+    OpBuilder b(loop);
+    Value init = ttg::ConvertLayoutOp::create(b, loop.getLoc(), accType,
+                                              loop.getInitArgs()[k]);
+    loop.getInitArgsMutable()[k].assign(init);
+    BlockArgument arg = loop.getRegionIterArg(k);
+    arg.setType(accType);
+    b.setInsertionPointToStart(loop.getBody());
+    auto inBody = ttg::ConvertLayoutOp::create(b, loop.getLoc(), plainType, arg);
+    arg.replaceAllUsesExcept(inBody.getResult(), inBody);
+    yield->setOperand(k, cvt.getSrc());
+    cvt->erase();
+    OpResult result = loop->getResult(k);
+    result.setType(accType);
+    b.setInsertionPointAfter(loop);
+    auto after = ttg::ConvertLayoutOp::create(b, loop.getLoc(), plainType, result);
+    result.replaceAllUsesExcept(after.getResult(), after);
+    changed = true;
+  }
+  return changed;
+}
+
 /// Records whether a walk rewrote anything.
 struct ChangeTracker : public RewriterBase::Listener {
   bool changed = false;
@@ -169,7 +318,8 @@ struct MUSASinkAccumulatorConversions
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<CollapseConversionChain, SinkThroughElementwise,
+    patterns.add<CollapseConversionChain, ConvertSplatConstant,
+                 SinkThroughElementwise, SinkThroughReduce,
                  StoreAccumulatorLayout<ttg::LocalStoreOp, 0>,
                  StoreAccumulatorLayout<ttg::LocalAllocOp, 0>>(ctx);
     // tt.descriptor_store's operands: the descriptor, the stored tile, then
@@ -181,10 +331,16 @@ struct MUSASinkAccumulatorConversions
     // Each rewrite moves a conversion forward, so one walk mostly suffices;
     // walk again while something changed.
     ChangeTracker tracker;
+    bool carried;
     do {
-      tracker.changed = false;
-      walkAndApplyPatterns(getOperation(), frozen, &tracker);
-    } while (tracker.changed);
+      do {
+        tracker.changed = false;
+        walkAndApplyPatterns(getOperation(), frozen, &tracker);
+      } while (tracker.changed);
+      carried = false;
+      getOperation().walk(
+          [&](scf::ForOp loop) { carried |= carryInAccumulatorLayout(loop); });
+    } while (carried);
     // The conversions out of accumulator layouts the rewrites left without
     // users would still get scratch from --musa-allocate-shared-memory.
     SmallVector<ttg::ConvertLayoutOp> dead;

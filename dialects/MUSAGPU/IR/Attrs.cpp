@@ -427,6 +427,13 @@ TMESharedEncodingAttr TMESharedEncodingAttr::getForMatrixOperand(
   return getForSQMMAOperand(ctx, opIdx, order, elementBitWidth);
 }
 
+int64_t TMESharedEncodingAttr::getSwizzlePeriodBytes() const {
+  unsigned granule = getSwizzleGranularityBytes();
+  if (granule == 0)
+    return 16;
+  return int64_t(getSwizzleLineBytes()) * getSwizzleStrideBytes() / granule;
+}
+
 int64_t TMESharedEncodingAttr::getPieceBytes() const {
   if (getSwizzleGranularity() == TMESwizzleGranularity::None)
     return kTMEMaxBoxInnerBytes;

@@ -212,6 +212,10 @@ def MUSAGPU_TMESharedEncodingAttr
     /// dimension: 256 B (a TME box row), or one swizzle line when that is
     /// narrower (a 128 B line is a row of Hopper's swizzle atom).
     int64_t getPieceBytes() const;
+    /// Bytes after which the swizzle pattern repeats (line * stride /
+    /// granularity; 16 unswizzled): a buffer, and each slot of a ring of
+    /// them, must start on a multiple of it.
+    int64_t getSwizzlePeriodBytes() const;
   }];
 }
 

@@ -189,3 +189,44 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %r#0 : tensor<64x64xf32, #sqmma>
   }
 }
+
+// -----
+
+// A one-slot ring (num_stages = 2) of 2 KiB slots in a swizzle whose period
+// is 4 KiB: a second slot would start in the middle of a period and see
+// another swizzle, so the ring keeps its slot and the sqmma stays first.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [32, 32, 32]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
+  // CHECK-LABEL: tt.func public @sqmma_ring_slot_off_period
+  // CHECK: ttg.local_alloc {{.*}} -> !ttg.memdesc<1x32x32xf16
+  // CHECK: musagpu.sqmma
+  // CHECK-NEXT: musagpu.sqmma_wait
+  // CHECK: ttg.async_copy_global_to_local
+  tt.func public @sqmma_ring_slot_off_period(%pa: tensor<32x32x!tt.ptr<f16>, #blocked>, %b: !ttg.memdesc<32x32xf16, #sh, #smem>, %n: i32, %t0: !ttg.async.token) -> tensor<32x32xf32, #sqmma> {
+    %c-1 = arith.constant -1 : i32
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #sqmma>
+    %ra = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<1x32x32xf16, #sh, #smem, mutable>
+    %r:4 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %ins = %c0, %ext = %c-1, %tok = %t0) -> (tensor<32x32xf32, #sqmma>, i32, i32, !ttg.async.token) : i32 {
+      %e1 = arith.addi %ext, %c1 : i32
+      %ew = arith.cmpi sge, %e1, %c1 : i32
+      %e = arith.select %ew, %c0, %e1 : i32
+      %w = ttg.async_wait %tok {num = 0 : i32}
+      %a = ttg.memdesc_index %ra[%e] : !ttg.memdesc<1x32x32xf16, #sh, #smem, mutable> -> !ttg.memdesc<32x32xf16, #sh, #smem, mutable>
+      %d = musagpu.sqmma %a, %b, %acc : !ttg.memdesc<32x32xf16, #sh, #smem, mutable>, !ttg.memdesc<32x32xf16, #sh, #smem> -> tensor<32x32xf32, #sqmma>
+      %dw = musagpu.sqmma_wait %d : tensor<32x32xf32, #sqmma>
+      %i1 = arith.addi %ins, %c1 : i32
+      %iw = arith.cmpi sge, %i1, %c1 : i32
+      %in = arith.select %iw, %c0, %i1 : i32
+      %na = ttg.memdesc_index %ra[%in] : !ttg.memdesc<1x32x32xf16, #sh, #smem, mutable> -> !ttg.memdesc<32x32xf16, #sh, #smem, mutable>
+      %ca = ttg.async_copy_global_to_local %pa, %na : tensor<32x32x!tt.ptr<f16>, #blocked> -> <32x32xf16, #sh, #smem, mutable>
+      %g = ttg.async_commit_group tokens %ca
+      scf.yield %dw, %in, %e, %g : tensor<32x32xf32, #sqmma>, i32, i32, !ttg.async.token
+    }
+    tt.return %r#0 : tensor<32x32xf32, #sqmma>
+  }
+}

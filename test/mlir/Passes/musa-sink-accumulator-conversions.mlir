@@ -93,3 +93,78 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Flash attention's loop on mp_31: the scores leave the first sqmma, are
+// scaled by a runtime scalar, reduced per row and shifted by the row max; the
+// accumulator is carried across iterations, rescaled by a row vector and fed
+// to the second sqmma. Everything stays in the SQMMA layout: the row max and
+// sum are reduced there (their 128-element results converted, not the
+// tiles), the row vectors are converted into the SQMMA layout's slice and
+// broadcast there, and the loop carries the accumulator as #sqmma, so the
+// only tile conversion left is the one after the loop.
+// CHECK-LABEL: @attention_loop
+// CHECK: arith.constant dense<0xFF800000>
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]], %[[M:.*]] = %{{.*}}) -> (tensor<64x64xf32, #sqmma>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>)
+// CHECK: %[[S:.*]] = musagpu.sqmma_wait
+// CHECK: tt.splat %{{.*}} : f32 -> tensor<64x64xf32, #sqmma>
+// CHECK: %[[MAX:.*]] = "tt.reduce"(%{{.*}}) <{axis = 1 : i32}>
+// CHECK: }) : (tensor<64x64xf32, #sqmma>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>>
+// CHECK: ttg.convert_layout %[[MAX]] : tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>> -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+// CHECK: ttg.convert_layout %{{.*}} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>>
+// CHECK: tt.broadcast %{{.*}} : tensor<64x1xf32, #sqmma> -> tensor<64x64xf32, #sqmma>
+// CHECK: arith.subf %{{.*}}, %{{.*}} : tensor<64x64xf32, #sqmma>
+// CHECK: arith.mulf %[[ACC]], %{{.*}} : tensor<64x64xf32, #sqmma>
+// CHECK: %[[D:.*]] = musagpu.sqmma
+// CHECK: %[[DW:.*]] = musagpu.sqmma_wait %[[D]]
+// CHECK-NOT: ttg.convert_layout {{.*}} : tensor<64x64xf32
+// CHECK: scf.yield %[[DW]]
+// CHECK: ttg.convert_layout %{{.*}} : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+// CHECK-NOT: ttg.convert_layout
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @attention_loop(%q: !ttg.memdesc<64x64xf16, #sh, #smem>, %k: !ttg.memdesc<64x64xf16, #sh, #smem>, %v: !ttg.memdesc<64x64xf16, #sh, #smem>, %scale: f32, %n: i32, %out: tensor<64x64x!tt.ptr<f32>, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %szero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+    %minf = arith.constant dense<0xFF800000> : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %m = %minf) -> (tensor<64x64xf32, #blocked>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) : i32 {
+      %qk = musagpu.sqmma %q, %k, %szero : !ttg.memdesc<64x64xf16, #sh, #smem>, !ttg.memdesc<64x64xf16, #sh, #smem> -> tensor<64x64xf32, #sqmma>
+      %qkw = musagpu.sqmma_wait %qk : tensor<64x64xf32, #sqmma>
+      %s0 = ttg.convert_layout %qkw : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+      %sc = tt.splat %scale : f32 -> tensor<64x64xf32, #blocked>
+      %s = arith.mulf %s0, %sc : tensor<64x64xf32, #blocked>
+      %rowmax = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tt.reduce.return %mx : f32
+      }) : (tensor<64x64xf32, #blocked>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %mnew = arith.maxnumf %m, %rowmax : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %me = tt.expand_dims %mnew {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xf32, #blocked>
+      %mb = tt.broadcast %me : tensor<64x1xf32, #blocked> -> tensor<64x64xf32, #blocked>
+      %sh = arith.subf %s, %mb : tensor<64x64xf32, #blocked>
+      %p = math.exp %sh : tensor<64x64xf32, #blocked>
+      %alpha = arith.subf %m, %mnew : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %ae = tt.expand_dims %alpha {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xf32, #blocked>
+      %ab = tt.broadcast %ae : tensor<64x1xf32, #blocked> -> tensor<64x64xf32, #blocked>
+      %scaled = arith.mulf %acc, %ab : tensor<64x64xf32, #blocked>
+      %ph = arith.truncf %p : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+      %pbuf = ttg.local_alloc %ph : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #sh, #smem>
+      %c = ttg.convert_layout %scaled : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #sqmma>
+      %d = musagpu.sqmma %pbuf, %v, %c : !ttg.memdesc<64x64xf16, #sh, #smem>, !ttg.memdesc<64x64xf16, #sh, #smem> -> tensor<64x64xf32, #sqmma>
+      %dw = musagpu.sqmma_wait %d : tensor<64x64xf32, #sqmma>
+      %next = ttg.convert_layout %dw : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+      scf.yield %next, %mnew : tensor<64x64xf32, #blocked>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    }
+    tt.store %out, %r#0 : tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
