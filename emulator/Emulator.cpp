@@ -15,6 +15,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -24,6 +26,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -123,8 +126,163 @@ std::string paramKind(llvm::Type *type) {
   return "";
 }
 
+/// Which global pointers may not derive from a kernel parameter: the
+/// accesses the runtime may accept inside a live tensor that is not an
+/// argument (see kLoadedPointerAccess). A pointer derives from a parameter
+/// when every value it is computed from, back through address arithmetic
+/// (a GEP's base, an inttoptr of integer arithmetic over a ptrtoint), casts,
+/// phis, selects and the structs and vectors the lowering packs pointers
+/// in, is a pointer parameter of the kernel or null. Anything else it
+/// reaches (a loaded pointer or integer, an integer parameter, a parameter
+/// of a function the kernel calls, a call) may hold any address.
+class PointerProvenance {
+public:
+  explicit PointerProvenance(const llvm::Function &kernel) : kernel(kernel) {}
+
+  bool mayBeLoaded(llvm::Value *ptr) {
+    auto known = cache.find(ptr);
+    if (known != cache.end())
+      return known->second;
+    llvm::SmallPtrSet<llvm::Value *, 32> visited;
+    llvm::SmallVector<llvm::Value *> work = {ptr};
+    bool loaded = false;
+    while (!work.empty() && !loaded) {
+      llvm::Value *v = work.pop_back_val();
+      if (!visited.insert(v).second)
+        continue;
+      auto it = cache.find(v);
+      if (it != cache.end()) {
+        loaded = it->second;
+        continue;
+      }
+      loaded = !operands(v, work, kernel);
+    }
+    if (loaded) {
+      cache[ptr] = true;
+    } else {
+      // Nothing reachable from `ptr` may be loaded: true of every value seen.
+      for (llvm::Value *v : visited)
+        cache[v] = false;
+    }
+    return loaded;
+  }
+
+private:
+  /// Whether values of `type` hold pointers (structs and vectors of them).
+  static bool holdsPointers(llvm::Type *type) {
+    if (type->isPointerTy())
+      return true;
+    if (auto *vec = llvm::dyn_cast<llvm::VectorType>(type))
+      return holdsPointers(vec->getElementType());
+    if (auto *array = llvm::dyn_cast<llvm::ArrayType>(type))
+      return holdsPointers(array->getElementType());
+    if (auto *st = llvm::dyn_cast<llvm::StructType>(type))
+      return llvm::any_of(st->elements(), holdsPointers);
+    return false;
+  }
+
+  /// Pushes the values `v` (a pointer, or a struct or vector holding
+  /// pointers) is computed from; false if `v` itself may hold any address.
+  static bool operands(llvm::Value *v, llvm::SmallVectorImpl<llvm::Value *> &work,
+                       const llvm::Function &kernel) {
+    if (auto *arg = llvm::dyn_cast<llvm::Argument>(v))
+      return arg->getType()->isPointerTy() && arg->getParent() == &kernel;
+    if (llvm::isa<llvm::ConstantPointerNull, llvm::UndefValue,
+                  llvm::ConstantAggregateZero>(v))
+      return true;
+    if (auto *gep = llvm::dyn_cast<llvm::GEPOperator>(v)) {
+      work.push_back(gep->getPointerOperand());
+      return true;
+    }
+    if (auto *cast = llvm::dyn_cast<llvm::Operator>(v)) {
+      unsigned op = cast->getOpcode();
+      if (op == llvm::Instruction::BitCast ||
+          op == llvm::Instruction::AddrSpaceCast ||
+          op == llvm::Instruction::Freeze) {
+        work.push_back(cast->getOperand(0));
+        return true;
+      }
+      if (op == llvm::Instruction::IntToPtr)
+        return integerBases(cast->getOperand(0), work);
+    }
+    if (auto *phi = llvm::dyn_cast<llvm::PHINode>(v)) {
+      for (llvm::Value *in : phi->incoming_values())
+        work.push_back(in);
+      return true;
+    }
+    if (auto *select = llvm::dyn_cast<llvm::SelectInst>(v)) {
+      work.push_back(select->getTrueValue());
+      work.push_back(select->getFalseValue());
+      return true;
+    }
+    if (llvm::isa<llvm::InsertValueInst, llvm::InsertElementInst,
+                  llvm::ShuffleVectorInst, llvm::ConstantAggregate>(v)) {
+      for (llvm::Value *op : llvm::cast<llvm::User>(v)->operands())
+        if (holdsPointers(op->getType()))
+          work.push_back(op);
+      return true;
+    }
+    if (auto *extract = llvm::dyn_cast<llvm::ExtractValueInst>(v)) {
+      work.push_back(extract->getAggregateOperand());
+      return true;
+    }
+    if (auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(v)) {
+      work.push_back(extract->getVectorOperand());
+      return true;
+    }
+    return false; // a load, a call, an integer parameter, ...
+  }
+
+  /// For `inttoptr(x)`: pushes the pointers whose ptrtoint the integer
+  /// arithmetic `x` offsets; false if it offsets none (the integer came
+  /// from memory, a parameter or a constant).
+  static bool integerBases(llvm::Value *x,
+                           llvm::SmallVectorImpl<llvm::Value *> &work) {
+    llvm::SmallPtrSet<llvm::Value *, 16> visited;
+    llvm::SmallVector<llvm::Value *> ints = {x};
+    bool based = false;
+    while (!ints.empty()) {
+      llvm::Value *v = ints.pop_back_val();
+      if (!visited.insert(v).second)
+        continue;
+      auto *op = llvm::dyn_cast<llvm::Operator>(v);
+      if (!op)
+        continue;
+      switch (op->getOpcode()) {
+      case llvm::Instruction::PtrToInt:
+        work.push_back(op->getOperand(0));
+        based = true;
+        break;
+      case llvm::Instruction::Add:
+      case llvm::Instruction::Sub:
+      case llvm::Instruction::Or:
+      case llvm::Instruction::And:
+      case llvm::Instruction::Xor:
+      case llvm::Instruction::ZExt:
+      case llvm::Instruction::SExt:
+      case llvm::Instruction::Trunc:
+      case llvm::Instruction::Freeze:
+      case llvm::Instruction::PHI:
+      case llvm::Instruction::Select:
+        for (llvm::Value *in : op->operands())
+          if (in->getType()->isIntegerTy() &&
+              in->getType()->getIntegerBitWidth() >= 32)
+            ints.push_back(in);
+        break;
+      default:
+        break;
+      }
+    }
+    return based;
+  }
+
+  const llvm::Function &kernel;
+  llvm::DenseMap<llvm::Value *, bool> cache;
+};
+
 /// A check call before every global and shared load, store and atomic.
-void instrumentMemoryAccesses(llvm::Module &module) {
+void instrumentMemoryAccesses(llvm::Module &module,
+                              const llvm::Function &kernel) {
   llvm::LLVMContext &ctx = module.getContext();
   const llvm::DataLayout &dl = module.getDataLayout();
   auto *i64 = llvm::Type::getInt64Ty(ctx);
@@ -135,9 +293,22 @@ void instrumentMemoryAccesses(llvm::Module &module) {
   llvm::FunctionCallee checkShared = module.getOrInsertFunction(
       abi::kCheckShared, llvm::Type::getVoidTy(ctx),
       llvm::PointerType::get(ctx, kSharedAddressSpace), i64, i64, i32);
+  llvm::Function *asyncCopy = module.getFunction(abi::kAsyncCopy);
+  llvm::FunctionCallee asyncCopyFromLoaded;
+  if (asyncCopy)
+    asyncCopyFromLoaded = module.getOrInsertFunction(
+        kAsyncCopyFromLoadedPointer, asyncCopy->getFunctionType());
   for (llvm::Function &fn : module) {
+    PointerProvenance provenance(kernel);
     for (llvm::BasicBlock &bb : fn) {
       for (llvm::Instruction &inst : bb) {
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+          // The source of an asynchronous copy is checked by the runtime.
+          if (asyncCopy && call->getCalledFunction() == asyncCopy &&
+              provenance.mayBeLoaded(call->getArgOperand(1)))
+            call->setCalledFunction(asyncCopyFromLoaded);
+          continue;
+        }
         llvm::Value *ptr = nullptr;
         llvm::Type *accessType = nullptr;
         llvm::Align align(1);
@@ -168,14 +339,17 @@ void instrumentMemoryAccesses(llvm::Module &module) {
         if (addressSpace != kGlobalAddressSpace &&
             addressSpace != kSharedAddressSpace)
           continue;
+        bool global = addressSpace == kGlobalAddressSpace;
+        int32_t kindBits = int32_t(kind);
+        if (global && provenance.mayBeLoaded(ptr))
+          kindBits |= kLoadedPointerAccess;
         llvm::IRBuilder<> b(&inst);
-        b.CreateCall(addressSpace == kGlobalAddressSpace ? checkGlobal
-                                                         : checkShared,
+        b.CreateCall(global ? checkGlobal : checkShared,
                      {ptr,
                       llvm::ConstantInt::get(
                           i64, dl.getTypeStoreSize(accessType).getFixedValue()),
                       llvm::ConstantInt::get(i64, align.value()),
-                      llvm::ConstantInt::get(i32, int32_t(kind))});
+                      llvm::ConstantInt::get(i32, kindBits)});
       }
     }
   }
@@ -377,7 +551,7 @@ EmulatedKernel::load(const std::string &llvmDialectText,
     kernel->params.push_back(kind);
   }
 
-  instrumentMemoryAccesses(*llvmModule);
+  instrumentMemoryAccesses(*llvmModule, *kernelFn);
   guardIntegerDivisions(*llvmModule);
   addEntryTrampoline(*llvmModule, *kernelFn);
   {

@@ -17,6 +17,7 @@
 #include "emulator/MatrixUnits.h"
 #include "target/EmulatorABI.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -119,8 +120,57 @@ struct AsyncBarrier {
   uint64_t completed = 0; // phases completed, for messages
 };
 
+/// The memory a launch's `LaunchConfig::liveBuffers` names: looked up once,
+/// on the first access outside every buffer of the launch, and shared by
+/// all its workers. Buffers are sorted by base; `maxEnd[i]` is the largest
+/// end among the first i+1, so a lookup walks back from the last base at or
+/// below the address only while a buffer could still hold it (the list may
+/// hold overlapping buffers, e.g. two storages over one allocation).
+struct LiveBuffers {
+  std::once_flag once;
+  std::vector<Buffer> sorted;
+  std::vector<uint64_t> maxEnd;
+  /// Why the lookup failed, if it did (named in out-of-bounds errors).
+  std::string lookupError;
+
+  void lookUp(const LiveBufferLookup &lookup) {
+    // On a thread of its own: the lookup may run Python, which must not run
+    // on a fiber's stack.
+    std::thread([&] {
+      llvm::Expected<std::vector<Buffer>> found = lookup();
+      if (!found) {
+        lookupError = llvm::toString(found.takeError());
+        return;
+      }
+      sorted = std::move(*found);
+    }).join();
+    llvm::erase_if(sorted, [](const Buffer &b) { return b.bytes == 0; });
+    llvm::sort(sorted, [](const Buffer &a, const Buffer &b) {
+      return a.base < b.base;
+    });
+    uint64_t end = 0;
+    for (const Buffer &b : sorted)
+      maxEnd.push_back(end = std::max(end, b.base + b.bytes));
+  }
+
+  /// The index of a buffer holding [addr, addr + bytes), or -1.
+  int64_t find(uint64_t addr, uint64_t bytes) const {
+    auto it = llvm::upper_bound(sorted, addr, [](uint64_t a, const Buffer &b) {
+      return a < b.base;
+    });
+    for (int64_t i = int64_t(it - sorted.begin()) - 1;
+         i >= 0 && maxEnd[size_t(i)] > addr; --i) {
+      const Buffer &b = sorted[size_t(i)];
+      if (addr - b.base <= b.bytes && bytes <= b.bytes - (addr - b.base))
+        return i;
+    }
+    return -1;
+  }
+};
+
 struct Worker {
   const LaunchConfig *config = nullptr;
+  LiveBuffers *liveBuffers = nullptr;
   EntryFn entry = nullptr;
   const uint64_t *slots = nullptr;
 
@@ -146,6 +196,8 @@ struct Worker {
   uint64_t instructions = 0;
   /// Last buffer an access hit (accesses come in runs on one buffer).
   size_t lastBuffer = 0;
+  /// The same among the live buffers.
+  size_t lastLive = ~size_t(0);
 
 #if defined(__x86_64__)
   void *schedulerSp = nullptr;
@@ -430,6 +482,8 @@ static void lockstepYield() {
 static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
                         int32_t kind) {
   Worker &w = *tlsWorker;
+  bool loadedPointer = kind & kLoadedPointerAccess;
+  kind &= ~kLoadedPointerAccess;
   auto addr = reinterpret_cast<uint64_t>(address);
   const std::vector<Buffer> &buffers = w.config->buffers;
   auto inside = [&](const Buffer &b) {
@@ -474,6 +528,24 @@ static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
     }
     break; // a margin without a report: fail as without margins
   }
+  // Not a buffer of the launch: maybe a live one (a pointer the kernel
+  // loaded from memory), looked up once per launch.
+  std::string notLive;
+  if (loadedPointer && w.config->liveBuffers) {
+    LiveBuffers &live = *w.liveBuffers;
+    std::call_once(live.once, [&] { live.lookUp(w.config->liveBuffers); });
+    if (w.lastLive < live.sorted.size() && inside(live.sorted[w.lastLive]))
+      return;
+    int64_t found = live.find(addr, bytes);
+    if (found >= 0) {
+      w.lastLive = size_t(found);
+      return;
+    }
+    notLive = live.lookupError.empty()
+                  ? std::string("; nor is it inside any live torch CPU tensor")
+                  : "; the lookup of the live torch CPU tensors failed: " +
+                        live.lookupError;
+  }
   // Name the nearest buffer to help find the bad index.
   std::string nearest;
   uint64_t bestDistance = ~uint64_t(0);
@@ -496,8 +568,8 @@ static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
     }
   }
   failThread(llvm::formatv("out-of-bounds {0} of {1} bytes at address {2:x}: "
-                           "outside every tensor passed to the kernel{3}",
-                           what, bytes, addr, nearest));
+                           "outside every tensor passed to the kernel{3}{4}",
+                           what, bytes, addr, nearest, notLive));
 }
 
 static void checkShared(const void *address, uint64_t bytes, uint64_t align,
@@ -576,18 +648,26 @@ static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
 /// are checked now, the source is read now, and shared memory is written
 /// only at this thread's next wait, so a kernel that reads the buffer
 /// without the wait (or its barrier) sees stale data.
-static void emuAsyncCopy(void *dst, const void *src, int32_t bytes) {
+static void asyncCopy(void *dst, const void *src, int32_t bytes,
+                      int32_t loadedPointer) {
   if (bytes != 4 && bytes != 8 && bytes != 16)
     failThread(llvm::formatv("asynchronous copy of {0} bytes: 4, 8 or 16 "
                              "bytes per copy",
                              bytes));
   checkGlobal(src, uint64_t(bytes), uint64_t(bytes),
-                 int32_t(abi::AccessKind::Load));
+              int32_t(abi::AccessKind::Load) | loadedPointer);
   checkShared(dst, uint64_t(bytes), uint64_t(bytes),
                  int32_t(abi::AccessKind::Store));
   Fiber::PendingCopy copy{static_cast<char *>(dst), uint32_t(bytes), {}};
   std::memcpy(copy.data.data(), src, size_t(bytes));
   tlsFiber->pendingCopies.push_back(copy);
+}
+
+static void emuAsyncCopy(void *dst, const void *src, int32_t bytes) {
+  asyncCopy(dst, src, bytes, 0);
+}
+static void emuAsyncCopyLoadedSrc(void *dst, const void *src, int32_t bytes) {
+  asyncCopy(dst, src, bytes, kLoadedPointerAccess);
 }
 
 /// llvm.musa.memcpy.g2s.wait: lands the calling thread's copies, in order.
@@ -1106,6 +1186,8 @@ mlir::triton_musa::emulator::runtimeSymbols() {
        reinterpret_cast<void *>(&emuAsyncBarArrive)},
       {abi::kAsyncBarWait.data(), reinterpret_cast<void *>(&emuAsyncBarWait)},
       {abi::kAsyncCopy.data(), reinterpret_cast<void *>(&emuAsyncCopy)},
+      {kAsyncCopyFromLoadedPointer,
+       reinterpret_cast<void *>(&emuAsyncCopyLoadedSrc)},
       {abi::kSQMMADesc.data(), reinterpret_cast<void *>(&emuSqmmaDesc)},
       {abi::kSQMMA.data(), reinterpret_cast<void *>(&emuSqmma)},
       {abi::kSQMMAWait.data(), reinterpret_cast<void *>(&emuSqmmaWait)},
@@ -1329,9 +1411,11 @@ mlir::triton_musa::emulator::launch(EntryFn entry,
   std::string firstError;
   uint64_t firstErrorBlock = ~uint64_t(0);
   std::atomic<uint64_t> instructions{0};
+  LiveBuffers live;
 
   auto work = [&]() {
     Worker w;
+    w.liveBuffers = &live;
     w.entry = entry;
     w.slots = slots.data();
     if (llvm::Error err = setUpWorker(w, config)) {

@@ -26,7 +26,8 @@
 //   __musa_emu_ballot(pred, word)    bits 64*word.. of the warp's ballot
 //   __musa_emu_check_global(addr, bytes, align, kind)
 //                                    bounds and alignment check of a global
-//                                    access (kind 0 load, 1 store, 2 atomic)
+//                                    access (kind 0 load, 1 store, 2 atomic,
+//                                    | kLoadedPointerAccess below)
 //   __musa_emu_check_shared(addr, bytes, align, kind)
 //                                    the same for a shared-memory access,
 //                                    against the kernel's `ttg.shared` bytes
@@ -42,9 +43,11 @@
 //                                    a failed device assertion: stops the
 //                                    block like any other error
 //
-// An error in a GPU thread (an access outside every buffer passed in, a
-// failed device assertion, a shared-memory race in the race-check mode, a deadlock) stops its block and the launch; launch() returns it as an
-// llvm::Error naming the kernel, the program id, the thread and the address.
+// An error in a GPU thread (an access outside every buffer passed in and
+// every live buffer the launch's lookup names, a failed device assertion, a
+// shared-memory race in the race-check mode, a deadlock) stops its block and
+// the launch; launch() returns it as an llvm::Error naming the kernel, the
+// program id, the thread and the address.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +58,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +73,25 @@ struct Buffer {
   std::string name;
 };
 
+/// Looks up further memory the kernel may access beyond `LaunchConfig::
+/// buffers`, e.g. every live host tensor for a kernel that loads pointers
+/// from memory (a table of addresses). See `LaunchConfig::liveBuffers`.
+using LiveBufferLookup =
+    std::function<llvm::Expected<std::vector<Buffer>>()>;
+
+/// Or-ed into the access kind of `__musa_emu_check_global` by the
+/// instrumentation (Emulator.cpp) when the pointer may not derive from a
+/// kernel parameter, e.g. it was loaded from memory: only such an access,
+/// when it lies inside none of the launch's buffers, is looked up among
+/// `LaunchConfig::liveBuffers`. An access through a parameter (plus any
+/// offset) is checked against the buffers alone, so an overrun stays an
+/// error even where another live tensor happens to follow.
+constexpr int32_t kLoadedPointerAccess = 0x100;
+/// `__musa_emu_async_copy` with a source that may be a loaded pointer (the
+/// instrumentation renames such calls).
+constexpr const char *kAsyncCopyFromLoadedPointer =
+    "__musa_emu_async_copy_loaded_src";
+
 /// The kernel's entry trampoline: reads each parameter from an 8-byte slot.
 using EntryFn = void (*)(const uint64_t *slots);
 
@@ -79,6 +102,13 @@ struct LaunchConfig {
   uint32_t warpSize = 0; // 0: the kernel's
   uint64_t sharedBytes = 0;
   std::vector<Buffer> buffers;
+  /// Consulted on the first global access of the launch that lies inside
+  /// none of `buffers` (never when every access does): called once per
+  /// launch, on a thread of its own (never on a fiber's small stack), while
+  /// the workers that reach such an access wait for it. An access inside
+  /// one of the buffers it returns is valid; one inside neither list is the
+  /// usual out-of-bounds error. Unset: `buffers` is all there is.
+  LiveBufferLookup liveBuffers;
   /// Worker threads running blocks in parallel (0: one per core).
   unsigned numWorkers = 0;
   /// Bytes of stack per GPU thread (0: the default, 256 KiB).

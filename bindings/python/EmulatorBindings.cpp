@@ -29,6 +29,25 @@ template <typename T> T unwrap(llvm::Expected<T> value) {
   return std::move(*value);
 }
 
+/// `LaunchConfig::liveBuffers` calling the Python callable `fn`: borrowed
+/// (the launch's caller holds it), so copies of the lookup made without the
+/// GIL touch no reference count. Called from a thread of the runtime's.
+LiveBufferLookup lookUpLiveBuffers(PyObject *fn) {
+  return [fn]() -> llvm::Expected<std::vector<Buffer>> {
+    nb::gil_scoped_acquire gil;
+    try {
+      std::vector<Buffer> buffers;
+      for (auto &[base, bytes, name] :
+           nb::cast<std::vector<std::tuple<uint64_t, uint64_t, std::string>>>(
+               nb::handle(fn)()))
+        buffers.push_back({base, bytes, name});
+      return buffers;
+    } catch (const std::exception &e) {
+      return llvm::createStringError(e.what());
+    }
+  };
+}
+
 } // namespace
 
 void bindEmulator(nb::module_ &m) {
@@ -50,7 +69,8 @@ void bindEmulator(nb::module_ &m) {
           [](const EmulatedKernel &kernel,
              std::tuple<uint32_t, uint32_t, uint32_t> grid, nb::bytes slots,
              std::vector<std::tuple<uint64_t, uint64_t, std::string>> buffers,
-             unsigned numWorkers, uint64_t stackBytes, bool raceCheck) {
+             unsigned numWorkers, uint64_t stackBytes, bool raceCheck,
+             nb::object liveBuffers) {
             if (slots.size() % 8 != 0)
               throw std::invalid_argument(
                   "slots must hold a multiple of 8 bytes");
@@ -64,6 +84,8 @@ void bindEmulator(nb::module_ &m) {
             config.numWorkers = numWorkers;
             config.stackBytes = stackBytes;
             config.raceCheck = raceCheck;
+            if (!liveBuffers.is_none())
+              config.liveBuffers = lookUpLiveBuffers(liveBuffers.ptr());
             llvm::Expected<LaunchStats> stats = [&] {
               nb::gil_scoped_release release;
               return kernel.launch(words, config);
@@ -73,13 +95,17 @@ void bindEmulator(nb::module_ &m) {
           },
           nb::arg("grid"), nb::arg("slots"), nb::arg("buffers"),
           nb::arg("num_workers") = 0, nb::arg("stack_bytes") = 0,
-          nb::arg("race_check") = false,
+          nb::arg("race_check") = false, nb::arg("live_buffers").none() = nb::none(),
           "Runs the kernel over `grid` (x, y, z). `slots` packs one 8-byte "
           "little-endian slot per parameter; `buffers` lists (base, bytes, "
           "name) of the memory it may access. Returns (instructions, "
           "blocks); raises EmulatorError naming the kernel, program id, "
           "thread and address of a bad access. `race_check` reports "
-          "conflicting shared-memory accesses between two barriers.");
+          "conflicting shared-memory accesses between two barriers. "
+          "`live_buffers`, a callable returning more (base, bytes, name), "
+          "is called once, on the first access outside every buffer, and "
+          "names the other memory the kernel may access (the launcher's "
+          "live torch CPU tensors, for pointers loaded from memory).");
 
   m.def(
       "emulator_load",

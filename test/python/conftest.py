@@ -122,3 +122,17 @@ class CorpusCompiler:
 @pytest.fixture(scope="session")
 def corpus_ir(triton_cache_dir: Path) -> CorpusCompiler:
     return CorpusCompiler()
+
+
+@pytest.fixture(scope="session")
+def musa_driver_stub(tmp_path_factory: pytest.TempPathFactory):
+    """The stand-in libmusa (musa_driver_stub.c), loaded once per session with global symbols, so the launchers
+    and device utilities built without -lmusa resolve the driver API to it (one copy: with two, the second's
+    variables would not be the ones the extensions use)."""
+    import ctypes
+    import subprocess
+    from triton_musa.backend.launcher import INCLUDE_DIR
+    out = tmp_path_factory.mktemp("stub") / "libmusa_stub.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-DTRITON_MUSA_DECLARATIONS_ONLY", f"-I{INCLUDE_DIR}",
+                    str(Path(__file__).resolve().parent / "musa_driver_stub.c"), "-o", str(out)], check=True)
+    return ctypes.CDLL(str(out), mode=ctypes.RTLD_GLOBAL)

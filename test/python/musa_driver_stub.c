@@ -57,3 +57,42 @@ MUresult muLaunchKernel(MUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   }
   return MUSA_SUCCESS;
 }
+
+/* Module loading and attributes, for the device utilities (musa_utils): the loaded function's attributes come
+   from stub_func_attrs and the device's from stub_device_attrs, both indexed by the attribute's number;
+   stub_dynamic_shared records the last MAX_DYNAMIC_SHARED_SIZE_BYTES set. */
+int stub_func_attrs[16];
+int stub_device_attrs[128];
+int stub_dynamic_shared;
+static int stub_context, stub_module, stub_func;
+
+MUresult muCtxGetCurrent(MUcontext *ctx) { *ctx = (MUcontext)&stub_context; return MUSA_SUCCESS; }
+MUresult muCtxSetCurrent(MUcontext ctx) { (void)ctx; return MUSA_SUCCESS; }
+MUresult muDevicePrimaryCtxRetain(MUcontext *ctx, MUdevice dev) {
+  (void)dev; *ctx = (MUcontext)&stub_context; return MUSA_SUCCESS;
+}
+MUresult muDeviceGet(MUdevice *device, int ordinal) { *device = ordinal; return MUSA_SUCCESS; }
+MUresult muModuleLoadData(MUmodule *module, const void *image) {
+  (void)image; *module = (MUmodule)&stub_module; return MUSA_SUCCESS;
+}
+MUresult muModuleGetFunction(MUfunction *func, MUmodule module, const char *name) {
+  (void)module; (void)name; *func = (MUfunction)&stub_func; return MUSA_SUCCESS;
+}
+MUresult muFuncGetAttribute(int *value, MUfunction_attribute attrib, MUfunction func) {
+  (void)func;
+  if ((unsigned)attrib >= 16) return MUSA_ERROR_INVALID_VALUE;
+  *value = stub_func_attrs[attrib];
+  return MUSA_SUCCESS;
+}
+MUresult muFuncSetAttribute(MUfunction func, MUfunction_attribute attrib, int value) {
+  (void)func;
+  if (attrib != MU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) return MUSA_ERROR_INVALID_VALUE;
+  stub_dynamic_shared = value;
+  return MUSA_SUCCESS;
+}
+MUresult muDeviceGetAttribute(int *value, MUdevice_attribute attrib, MUdevice dev) {
+  (void)dev;
+  if ((unsigned)attrib >= 128) return MUSA_ERROR_INVALID_VALUE;
+  *value = stub_device_attrs[attrib];
+  return MUSA_SUCCESS;
+}

@@ -20,7 +20,6 @@ import triton.language as tl  # noqa: E402
 from triton_musa.backend.launcher import INCLUDE_DIR, MusaLauncher, expand_signature, make_launcher_source  # noqa: E402
 from triton_musa.backend.musa_utils import SOURCE as UTILS_SOURCE  # noqa: E402
 
-HERE = Path(__file__).resolve().parent
 SIGNATURES = {
     "pointers": (["x", "y"], ["*fp32", "*i8"]),
     "ints": (["a", "b", "c", "d", "e"], ["i1", "i8", "i32", "i64", "u64"]),
@@ -55,12 +54,9 @@ def test_device_utils_compile_with_gcc(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def stub(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
-    out = tmp_path_factory.mktemp("stub") / "libmusa_stub.so"
-    subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-DTRITON_MUSA_DECLARATIONS_ONLY", f"-I{INCLUDE_DIR}",
-                    str(HERE / "musa_driver_stub.c"), "-o", str(out)], check=True)
-    # Global, so the launcher extension (linked with no -lmusa) resolves the driver symbols to it.
-    return ctypes.CDLL(str(out), mode=ctypes.RTLD_GLOBAL)
+def stub(musa_driver_stub: ctypes.CDLL) -> ctypes.CDLL:
+    # Global (conftest), so the launcher extension (linked with no -lmusa) resolves the driver symbols to it.
+    return musa_driver_stub
 
 
 def launcher_for(names: List[str], types: List[str], tensordesc_meta=None, warps: int = 4, shared: int = 0):

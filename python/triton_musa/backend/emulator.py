@@ -7,7 +7,8 @@ The emulator runs kernels compiled by the same pipeline as for a MUSA device
 warp shuffles and ballots become calls into the emulator runtime
 (``emulator/`` in the C++ library): each GPU thread is a fiber, blocks run in
 parallel on all cores, and every global access is checked against the
-tensors passed in. The threads of a block take turns at every global and
+tensors passed in (and, for pointers the kernel loaded from memory, against
+every live torch CPU tensor: see live_tensors.py). The threads of a block take turns at every global and
 shared-memory access, so the lanes of a warp run in lockstep there as on SIMT
 hardware: every lane's k-th access happens before any lane's (k+1)-th.
 
@@ -21,7 +22,8 @@ import os
 import time
 from typing import Any, Dict, Optional, Tuple
 
-from .environment import emulated_arch, emulator_forced, musa_device_status
+from .driver_utils import DeviceProperties, RefusesCudaOnlyUtils
+from .environment import emulated_arch, emulator_forced, emulator_threads, musa_device_status
 
 # MUSA GPUs run at most 1024 threads per block.
 MAX_THREADS_PER_BLOCK = 1024
@@ -49,27 +51,60 @@ def emulator_active() -> bool:
     return not musa_device_status().available and not _other_gpu_driver_active()
 
 
-class EmulatorUtils:
-    """``driver.utils`` of the emulator: loads kernels, describes the emulated device."""
+# The emulated device's register file per multiprocessor, in 32-bit registers: 64 for each of the
+# MAX_THREADS_PER_BLOCK threads a block may have (MUSA devices report theirs through
+# MU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK; the emulator has none of its own).
+EMULATED_REGISTERS_PER_MULTIPROCESSOR = 64 * MAX_THREADS_PER_BLOCK
+
+
+def emulated_multiprocessors() -> int:
+    """Blocks the emulator runs at once: its worker threads (TRITON_MUSA_EMULATOR_THREADS, else one per core)."""
+    return emulator_threads() or os.cpu_count() or 1
+
+
+def emulated_registers_per_thread(threads_per_block: int) -> int:
+    """``n_regs`` of a kernel on the emulator, which has no registers: a worker runs one block at a time, so
+    a block holds a whole emulated multiprocessor, and its threads share that multiprocessor's register file.
+    Occupancy arithmetic (``max_num_regs // (n_regs * warpSize * num_warps)``) then gives the emulator's real
+    occupancy, one block per multiprocessor."""
+    return max(1, EMULATED_REGISTERS_PER_MULTIPROCESSOR // max(1, threads_per_block))
+
+
+class EmulatorUtils(RefusesCudaOnlyUtils):
+    """``driver.utils`` of the emulator: loads kernels, describes the emulated device (see the README's
+    emulator section for what each number means here)."""
 
     def load_binary(self, name: str, kernel: bytes, shared: int, device: int) -> Tuple[Any, Any, int, int, int]:
         from .emulator_launcher import load_kernel
         loaded = load_kernel(kernel)
-        # (module, function, n_regs, n_spills, n_max_threads)
-        return loaded, loaded, 0, 0, MAX_THREADS_PER_BLOCK
+        n_regs = emulated_registers_per_thread(loaded.num_warps * loaded.warp_size)
+        # (module, function, n_regs, n_spills, n_max_threads): nothing is register-allocated for a device,
+        # so nothing spills.
+        return loaded, loaded, n_regs, 0, MAX_THREADS_PER_BLOCK
 
-    def get_device_properties(self, device: int) -> Dict[str, Any]:
+    def get_device_properties(self, device: Optional[int]) -> Dict[str, Any]:
+        """The emulated device's properties. ``device`` is 0, or None as the index of the emulator's torch
+        device (``torch.device("cpu").index``)."""
+        if device not in (0, None):
+            raise ValueError(f"the MUSA CPU emulator has one device, 0; got {device}")
         from .. import _musa_mlir  # noqa: F401  (fails early if the library is missing)
         arch = emulated_arch()
-        return {
+        values = {
             "max_shared_mem": arch.max_shared_memory_bytes,
-            "multiprocessor_count": os.cpu_count() or 1,
-            "max_num_regs": 65536,
+            "multiprocessor_count": emulated_multiprocessors(),
+            "max_num_regs": EMULATED_REGISTERS_PER_MULTIPROCESSOR,
             "warpSize": arch.warp_size,
-            "sm_clock_rate": 0,
-            "mem_clock_rate": 0,
-            "mem_bus_width": 0,
         }
+        no_hardware = ("the CPU emulator has no clocks, memory bus or caches to report (peak-throughput "
+                       "estimates such as triton.testing.get_dram_gbps need a MUSA device)")
+        return DeviceProperties(values, f"the MUSA CPU emulator ({arch.name})",
+                                {key: no_hardware for key in ("sm_clock_rate", "mem_clock_rate", "mem_bus_width",
+                                                              "l2_cache_size")})
+
+    def set_printf_fifo_size(self, size_bytes: int) -> None:
+        """Accepted and ignored: the emulator prints each device printf as it runs, with no buffer to size."""
+        if int(size_bytes) <= 0:
+            raise ValueError(f"printf FIFO size must be positive, got {size_bytes}")
 
 
 class EmulatorEvent:

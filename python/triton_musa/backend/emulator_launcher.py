@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .environment import BOUNDS_ENV, bounds_check_warns, emulator_threads, race_check
+from .live_tensors import LiveTensors
 
 # TRITON_MUSA_EMULATOR_BOUNDS=warn: the bytes of zeros around each tensor argument's copy that
 # out-of-bounds accesses may touch, and the names the runtime's bounds check knows them by
@@ -125,6 +126,13 @@ class _BoundsWarnings:
             self.copies[key] = _MarginCopy(name, original, padded)
         return self.copies[key].base + offset
 
+    def own_storages(self) -> List[int]:
+        """Bases of the storages a pointer loaded from memory must not reach: the tensors run on
+        copies (a loaded pointer holds the original's address, which the kernel's writes through
+        its arguments do not reach until the launch ends), the copies and the report."""
+        return ([key for key in self.copies] + [c.padded.data_ptr() for c in self.copies.values()] +
+                [self.report.data_ptr()])
+
     def buffers(self) -> List[Tuple[int, int, str]]:
         # The tensors first: the runtime takes the first buffer that holds an address.
         inner = [(c.base, c.original.numel(), c.name) for c in self.copies.values()]
@@ -223,9 +231,12 @@ class EmulatorLauncher:
             launch_enter_hook(launch_metadata)
         margins = _BoundsWarnings() if bounds_check_warns() else None
         slots, buffers = self.pack(function, args, margins)
+        # An access outside every argument tensor may still be inside a live tensor the kernel
+        # reached through a pointer it loaded (a table of data_ptr()s): looked up then, once.
+        live = LiveTensors(margins.own_storages() if margins is not None else ())
         try:
             function.launch((grid_x, grid_y, grid_z), slots, buffers, num_workers=emulator_threads(),
-                            race_check=race_check())
+                            race_check=race_check(), live_buffers=live)
         finally:
             if margins is not None:
                 margins.finish(self.kernel_name)

@@ -4,8 +4,10 @@ built once against the MUSA driver API (see ``launcher.build_launcher``)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Tuple
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Tuple
 
+from .driver_utils import DeviceProperties, RefusesCudaOnlyUtils
 from .launcher import INCLUDE_DIR, sdk_build_dirs
 
 SOURCE = r'''/* triton-musa device utilities. */
@@ -33,8 +35,10 @@ static int tm_ensure_context(int device) {
   return tm_check(muCtxSetCurrent(ctx), "muCtxSetCurrent");
 }
 
-/* load_binary(name, mubin, shared, device) -> (module, function, n_regs, n_spills, max_threads). Kernels that
-   need more shared memory than the static limit opt in to the larger dynamic limit. */
+/* load_binary(name, mubin, shared, device) -> (module, function, n_regs, n_spills, max_threads, static_shared),
+   all but the handles read from the loaded function. Kernels that need more shared memory than the static limit
+   opt in to the larger dynamic limit; a kernel whose static and dynamic shared memory together exceed the
+   opt-in limit is refused here rather than at its first launch. */
 static PyObject *load_binary(PyObject *self, PyObject *args) {
   (void)self;
   const char *name = NULL, *data = NULL;
@@ -43,7 +47,7 @@ static PyObject *load_binary(PyObject *self, PyObject *args) {
   if (!PyArg_ParseTuple(args, "ss#ii", &name, &data, &size, &shared, &device)) return NULL;
   MUmodule mod = NULL;
   MUfunction fun = NULL;
-  int n_regs = 0, n_spills = 0, max_threads = 0;
+  int n_regs = 0, n_spills = 0, max_threads = 0, static_used = 0;
   int ok = 1;
   Py_BEGIN_ALLOW_THREADS;
   ok = tm_ensure_context(device);
@@ -55,25 +59,31 @@ static PyObject *load_binary(PyObject *self, PyObject *args) {
       !tm_check(muFuncGetAttribute(&n_spills, MU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fun),
                 "muFuncGetAttribute(LOCAL_SIZE_BYTES)") ||
       !tm_check(muFuncGetAttribute(&max_threads, MU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fun),
-                "muFuncGetAttribute(MAX_THREADS_PER_BLOCK)"))
+                "muFuncGetAttribute(MAX_THREADS_PER_BLOCK)") ||
+      !tm_check(muFuncGetAttribute(&static_used, MU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fun),
+                "muFuncGetAttribute(SHARED_SIZE_BYTES)"))
     return NULL;
   n_spills /= 4; /* bytes of local memory -> 32-bit spill slots, as Triton reports them */
-  int static_limit = 0, optin_limit = 0, static_used = 0;
+  int static_limit = 0, optin_limit = 0;
   if (!tm_check(muDeviceGetAttribute(&static_limit, MU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, device),
                 "muDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK)"))
     return NULL;
-  if (shared > static_limit) {
+  if (shared + static_used > static_limit) {
     if (!tm_check(muDeviceGetAttribute(&optin_limit, MU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device),
-                  "muDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)") ||
-        !tm_check(muFuncGetAttribute(&static_used, MU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fun),
-                  "muFuncGetAttribute(SHARED_SIZE_BYTES)") ||
-        !tm_check(muFuncSetAttribute(fun, MU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                     (shared < optin_limit - static_used ? shared : optin_limit - static_used)),
+                  "muDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)"))
+      return NULL;
+    if (shared + static_used > optin_limit) {
+      PyErr_Format(PyExc_RuntimeError, "triton-musa: kernel %s needs %d bytes of shared memory (%d static in the "
+                   "mubin, %d dynamic) but device %d allows at most %d per block", name, shared + static_used,
+                   static_used, shared, device, optin_limit);
+      return NULL;
+    }
+    if (!tm_check(muFuncSetAttribute(fun, MU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared),
                   "muFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
       return NULL;
   }
-  return Py_BuildValue("(KKiii)", (unsigned long long)(uintptr_t)mod, (unsigned long long)(uintptr_t)fun, n_regs,
-                       n_spills, max_threads);
+  return Py_BuildValue("(KKiiii)", (unsigned long long)(uintptr_t)mod, (unsigned long long)(uintptr_t)fun, n_regs,
+                       n_spills, max_threads, static_used);
 }
 
 static PyObject *get_device_properties(PyObject *self, PyObject *args) {
@@ -127,13 +137,25 @@ def build_utils(*, declarations_only: bool = False, library_dirs: Any = None, li
                                    ccflags=["-DTRITON_MUSA_DECLARATIONS_ONLY"] if declarations_only else [])
 
 
-class MusaUtils:
+@dataclass(frozen=True)
+class LoadedFunction:
+    """What the MUSA driver reports of a loaded kernel (``muFuncGetAttribute``): its registers per thread,
+    spill slots (local memory bytes / 4, as Triton counts them), the most threads per block it may run and its
+    static shared memory (in the mubin, beside the dynamic ``metadata.shared`` passed at launch)."""
+    n_regs: int
+    n_spills: int
+    max_threads: int
+    static_shared: int
+
+
+class MusaUtils(RefusesCudaOnlyUtils):
     """Built on first use, so a driver object costs nothing until a kernel is loaded."""
 
     def __init__(self, **build_options: Any) -> None:
         self._build_options = build_options
         self._mod: Any = None
         self._properties: Dict[int, Dict[str, Any]] = {}
+        self._loaded: Dict[int, LoadedFunction] = {}
 
     def _module(self) -> Any:
         if self._mod is None:
@@ -141,12 +163,32 @@ class MusaUtils:
         return self._mod
 
     def load_binary(self, name: str, kernel: bytes, shared: int, device: int) -> Tuple[Any, Any, int, int, int]:
-        return self._module().load_binary(name, kernel, shared, device)
+        module, function, n_regs, n_spills, max_threads, static_shared = self._module().load_binary(
+            name, kernel, shared, device)
+        self._loaded[function] = LoadedFunction(n_regs, n_spills, max_threads, static_shared)
+        return module, function, n_regs, n_spills, max_threads
 
-    def get_device_properties(self, device: int) -> Dict[str, Any]:
+    def loaded_function(self, function: int) -> LoadedFunction:
+        """The driver's attributes of ``function``, a ``CompiledKernel.function`` this object loaded."""
+        try:
+            return self._loaded[function]
+        except KeyError:
+            raise KeyError(f"function handle {function:#x} was not loaded by this driver's load_binary") from None
+
+    def get_device_properties(self, device: Optional[int]) -> Dict[str, Any]:
+        """``muDeviceGetAttribute`` of ``device`` (None: the current device, as ``torch.device("musa").index``)."""
+        if device is None:
+            from .device import _torch_musa
+            device = int(_torch_musa().current_device())
         if device not in self._properties:
-            self._properties[device] = dict(self._module().get_device_properties(device))
+            self._properties[device] = DeviceProperties(dict(self._module().get_device_properties(device)),
+                                                        f"MUSA device {device}")
         return self._properties[device]
 
+    def set_printf_fifo_size(self, size_bytes: int) -> None:
+        raise NotImplementedError("triton-musa: set_printf_fifo_size is not supported on MUSA devices yet (the "
+                                  "printf buffer limit of the MUSA driver is not wired up); device printf uses "
+                                  "the driver's default buffer")
 
-__all__ = ["MusaUtils", "SOURCE", "build_utils", "INCLUDE_DIR"]
+
+__all__ = ["LoadedFunction", "MusaUtils", "SOURCE", "build_utils", "INCLUDE_DIR"]
