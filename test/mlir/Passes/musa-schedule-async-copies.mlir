@@ -85,7 +85,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // extract counter from -1: both pick (i + 2) mod 2 = i mod 2). The rings
 // get a third slot and both counters wrap at 3, so iteration i refills slot
 // (i + 2) mod 3, which iteration i - 1 read: the copies move above the
-// sqmma and its wait.
+// sqmma. The loop then ends with the wait of an sqmma into the carried
+// accumulator: it carries the unwaited result, waited for right after the
+// next iteration's copy wait (before its copies and sqmma) and after the
+// loop.
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
 #sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
@@ -96,18 +99,21 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // CHECK: %[[B:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<3x64x64xf16
   // The prologue's constant slots stay.
   // CHECK: ttg.memdesc_index %[[A]][%c0_i32]
-  // CHECK: scf.for
+  // CHECK: scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %cst
   // CHECK: %[[THREE:.*]] = arith.constant 3 : i32
   // CHECK-NEXT: arith.cmpi sge, %{{.*}}, %[[THREE]] : i32
+  // CHECK: ttg.async_wait
+  // CHECK-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[ACC]]
   // CHECK: ttg.memdesc_index %[[A]]
   // CHECK: %[[THREE2:.*]] = arith.constant 3 : i32
   // CHECK-NEXT: arith.cmpi sge, %{{.*}}, %[[THREE2]] : i32
   // CHECK: ttg.async_copy_global_to_local
   // CHECK: ttg.async_copy_global_to_local
   // CHECK-NEXT: ttg.async_commit_group
-  // CHECK-NEXT: musagpu.sqmma
-  // CHECK-NEXT: musagpu.sqmma_wait
-  // CHECK-NEXT: scf.yield
+  // CHECK-NEXT: %[[D:.*]] = musagpu.sqmma %{{.*}}, %{{.*}}, %[[W]]
+  // CHECK-NEXT: scf.yield %[[D]],
+  // CHECK: %[[LAST:.*]] = musagpu.sqmma_wait %{{.*}}#0
+  // CHECK: tt.return %[[LAST]]
   tt.func public @sqmma_ring_grows(%pa: tensor<64x64x!tt.ptr<f16>, #blocked>, %pb: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32, %t0: !ttg.async.token) -> tensor<64x64xf32, #sqmma> {
     %c-1 = arith.constant -1 : i32
     %c0 = arith.constant 0 : i32
