@@ -504,6 +504,10 @@ def matrix_unit_cases() -> List[Case]:
              dict(tiles), 4, "TFLOP/s", 2.0 * big**3, _setup_matmul_tc, num_stages=3)
         for ty in ("fp16", "bf16")
     ] + [
+        Case("matmul_fp16_8192", matmul_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", **mm_sig},
+             dict(tiles, M=2 * big, N=2 * big, K=2 * big), 4, "TFLOP/s", 2.0 * (2 * big)**3, _setup_matmul_tc,
+             num_stages=3),
+    ] + [
         Case("attention_fp16", attention_kernel, {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16",
                                                   "o_ptr": "*fp16", **attention_sig},
              {"seq": seq, "scale": 1.0 / math.sqrt(d), "D": d, "BM": 128, "BN": 64, "BH": bh, "PRECISION": "tf32"},
