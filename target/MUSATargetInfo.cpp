@@ -55,6 +55,10 @@ public:
   explicit MUSATargetInfo(const MUSAArchInfo &arch)
       : CUDAStyleTargetInfo(arch, kPrivateAddressSpace) {}
 
+  unsigned getPrivateAddressSpace() const override {
+    return kPrivateAddressSpace;
+  }
+
   Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
     return readSpecialRegister(b, loc, "tid", dim);
   }

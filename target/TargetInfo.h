@@ -173,6 +173,9 @@ public:
   /// device, which the emulator keeps).
   virtual unsigned getGlobalAddressSpace() const { return 1; }
   virtual unsigned getSharedAddressSpace() const { return 3; }
+  /// Address space of a thread's stack slots (allocas): generic on the
+  /// proxy (NVPTX) and the emulator (host).
+  virtual unsigned getPrivateAddressSpace() const { return 0; }
 
   /// Declares, once per module, whatever getSharedMemoryBase refers to.
   /// Called before the conversion on modules that use shared memory. By

@@ -14,6 +14,25 @@
 // and be 0 on k (similarly for B), then the register parts are matched by
 // coordinates. Nothing moves between threads.
 //
+// Unrolled in full, a big dot is M x N x K multiply-adds per thread in
+// straight-line code (128x128x64 over 128 threads: 8192, 3 MB of LLVM IR and
+// minutes in LLVM and ptxas). Past kMaxUnrolledProducts the K loop stays a
+// loop: the thread's operand values are stored once, unconverted, into two
+// per-thread arrays (A as [k][row slot], B as [k][column slot]), and an LLVM
+// loop over K, its body unrolled over a chunk of kLoopBodyProducts products,
+// loads and widens them by index and carries the accumulators as block
+// arguments:
+//
+//   ^loop(%k, %acc...):   d[r] = fmuladd(A[k + j][row(r)], B[k + j][col(r)], d[r])
+//                         for j in 0..chunk-1, every r
+//     llvm.cond_br %k + chunk < K, ^loop(%k + chunk, %d...), ^rest
+//                        {loop_annotation = unroll disabled}
+//
+// The product's code then grows with M x N per thread, not M x N x K (the
+// stores grow with the operands, M x K + K x N). Each accumulator still
+// adds its products in K order 0..K-1, as the unrolled form does, so both
+// give bit-identical results.
+//
 // Operands are widened to the accumulation type first, exactly
 // (FloatConversion.h): f16/bf16/fp8 -> f32, i8 -> i32 by sign extension.
 // A float accumulator narrower than f32 (out_dtype = f16) is accumulated in
@@ -30,9 +49,11 @@
 
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
+#include "target/LLVMCalls.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace mlir;
@@ -47,6 +68,13 @@ namespace ttg = mlir::triton::gpu;
 // corpus test recognises as "not lowered yet".
 constexpr StringLiteral kUnsupported =
     " is not supported by --convert-tritongpu-to-musa yet";
+
+/// Products (accumulators x K) per thread up to which the K loop is unrolled
+/// in full: small dots stay straight-line code that LLVM schedules freely.
+constexpr int64_t kMaxUnrolledProducts = 2048;
+/// Products per iteration of the K loop emitted past that: enough to hide
+/// the loop's overhead, small enough to keep the body compact.
+constexpr int64_t kLoopBodyProducts = 512;
 
 /// The register of the current thread that holds each coordinate tuple of a
 /// layout (register part only, L(r, 0, 0, 0); the first of duplicates).
@@ -109,6 +137,43 @@ FailureOr<Value> widen(OpBuilder &b, Location loc, Value v, Type srcType,
   // Exact: every supported operand format is a subset of the accumulator's
   // (checked by the caller through the bit widths).
   return emitFloatConversion(b, loc, v, srcFloat, accFloat, /*rtz=*/false);
+}
+
+/// Where one operand's values sit for the accumulators of the thread: the
+/// distinct rows of A (columns of B) it multiplies, as slots, and for each
+/// slot and k the operand register holding it.
+struct OperandSlots {
+  /// Per accumulator register, its slot.
+  SmallVector<unsigned> slotOf;
+  /// Per slot, per k, the operand register.
+  SmallVector<SmallVector<unsigned>> registers;
+};
+
+/// Collects the slots of an operand, `kAt` being the dimension of the
+/// result's coordinates that the operand indexes by k. Fails if a thread
+/// does not hold the operand elements of its accumulators.
+FailureOr<OperandSlots> collectSlots(const LinearLayout &result,
+                                     const RegisterIndex &operand,
+                                     unsigned kAt, int64_t numK) {
+  OperandSlots slots;
+  std::map<SmallVector<int32_t>, unsigned> slotIndex;
+  for (unsigned r = 0, e = result.getInDimSize(kRegister); r < e; ++r) {
+    SmallVector<int32_t> key = applyLayout(result, {{kRegister, int32_t(r)}});
+    key[kAt] = 0;
+    auto [it, inserted] = slotIndex.try_emplace(key, slots.registers.size());
+    slots.slotOf.push_back(it->second);
+    if (!inserted)
+      continue;
+    SmallVector<unsigned> &regs = slots.registers.emplace_back();
+    for (int32_t k = 0; k < numK; ++k) {
+      key[kAt] = k;
+      auto found = operand.find(key);
+      if (found == operand.end())
+        return failure();
+      regs.push_back(found->second);
+    }
+  }
+  return slots;
 }
 
 /// Lowers tt.dot with #ttg.dot_op<{parent = #ttg.blocked}> operands to
@@ -195,7 +260,17 @@ struct DotOpConversion : public MUSAPattern<triton::DotOp> {
              << " where the operand layouts do not give each thread the rows "
                 "and columns of its accumulators";
 
-    RegisterIndex aIndex = indexRegisters(*la), bIndex = indexRegisters(*lb);
+    // A is indexed by k where the result has n, B where it has m.
+    FailureOr<OperandSlots> aSlots =
+        collectSlots(*lc, indexRegisters(*la), nDim, numK);
+    FailureOr<OperandSlots> bSlots =
+        collectSlots(*lc, indexRegisters(*lb), mDim, numK);
+    if (failed(aSlots) || failed(bSlots))
+      return op.emitError()
+             << "'tt.dot'" << kUnsupported
+             << " where a thread does not hold the operand elements of its "
+                "accumulators";
+
     SmallVector<Value> aRaw = unpackLLElements(rewriter, loc, adaptor.getA());
     SmallVector<Value> bRaw = unpackLLElements(rewriter, loc, adaptor.getB());
     SmallVector<Value> acc = unpackLLElements(rewriter, loc, adaptor.getC());
@@ -218,42 +293,170 @@ struct DotOpConversion : public MUSAPattern<triton::DotOp> {
       }
       return wide[r];
     };
+    auto multiplyAdd = [&](Value x, Value y, Value sum) -> Value {
+      if (isInt)
+        return LLVM::AddOp::create(rewriter, loc, sum,
+                                   LLVM::MulOp::create(rewriter, loc, x, y));
+      return LLVM::FMulAddOp::create(rewriter, loc, x, y, sum);
+    };
+    auto reportWidening = [&] {
+      return op.emitError() << "'tt.dot'" << kUnsupported
+                            << " for operands converted to " << workScalar;
+    };
 
-    for (unsigned r = 0, e = acc.size(); r < e; ++r) {
-      SmallVector<int32_t> c = applyLayout(*lc, {{kRegister, int32_t(r)}});
-      FailureOr<Value> init =
-          widen(rewriter, loc, acc[r], accScalar, workScalar);
-      if (failed(init))
-        return failure();
-      Value sum = *init;
-      for (int32_t k = 0; k < numK; ++k) {
-        SmallVector<int32_t> ac(c), bc(c);
-        ac[nDim] = k;
-        bc[mDim] = k;
-        auto ai = aIndex.find(ac), bi = bIndex.find(bc);
-        if (ai == aIndex.end() || bi == bIndex.end())
-          return op.emitError()
-                 << "'tt.dot'" << kUnsupported
-                 << " where a thread does not hold the operand elements of its "
-                    "accumulators";
-        FailureOr<Value> x =
-            operand(aWide, aRaw, ai->second, aType.getElementType());
-        FailureOr<Value> y =
-            operand(bWide, bRaw, bi->second, bType.getElementType());
-        if (failed(x) || failed(y))
-          return op.emitError() << "'tt.dot'" << kUnsupported
-                                << " for operands converted to " << workScalar;
-        if (isInt)
-          sum = LLVM::AddOp::create(rewriter, loc, sum,
-                                    LLVM::MulOp::create(rewriter, loc, *x, *y));
-        else
-          sum = LLVM::FMulAddOp::create(rewriter, loc, *x, *y, sum);
+    auto widenAccumulator = [&](Value init) {
+      return widen(rewriter, loc, init, accScalar, workScalar);
+    };
+    auto roundAccumulator = [&](Value sum) -> Value {
+      if (workScalar == accScalar)
+        return sum;
+      return emitFloatConversion(rewriter, loc, sum,
+                                 cast<FloatType>(workScalar),
+                                 cast<FloatType>(accScalar), /*rtz=*/false);
+    };
+
+    if (int64_t(acc.size()) * numK <= kMaxUnrolledProducts) {
+      for (unsigned r = 0, e = acc.size(); r < e; ++r) {
+        FailureOr<Value> sum = widenAccumulator(acc[r]);
+        if (failed(sum))
+          return failure();
+        ArrayRef<unsigned> aRegs = aSlots->registers[aSlots->slotOf[r]];
+        ArrayRef<unsigned> bRegs = bSlots->registers[bSlots->slotOf[r]];
+        for (int64_t k = 0; k < numK; ++k) {
+          FailureOr<Value> x =
+              operand(aWide, aRaw, aRegs[k], aType.getElementType());
+          FailureOr<Value> y =
+              operand(bWide, bRaw, bRegs[k], bType.getElementType());
+          if (failed(x) || failed(y))
+            return reportWidening();
+          *sum = multiplyAdd(*x, *y, *sum);
+        }
+        acc[r] = roundAccumulator(*sum);
       }
-      if (workScalar != accScalar)
-        sum = emitFloatConversion(rewriter, loc, sum,
-                                  cast<FloatType>(workScalar),
-                                  cast<FloatType>(accScalar), /*rtz=*/false);
-      acc[r] = sum;
+    } else {
+      // Stores the thread's operand values as they are (widening them here
+      // would cost code per value; in the loop it is per slot of a chunk)
+      // into an entry-block array laid out [k][slot], so that one iteration
+      // reads contiguous slots.
+      auto spill = [&](const OperandSlots &slots,
+                       ArrayRef<Value> raw) -> Value {
+        int64_t numSlots = slots.registers.size();
+        Type element = raw.front().getType();
+        Value array = getEntryAlloca(
+            rewriter, loc, LLVM::LLVMArrayType::get(element, numK * numSlots),
+            targetInfo.getPrivateAddressSpace());
+        cast<LLVM::AllocaOp>(array.getDefiningOp()).setAlignment(16);
+        for (int64_t k = 0; k < numK; ++k)
+          for (int64_t s = 0; s < numSlots; ++s) {
+            Value at = LLVM::GEPOp::create(
+                rewriter, loc, array.getType(), element, array,
+                ArrayRef<LLVM::GEPArg>{int32_t(k * numSlots + s)},
+                LLVM::GEPNoWrapFlags::inbounds);
+            LLVM::StoreOp::create(rewriter, loc, raw[slots.registers[s][k]],
+                                  at);
+          }
+        return array;
+      };
+      Value aArray = spill(*aSlots, aRaw), bArray = spill(*bSlots, bRaw);
+
+      SmallVector<Value> sums;
+      for (Value init : acc) {
+        FailureOr<Value> sum = widenAccumulator(init);
+        if (failed(sum))
+          return failure();
+        sums.push_back(*sum);
+      }
+
+      // The largest chunk of K within the body's budget that divides K.
+      int64_t chunk = std::clamp<int64_t>(
+          kLoopBodyProducts / int64_t(acc.size()), 1, numK);
+      while (numK % chunk != 0)
+        --chunk;
+
+      // before -> ^loop(k = 0, sums) -> ... -> rest, where the op was.
+      Type i32 = rewriter.getI32Type();
+      Block *before = rewriter.getInsertionBlock();
+      Block *rest = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+      SmallVector<Type> carried(1, i32);
+      carried.append(sums.size(), workScalar);
+      Block *loop = rewriter.createBlock(
+          rest, carried, SmallVector<Location>(carried.size(), loc));
+      rewriter.setInsertionPointToEnd(before);
+      SmallVector<Value> initial{LLVM::ConstantOp::create(
+          rewriter, loc, i32, rewriter.getI32IntegerAttr(0))};
+      initial.append(sums);
+      LLVM::BrOp::create(rewriter, loc, initial, loop);
+
+      rewriter.setInsertionPointToStart(loop);
+      Value k = loop->getArgument(0);
+      for (unsigned r = 0, e = sums.size(); r < e; ++r)
+        sums[r] = loop->getArgument(r + 1);
+      // Row k of an array, then constant offsets from it.
+      auto row = [&](Value array, Type element, int64_t numSlots) -> Value {
+        Value offset = LLVM::MulOp::create(
+            rewriter, loc, k,
+            LLVM::ConstantOp::create(rewriter, loc, i32,
+                                     rewriter.getI32IntegerAttr(numSlots)));
+        return LLVM::GEPOp::create(rewriter, loc, array.getType(), element,
+                                   array, ArrayRef<LLVM::GEPArg>{offset},
+                                   LLVM::GEPNoWrapFlags::inbounds);
+      };
+      auto load = [&](Value base, Type element, Type scalar,
+                      int64_t index) -> FailureOr<Value> {
+        Value at = LLVM::GEPOp::create(rewriter, loc, base.getType(), element,
+                                       base,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(index)},
+                                       LLVM::GEPNoWrapFlags::inbounds);
+        Value v = LLVM::LoadOp::create(rewriter, loc, element, at);
+        return widen(rewriter, loc, v, scalar, workScalar);
+      };
+      int64_t numASlots = aSlots->registers.size();
+      int64_t numBSlots = bSlots->registers.size();
+      Type aElement = aRaw.front().getType(), bElement = bRaw.front().getType();
+      Value aRow = row(aArray, aElement, numASlots);
+      Value bRow = row(bArray, bElement, numBSlots);
+      for (int64_t j = 0; j < chunk; ++j) {
+        SmallVector<Value> x, y;
+        for (int64_t s = 0; s < numASlots; ++s) {
+          FailureOr<Value> v =
+              load(aRow, aElement, aType.getElementType(), j * numASlots + s);
+          if (failed(v))
+            return reportWidening();
+          x.push_back(*v);
+        }
+        for (int64_t s = 0; s < numBSlots; ++s) {
+          FailureOr<Value> v =
+              load(bRow, bElement, bType.getElementType(), j * numBSlots + s);
+          if (failed(v))
+            return reportWidening();
+          y.push_back(*v);
+        }
+        for (unsigned r = 0, e = sums.size(); r < e; ++r)
+          sums[r] = multiplyAdd(x[aSlots->slotOf[r]], y[bSlots->slotOf[r]],
+                                sums[r]);
+      }
+      Value next = LLVM::AddOp::create(
+          rewriter, loc, k,
+          LLVM::ConstantOp::create(rewriter, loc, i32,
+                                   rewriter.getI32IntegerAttr(chunk)));
+      Value more = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::slt, next,
+          LLVM::ConstantOp::create(rewriter, loc, i32,
+                                   rewriter.getI32IntegerAttr(numK)));
+      SmallVector<Value> carriedNext{next};
+      carriedNext.append(sums);
+      // LLVM would otherwise unroll the loop again, in full.
+      MLIRContext *ctx = rewriter.getContext();
+      auto unroll = LLVM::LoopUnrollAttr::get(
+          ctx, /*disable=*/rewriter.getBoolAttr(true), {}, {}, {}, {}, {}, {});
+      auto annotation = LLVM::LoopAnnotationAttr::get(
+          ctx, {}, {}, {}, unroll, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+      LLVM::CondBrOp::create(rewriter, loc, more, carriedNext, ValueRange(),
+                             /*branch_weights=*/{}, annotation, loop, rest);
+      // The loop's last values dominate rest: it is only reached from there.
+      rewriter.setInsertionPointToStart(rest);
+      for (unsigned r = 0, e = acc.size(); r < e; ++r)
+        acc[r] = roundAccumulator(sums[r]);
     }
     Type structType = getTypeConverter()->convertType(dType);
     if (!structType)
