@@ -148,11 +148,12 @@ def test_lowered_row_has_layout_and_targets(row: Dict[str, Any], remarks: Set[st
         assert head + f"emulator calls {runtime}" in remarks
     if "proxy" in targets:
         # PTX ISA: wgmma.mma_async m64nNk16 for f16/bf16, one per 64 rows and 16 of K, between one fence
-        # and one commit_group.
+        # and one commit_group, after the async-proxy fence for the operands' generic-proxy writes.
         t = row["a"]
         count = row["m"] // 64 * row["k"] // 16
         wgmma = " ".join([f"wgmma.mma_async.sync.aligned.m64n{row['n']}k16.f32.{t}.{t}"] * count)
-        assert head + ("proxy calls llvm.nvvm.wgmma.fence.sync.aligned " + wgmma +
+        assert head + ("proxy calls llvm.nvvm.fence.proxy.async.shared_cta llvm.nvvm.wgmma.fence.sync.aligned " +
+                       wgmma +
                        " llvm.nvvm.wgmma.commit_group.sync.aligned") in remarks
 
 

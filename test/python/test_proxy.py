@@ -155,6 +155,8 @@ def test_matrix_unit_case_runs_on_wgmma(name: str) -> None:
     ty = "f16" if name.endswith("fp16") else "bf16"
     assert len(re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.{ty}\.{ty}", ptx)) == 8
     assert "wgmma.fence.sync.aligned" in ptx and "wgmma.commit_group.sync.aligned" in ptx
+    # wgmma reads through the async proxy what cp.async and st.shared wrote through the generic one.
+    assert re.search(r"fence\.proxy\.async\.shared::cta;\s*wgmma\.fence\.sync\.aligned", ptx)
     assert "wgmma.wait_group.sync.aligned 0" in ptx
     assert "cp.async.ca.shared.global" in ptx
     assert "fma.rn.f32" not in ptx  # no FMA dot left

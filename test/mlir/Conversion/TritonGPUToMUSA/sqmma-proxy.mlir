@@ -1,7 +1,8 @@
 // musagpu.sqmma on the GPU proxy (target=proxy): SQMMA as Hopper wgmma. One
 // m128n64k64 f16 instruction of one squad is 2 (M / 64) x 4 (K / 16)
 // wgmma.mma_async.m64n64k16 between one wgmma.fence and one commit_group,
-// each on 64-bit shared-memory descriptors; musagpu.sqmma_wait is
+// each on 64-bit shared-memory descriptors, after the fence.proxy.async
+// that makes the operand tiles' generic-proxy writes visible to wgmma; musagpu.sqmma_wait is
 // wgmma.wait_group 0 with the accumulators tied through it. The operand
 // buffers carry the proxy's swizzle codes (16-byte granules, 128-byte
 // stride and line: Hopper's 128B swizzle), so the descriptors say 128B
@@ -28,7 +29,8 @@
 // each wgmma ($0..$31 in and out, then the two descriptors $64, $65).
 // LLIR-LABEL: define ptx_kernel void @sqmma_f16_proxy(
 // LLIR: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-// LLIR: call void @llvm.nvvm.wgmma.fence.sync.aligned()
+// LLIR: call void @llvm.nvvm.fence.proxy.async.shared_cta()
+// LLIR-NEXT: call void @llvm.nvvm.wgmma.fence.sync.aligned()
 // LLIR-NEXT: lshr exact i32 ptrtoint (ptr addrspace(3) @global_smem to i32), 4
 // LLIR: %[[A0:.*]] = or disjoint i64 %{{.*}}, 4611686293372403712
 // LLIR-NEXT: lshr exact i32 ptrtoint (ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @global_smem, i32 16384) to i32), 4
@@ -60,6 +62,8 @@
 // ASM-COUNT-8: asm sideeffect "{\0A.reg .pred p;\0Asetp.ne.b32 p, $66, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $64, $65, p, 1, 1, 0, 1;\0A}"
 // ASM-NOT: wgmma.mma_async
 // PTX: .target sm_90a
+// PTX: fence.proxy.async.shared::cta
+// PTX-NEXT: wgmma.fence.sync.aligned
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // PTX: wgmma.commit_group.sync.aligned
 // PTX: wgmma.wait_group.sync.aligned 0
