@@ -229,11 +229,12 @@ def _context() -> Any:
     return ir.Context()  # our dialects are registered in every context (_site_initialize_0)
 
 
-def parse_ttgir(ttgir: str, context: Any, *, source_name: str = "kernel.ttgir") -> Any:
-    """Parses and verifies ``ttgir``; raises MLIRError with ``source_name:line:col`` diagnostics."""
+def parse_ttgir(ttgir: str, context: Optional[Any] = None, *, source_name: str = "kernel.ttgir") -> Any:
+    """Parses and verifies ``ttgir`` (any module text) into a builtin.module ``ir.Operation``, in ``context``
+    or a new one (the operation keeps it alive); raises MLIRError with ``source_name:line:col`` diagnostics."""
     from ..mlir import ir
     with _mlir_errors(f"failed to parse {source_name}"):
-        return ir.Operation.parse(ttgir, source_name=source_name, context=context)
+        return ir.Operation.parse(ttgir, source_name=source_name, context=context or _context())
 
 
 def run_passes(module: Any, pipeline: str) -> List[Diagnostic]:
