@@ -258,6 +258,7 @@ std::vector<std::map<std::string, ArchField>> matrixInstructions() {
          row.operands == mgpu::OperandSource::SharedMemory},
         {"max_contiguous_bytes", int64_t(row.maxContiguousBytes)},
         {"emulator_atom", emulatorAtom},
+        {"description", row.describe()},
     });
   }
   return rows;
@@ -442,7 +443,8 @@ NB_MODULE(_musa_mlir, m) {
         "The matrix-instruction catalogue: one dict per row (unit, "
         "arch_major, targets, a, b, c, m, n, k, lowered, not_lowered, "
         "intrinsic, fragment, fragment_threads, operands_in_shared_memory, "
-        "max_contiguous_bytes, emulator_atom).");
+        "max_contiguous_bytes, emulator_atom, description: the row as messages "
+        "and --musa-dot-path-report quote it).");
   m.def("intrinsics", &intrinsics,
         "The llvm.musa.* intrinsic table: one dict per entry (pattern, kind, "
         "shared_memory_from_zero, evidence, deviation).");

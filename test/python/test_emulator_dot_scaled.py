@@ -188,7 +188,7 @@ def test_dot_scaled_on_wmma(monkeypatch: pytest.MonkeyPatch) -> None:
     module = parse_ttgir(ttgir, source_name="scaled.ttgir")
     remarks = [str(remark) for remark in run_passes(
         module, f"builtin.module(musa-decompose-scaled-dot,{MatmulOptions().pass_spec()},musa-dot-path-report)")]
-    assert len(remarks) == 1 and "dot 64x64x64 bf16 -> f32: wmma m32n32k16" in remarks[0], remarks
+    assert len(remarks) == 1 and "dot 64x64x64 bf16 -> f32: wmma bf16 x bf16 -> f32 m32n32k16 on mp_2x" in remarks[0], remarks
 
     c, exact, magnitude = _run("e2m1", "bf16", scale_a=True, scale_b=False, M=64, N=64, K=64)
     _assert_close(c, exact, magnitude, "e2m1 x bf16 64x64x64 on mp_22 (WMMA)")

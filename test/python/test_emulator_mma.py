@@ -33,6 +33,7 @@ import triton.language as tl  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
 from corpus import TARGETS  # noqa: E402
+from dot_paths import read_dot_paths  # noqa: E402
 from jit_compile import DTYPE_NAMES, compile_specialized, launch  # noqa: E402
 from triton_musa.backend.emulator import emulator_active  # noqa: E402
 from triton_musa.backend.lowering import MatmulOptions, dot_path_report, parse_ttgir, run_passes  # noqa: E402
@@ -110,17 +111,10 @@ def run_matmul(arch: str, dtype: torch.dtype, M: int, N: int, K: int, BM: int, B
     return d, ref, kernel.asm["ttgir"]
 
 
-_REPORT = re.compile(r"remark: dot (\S+) (\S+) -> (\S+): (wmma|sqmma|fma)(.*)$")
-
-
 def reported_paths(ttgir: str, matmul: Optional[MatmulOptions] = None) -> list[Tuple[str, str]]:
-    """(path, details) per dot of `ttgir`, from --musa-dot-path-report."""
-    paths = []
-    for line in dot_path_report(ttgir, matmul):
-        m = _REPORT.search(line)
-        assert m, f"unexpected report line: {line}"
-        paths.append((m.group(4), m.group(5).strip()))
-    return paths
+    """(path, details) per dot of `ttgir`, from --musa-dot-path-report (whose quoted rows read_dot_paths
+    checks against the catalogue)."""
+    return [(dot.path, dot.details) for dot in read_dot_paths(dot_path_report(ttgir, matmul))]
 
 
 def check(d: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype, prec: Optional[str] = None) -> None:
