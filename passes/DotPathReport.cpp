@@ -1,14 +1,17 @@
 //===- DotPathReport.cpp - --musa-dot-path-report ------------------------===//
 //
-// One remark per dot after --musa-accelerate-matmul: the path (wmma, sqmma
-// or fma) and, for fma, the selection's reason (`musa.dot_path_reason`).
-// Python reads these remarks (lowering.dot_path_report).
+// One remark per dot after --musa-accelerate-matmul: for a dot on a matrix
+// unit the catalogue row of its instruction (MatrixInstr::describe(), e.g.
+// "wmma f16 x f16 -> f32 m32n32k16 on mp_2x") and how it is tiled; for fma
+// the selection's reason (`musa.dot_path_reason`). Python reads these
+// remarks (lowering.dot_path_report).
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
 #include "dialects/MUSAGPU/IR/Dialect.h"
+#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 
@@ -57,6 +60,29 @@ StringRef widenedNote(Value unitResult) {
   return dotResult(unitResult) != unitResult ? ", accumulating in f32" : "";
 }
 
+/// The catalogue row of the `unit` instruction `instr` (M, N, K) on
+/// capability `versionMajor` for A elements `aElt`, as the catalogue
+/// describes it. The rows of one instruction for different targets describe
+/// alike, so the first target that has it is taken. The op verifiers accept
+/// only catalogued shapes; a missing row is said, not hidden.
+std::string quoteRow(mgpu::MatrixUnitKind unit, unsigned versionMajor,
+                     Type aElt, ArrayRef<unsigned> instr) {
+  if (std::optional<mgpu::MmaElementKind> kind = mgpu::getMmaElementKind(aElt))
+    for (TargetKind target :
+         {TargetKind::Device, TargetKind::Emulator, TargetKind::Proxy})
+      if (const mgpu::MatrixInstr *row = mgpu::lookupMatrixInstr(
+              unit, versionMajor, target, *kind, instr[0], instr[1], instr[2]))
+        return row->describe();
+  return llvm::formatv("{0} m{1}n{2}k{3} (not in the catalogue)",
+                       mgpu::stringifyMatrixUnitKind(unit), instr[0], instr[1],
+                       instr[2])
+      .str();
+}
+
+Type elementType(Value operand) {
+  return cast<ShapedType>(operand.getType()).getElementType();
+}
+
 std::string list(ArrayRef<unsigned> values) {
   std::string s = "[";
   for (auto [i, v] : llvm::enumerate(values))
@@ -74,17 +100,19 @@ struct MUSADotPathReport
       if (auto wmma = dyn_cast<mgpu::WMMAOp>(op)) {
         auto enc = cast<mgpu::WMMAEncodingAttr>(
             cast<RankedTensorType>(wmma.getD().getType()).getEncoding());
-        ArrayRef<unsigned> instr = enc.getInstrShape();
         op->emitRemark() << "dot "
                          << describeDot(wmma.getA(), dotResult(wmma.getD()))
-                         << ": wmma m" << instr[0] << "n" << instr[1] << "k"
-                         << instr[2] << ", warpsPerCTA "
+                         << ": "
+                         << quoteRow(mgpu::MatrixUnitKind::WMMA,
+                                     enc.getVersionMajor(),
+                                     elementType(wmma.getA()),
+                                     enc.getInstrShape())
+                         << ", warpsPerCTA "
                          << list(enc.getWarpsPerCTA())
                          << widenedNote(wmma.getD());
       } else if (auto sqmma = dyn_cast<mgpu::SQMMAOp>(op)) {
         auto enc = cast<mgpu::SQMMAEncodingAttr>(
             cast<RankedTensorType>(sqmma.getD().getType()).getEncoding());
-        ArrayRef<unsigned> instr = enc.getInstrShape();
         // The result the dot's users see comes out of the wait.
         Value result = sqmma.getD();
         for (OpOperand &use : sqmma.getD().getUses())
@@ -92,8 +120,12 @@ struct MUSADotPathReport
             result = wait->getResult(use.getOperandNumber());
         op->emitRemark() << "dot "
                          << describeDot(sqmma.getA(), dotResult(result))
-                         << ": sqmma m" << instr[0] << "n" << instr[1] << "k"
-                         << instr[2] << ", warpsPerCTA "
+                         << ": "
+                         << quoteRow(mgpu::MatrixUnitKind::SQMMA,
+                                     enc.getVersionMajor(),
+                                     elementType(sqmma.getA()),
+                                     enc.getInstrShape())
+                         << ", warpsPerCTA "
                          << list(enc.getWarpsPerCTA()) << ", A "
                          << (sqmma.getTransA() ? "M" : "K") << "-major, B "
                          << (sqmma.getTransB() ? "K" : "N") << "-major"

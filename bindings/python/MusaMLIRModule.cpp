@@ -1,8 +1,10 @@
 //===- MusaMLIRModule.cpp - triton_musa._musa_mlir ------------------------===//
 //
-// The Python face of our MLIR library: parse Triton's printed IR, verify it,
-// run pass pipelines and print the result. MLIR diagnostics become
-// `MLIRError` exceptions carrying "file:line:col: severity: message" lines.
+// What our MLIR library adds to MLIR's Python bindings (`triton_musa.mlir`,
+// which parse, verify, transform and print modules): the LLVM IR exports,
+// the architecture, matrix-instruction and intrinsic tables, linear layouts
+// and the emulator. Export diagnostics become `MLIRError` exceptions whose
+// diagnostics are data: (severity, "file:line:col", message).
 //
 // Built into the aggregate library of `triton_musa.mlir` (one MLIR in the
 // process): the functions taking `ir.Module`/`ir.Operation`/`ir.Attribute`
@@ -30,11 +32,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/OperationSupport.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/nanobind.h>
@@ -43,7 +40,6 @@
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
-#include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
 #include <memory>
@@ -128,20 +124,13 @@ public:
     throw MLIRDiagnosticError(what, records);
   }
 
-  /// The remarks collected so far ("<location>: remark: <text>").
-  std::vector<std::string> remarks() const { return remarkLines; }
-
 private:
   void record(Diagnostic &diag) {
     records.emplace_back(severityName(diag.getSeverity()),
                          formatLocation(diag.getLocation()), diag.str());
-    if (diag.getSeverity() == DiagnosticSeverity::Remark)
-      remarkLines.push_back(formatLocation(diag.getLocation()) +
-                            ": remark: " + diag.str());
   }
 
   std::vector<DiagnosticRecord> records;
-  std::vector<std::string> remarkLines;
   ScopedDiagnosticHandler handler;
 };
 
@@ -191,6 +180,8 @@ std::string exportNVPTXLLVMIR(ModuleOp module, const std::string &sm, unsigned p
   return std::move(*text);
 }
 
+/// A context of our own with every dialect loaded (intrinsicSignature builds
+/// the table's LLVM types in it).
 std::unique_ptr<MLIRContext> makeContext() {
   DialectRegistry registry;
   mlir::triton_musa::registerAllDialects(registry);
@@ -199,93 +190,6 @@ std::unique_ptr<MLIRContext> makeContext() {
   context->loadAllAvailableDialects();
   return context;
 }
-
-/// A parsed module with the context that owns it.
-class PyModule {
-public:
-  PyModule(const std::string &text, const std::string &sourceName,
-           bool verify)
-      : context(makeContext()) {
-    DiagnosticCollector diagnostics(context.get());
-    ParserConfig config(context.get(), verify);
-    module = parseSourceString<ModuleOp>(text, config, sourceName);
-    if (!module)
-      diagnostics.raise("failed to parse " + sourceName);
-  }
-
-  void verify() {
-    DiagnosticCollector diagnostics(context.get());
-    if (failed(mlir::verify(*module)))
-      diagnostics.raise("module failed to verify");
-  }
-
-  /// Runs a textual pipeline, `builtin.module(...)` or a bare pass list.
-  std::vector<std::string> runPipeline(const std::string &pipeline) {
-    DiagnosticCollector diagnostics(context.get());
-    llvm::StringRef inner(pipeline);
-    inner = inner.trim();
-    if (inner.consume_front("builtin.module(") && inner.consume_back(")"))
-      inner = inner.trim();
-    PassManager pm(context.get(), ModuleOp::getOperationName());
-    std::string parseError;
-    llvm::raw_string_ostream errorStream(parseError);
-    if (failed(parsePassPipeline(inner, pm, errorStream)))
-      throw MLIRDiagnosticError("invalid pass pipeline '" + pipeline +
-                                "': " + parseError);
-    if (failed(pm.run(*module)))
-      diagnostics.raise("pass pipeline '" + pipeline + "' failed");
-    return diagnostics.remarks();
-  }
-
-  std::string toLLVMIR(int optLevel,
-                       const std::optional<std::string> &libdevice,
-                       bool llvm14Compatible) {
-    return exportLLVMIR(*module, optLevel, libdevice, llvm14Compatible);
-  }
-
-  std::string toNVPTXLLVMIR(const std::string &sm, unsigned ptxVersion,
-                            int optLevel,
-                            const std::optional<std::string> &libdevice) {
-    return exportNVPTXLLVMIR(*module, sm, ptxVersion, optLevel, libdevice);
-  }
-
-  /// The module's attribute `name` as a Python value (integers, strings and
-  /// dense i32 arrays as lists), None where the module has no such attribute.
-  std::optional<std::variant<int64_t, std::string, std::vector<int64_t>>>
-  attribute(const std::string &name) {
-    Attribute attr = (*module)->getAttr(name);
-    if (!attr)
-      return std::nullopt;
-    if (auto integer = dyn_cast<IntegerAttr>(attr))
-      return integer.getValue().getSExtValue();
-    if (auto string = dyn_cast<StringAttr>(attr))
-      return string.getValue().str();
-    if (auto array = dyn_cast<DenseI32ArrayAttr>(attr))
-      return std::vector<int64_t>(array.asArrayRef().begin(),
-                                  array.asArrayRef().end());
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    attr.print(os);
-    throw std::invalid_argument("module attribute '" + name + "' = " + text +
-                                " is neither an integer, a string nor a dense i32 array");
-  }
-
-  std::string str(bool debugInfo, bool generic) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    OpPrintingFlags flags;
-    if (debugInfo)
-      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
-    if (generic)
-      flags.printGenericOpForm();
-    module->print(os, flags);
-    return text;
-  }
-
-private:
-  std::unique_ptr<MLIRContext> context;
-  OwningOpRef<ModuleOp> module;
-};
 
 using ArchField = std::variant<bool, int64_t, std::string>;
 
@@ -354,6 +258,7 @@ std::vector<std::map<std::string, ArchField>> matrixInstructions() {
          row.operands == mgpu::OperandSource::SharedMemory},
         {"max_contiguous_bytes", int64_t(row.maxContiguousBytes)},
         {"emulator_atom", emulatorAtom},
+        {"description", row.describe()},
     });
   }
   return rows;
@@ -442,7 +347,9 @@ ModuleOp moduleOf(nb::handle object) {
 } // namespace
 
 NB_MODULE(_musa_mlir, m) {
-  m.doc() = "triton-musa's MLIR library: parse, verify, transform, print.";
+  m.doc() = "triton-musa's MLIR library beside triton_musa.mlir: LLVM IR "
+            "exports, the architecture, matrix-instruction and intrinsic "
+            "tables, linear layouts, the emulator.";
   // Triton's kernel caches hold our EmulatedKernel objects (and their bound
   // methods) until the interpreter exits, where Python does not collect them;
   // nanobind would report each as a leak at every exit.
@@ -489,8 +396,12 @@ NB_MODULE(_musa_mlir, m) {
       },
       nb::arg("module"), nb::arg("opt_level") = 3,
       nb::arg("libdevice") = nb::none(), nb::arg("llvm14_compatible") = true,
-      "Module.to_llvm_ir for a triton_musa.mlir.ir.Module in the LLVM "
-      "dialect; raises MLIRError.");
+      "LLVM IR text for triple mtgpu-mt-musa (for the module's ttg.target) "
+      "from a triton_musa.mlir.ir.Module (or its builtin.module operation) "
+      "in the LLVM dialect (kernels marked `musa.kernel`), optimized at "
+      "O<opt_level>, with `libdevice` linked if given, rewritten for the "
+      "MUSA SDK's LLVM 14 llc unless llvm14_compatible is False; raises "
+      "MLIRError.");
   m.def(
       "translate_to_nvptx_llvm_ir",
       [](nb::handle module, const std::string &sm, unsigned ptxVersion,
@@ -500,46 +411,12 @@ NB_MODULE(_musa_mlir, m) {
       },
       nb::arg("module"), nb::arg("sm") = "sm_90", nb::arg("ptx_version") = 87,
       nb::arg("opt_level") = 3, nb::arg("libdevice") = nb::none(),
-      "Module.to_nvptx_llvm_ir for a triton_musa.mlir.ir.Module; raises "
-      "MLIRError.");
+      "GPU proxy: LLVM IR text for nvptx64-nvidia-cuda from a "
+      "triton_musa.mlir.ir.Module lowered with "
+      "convert-tritongpu-to-musa{target=proxy} (kernels ptx_kernel with "
+      "nvvm.maxntid, __mt_* calls mapped onto libdevice.10.bc's __nv_* and "
+      "linked); raises MLIRError.");
 
-  nb::class_<PyModule>(m, "Module")
-      .def("verify", &PyModule::verify,
-           "Verifies the module; raises MLIRError with the diagnostics.")
-      .def("run_pipeline", &PyModule::runPipeline, nb::arg("pipeline"),
-           "Runs a textual pass pipeline in place; returns the remarks it "
-           "emitted (e.g. --musa-dot-path-report's).")
-      .def("to_llvm_ir", &PyModule::toLLVMIR, nb::arg("opt_level") = 3, nb::arg("libdevice") = nb::none(),
-           nb::arg("llvm14_compatible") = true,
-           "LLVM IR text for triple mtgpu-mt-musa (for the module's "
-           "ttg.target) from a module in the LLVM "
-           "dialect (kernels marked `musa.kernel`), optimized at O<opt_level>, "
-           "with `libdevice` linked if given, rewritten for the MUSA SDK's "
-           "LLVM 14 llc unless llvm14_compatible is False; raises MLIRError.")
-      .def("to_nvptx_llvm_ir", &PyModule::toNVPTXLLVMIR, nb::arg("sm") = "sm_90",
-           nb::arg("ptx_version") = 87, nb::arg("opt_level") = 3,
-           nb::arg("libdevice") = nb::none(),
-           "GPU proxy: LLVM IR text for nvptx64-nvidia-cuda from a module "
-           "lowered with convert-tritongpu-to-musa{target=proxy} (kernels "
-           "ptx_kernel with nvvm.maxntid, __mt_* calls mapped onto "
-           "libdevice.10.bc's __nv_* and linked); raises MLIRError.")
-      .def("attribute", &PyModule::attribute, nb::arg("name"),
-           "The module's integer or string attribute `name` (e.g. "
-           "\"ttg.shared\", \"ttg.target\"), or None.")
-      .def("str", &PyModule::str, nb::arg("debug_info") = false,
-           nb::arg("generic") = false, "Prints the module.")
-      .def("__str__", [](PyModule &self) {
-        return self.str(/*debugInfo=*/false, /*generic=*/false);
-      });
-
-  m.def(
-      "parse",
-      [](const std::string &text, const std::string &sourceName, bool verify) {
-        return std::make_unique<PyModule>(text, sourceName, verify);
-      },
-      nb::arg("text"), nb::arg("source_name") = "<string>",
-      nb::arg("verify") = true,
-      "Parses (and by default verifies) a module; raises MLIRError.");
   m.def(
       "nvptx_to_ptx",
       [](const std::string &llvmIR, const std::string &sm,
@@ -566,7 +443,8 @@ NB_MODULE(_musa_mlir, m) {
         "The matrix-instruction catalogue: one dict per row (unit, "
         "arch_major, targets, a, b, c, m, n, k, lowered, not_lowered, "
         "intrinsic, fragment, fragment_threads, operands_in_shared_memory, "
-        "max_contiguous_bytes, emulator_atom).");
+        "max_contiguous_bytes, emulator_atom, description: the row as messages "
+        "and --musa-dot-path-report quote it).");
   m.def("intrinsics", &intrinsics,
         "The llvm.musa.* intrinsic table: one dict per entry (pattern, kind, "
         "shared_memory_from_zero, evidence, deviation).");

@@ -172,9 +172,8 @@ def test_dot_scaled_on_wmma(monkeypatch: pytest.MonkeyPatch) -> None:
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
-    from triton_musa import _musa_mlir
     from triton_musa.backend.compiler import compile_to_ttgir
-    from triton_musa.backend.lowering import MatmulOptions
+    from triton_musa.backend.lowering import MatmulOptions, parse_ttgir, run_passes
 
     monkeypatch.setenv(ARCH_ENV, "mp_22")
     kernel = _kernel()
@@ -186,10 +185,10 @@ def test_dot_scaled_on_wmma(monkeypatch: pytest.MonkeyPatch) -> None:
     src = ASTSource(kernel, signature=signature, constexprs=constants)
     ttgir = compile_to_ttgir(src, GPUTarget("musa", "mp_22", 128), {"num_warps": 4, "num_stages": 1})["ttgir"]
     assert "tt.dot_scaled" in ttgir
-    module = _musa_mlir.parse(ttgir, source_name="scaled.ttgir")
-    remarks = list(module.run_pipeline(
-        f"builtin.module(musa-decompose-scaled-dot,{MatmulOptions().pass_spec()},musa-dot-path-report)"))
-    assert len(remarks) == 1 and "dot 64x64x64 bf16 -> f32: wmma m32n32k16" in remarks[0], remarks
+    module = parse_ttgir(ttgir, source_name="scaled.ttgir")
+    remarks = [str(remark) for remark in run_passes(
+        module, f"builtin.module(musa-decompose-scaled-dot,{MatmulOptions().pass_spec()},musa-dot-path-report)")]
+    assert len(remarks) == 1 and "dot 64x64x64 bf16 -> f32: wmma bf16 x bf16 -> f32 m32n32k16 on mp_2x" in remarks[0], remarks
 
     c, exact, magnitude = _run("e2m1", "bf16", scale_a=True, scale_b=False, M=64, N=64, K=64)
     _assert_close(c, exact, magnitude, "e2m1 x bf16 64x64x64 on mp_22 (WMMA)")

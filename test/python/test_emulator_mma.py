@@ -33,9 +33,10 @@ import triton.language as tl  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
 from corpus import TARGETS  # noqa: E402
+from dot_paths import read_dot_paths  # noqa: E402
 from jit_compile import DTYPE_NAMES, compile_specialized, launch  # noqa: E402
 from triton_musa.backend.emulator import emulator_active  # noqa: E402
-from triton_musa.backend.lowering import MatmulOptions, dot_path_report  # noqa: E402
+from triton_musa.backend.lowering import MatmulOptions, dot_path_report, parse_ttgir, run_passes  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
@@ -110,17 +111,10 @@ def run_matmul(arch: str, dtype: torch.dtype, M: int, N: int, K: int, BM: int, B
     return d, ref, kernel.asm["ttgir"]
 
 
-_REPORT = re.compile(r"remark: dot (\S+) (\S+) -> (\S+): (wmma|sqmma|fma)(.*)$")
-
-
 def reported_paths(ttgir: str, matmul: Optional[MatmulOptions] = None) -> list[Tuple[str, str]]:
-    """(path, details) per dot of `ttgir`, from --musa-dot-path-report."""
-    paths = []
-    for line in dot_path_report(ttgir, matmul):
-        m = _REPORT.search(line)
-        assert m, f"unexpected report line: {line}"
-        paths.append((m.group(4), m.group(5).strip()))
-    return paths
+    """(path, details) per dot of `ttgir`, from --musa-dot-path-report (whose quoted rows read_dot_paths
+    checks against the catalogue)."""
+    return [(dot.path, dot.details) for dot in read_dot_paths(dot_path_report(ttgir, matmul))]
 
 
 def check(d: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype, prec: Optional[str] = None) -> None:
@@ -239,10 +233,9 @@ def test_wmma_chained_acc_transposed_b_multi_block(dtype: torch.dtype) -> None:
 
 def test_wmma_accumulator_stays_in_layout_in_k_loop() -> None:
     """The K loop carries the WMMA accumulator: no convert_layout of it between iterations."""
-    from triton_musa import _musa_mlir
     _, _, ttgir = run_matmul("mp_22", torch.float16, 64, 64, 64, 64, 64, 32, 4)
-    module = _musa_mlir.parse(ttgir)
-    module.run_pipeline(f"builtin.module({MatmulOptions().pass_spec()})")
+    module = parse_ttgir(ttgir)
+    run_passes(module, f"builtin.module({MatmulOptions().pass_spec()})")
     text = str(module)
     loop = text[text.index("scf.for"):text.index("scf.yield")]
     assert "musagpu.wmma" in loop
@@ -413,15 +406,14 @@ def test_sqmma_shapes(shape: Tuple[int, int, int, int], instr: str, num_stages: 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 def test_sqmma_pipelined_128x128x64(dtype: torch.dtype, num_stages: int) -> None:
     """The issue's kernel: with num_stages > 1 the sqmma reads the pipeliner's ring buffers themselves."""
-    from triton_musa import _musa_mlir
     d, ref, kernel = run_sqmma(dtype, 128, 256, 256, 128, 128, 64, 4, num_stages=num_stages, seed=num_stages)
     [(_, details)] = sqmma_reports(kernel)
     ttgir = kernel.asm["ttgir"]
     if num_stages > 1:
         assert "ttg.async_copy_global_to_local" in ttgir and f"!ttg.memdesc<{num_stages - 1}x" in ttgir
         assert details.endswith("operands from the pipelined buffers"), details
-        module = _musa_mlir.parse(ttgir)
-        module.run_pipeline(f"builtin.module({MatmulOptions().pass_spec()})")
+        module = parse_ttgir(ttgir)
+        run_passes(module, f"builtin.module({MatmulOptions().pass_spec()})")
         text = str(module)
         loop = text[text.index("scf.for"):text.index("scf.yield")]
         assert "musagpu.sqmma" in loop and "musagpu.sqmma_wait" in loop
@@ -436,8 +428,8 @@ def test_sqmma_pipelined_128x128x64(dtype: torch.dtype, num_stages: int) -> None
         # Then the async-copy schedule gives each ring one more slot, so that iteration i refills the slot
         # iteration i - 1 read, and starts the refills before the sqmma (what the emulator ran above).
         from triton_musa.backend.lowering import matrix_passes
-        module = _musa_mlir.parse(ttgir)
-        module.run_pipeline(f"builtin.module({matrix_passes('emulator', num_stages=num_stages)})")
+        module = parse_ttgir(ttgir)
+        run_passes(module, f"builtin.module({matrix_passes('emulator', num_stages=num_stages)})")
         text = str(module)
         rings = re.findall(r"ttg\.local_alloc \{alignment = \d+ : i32\} : \(\) -> !ttg\.memdesc<(\d+)x", text)
         assert rings == [str(num_stages)] * 2, rings

@@ -17,31 +17,25 @@ import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 
 from corpus import TARGETS  # noqa: E402
+from dot_paths import read_dot_paths  # noqa: E402
 from jit_compile import compile_specialized  # noqa: E402
 from triton_musa.backend.emulator import emulator_active  # noqa: E402
-from triton_musa.backend.lowering import MatmulOptions, dot_path_report  # noqa: E402
+from triton_musa.backend.lowering import MatmulOptions, dot_path_report, parse_ttgir, run_passes  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
 
-_REPORT = re.compile(r"remark: dot (\S+) (\S+) -> (\S+): (wmma|sqmma|fma)(.*)$")
 
 
 def reports(kernel: Any) -> List[Tuple[str, str, str]]:
     """(result type, path, details) per dot, from --musa-dot-path-report."""
-    found = []
-    for line in dot_path_report(kernel.asm["ttgir"]):
-        m = _REPORT.search(line)
-        assert m, f"unexpected report line: {line}"
-        found.append((m.group(3), m.group(4), m.group(5).strip()))
-    return found
+    return [(dot.acc, dot.path, dot.details) for dot in read_dot_paths(dot_path_report(kernel.asm["ttgir"]))]
 
 
 def accelerated_ttgir(kernel: Any, *then: str) -> str:
     """The kernel's TTGIR after --musa-accelerate-matmul and the passes `then`."""
-    from triton_musa import _musa_mlir
-    module = _musa_mlir.parse(kernel.asm["ttgir"])
-    module.run_pipeline(f"builtin.module({','.join([MatmulOptions().pass_spec(), *then])})")
+    module = parse_ttgir(kernel.asm["ttgir"])
+    run_passes(module, f"builtin.module({','.join([MatmulOptions().pass_spec(), *then])})")
     return str(module)
 
 

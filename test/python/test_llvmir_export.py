@@ -1,5 +1,6 @@
-"""Module.to_llvm_ir: the llir stage. Its output must be LLVM 14 IR, which
-Debian's llvm-as-14 (the parser of the MUSA SDK's llc) checks."""
+"""_musa_mlir.translate_to_llvm_ir: the llir stage, on a module parsed with
+triton_musa.mlir. Its output must be LLVM 14 IR, which Debian's llvm-as-14 (the
+parser of the MUSA SDK's llc) checks."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import struct
 import subprocess
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import llvm14_ir
 from triton_musa import _musa_mlir as mlir
+from triton_musa.backend.lowering import parse_ttgir
 
 KERNEL = textwrap.dedent("""\
     module {
@@ -44,6 +47,11 @@ KERNEL = textwrap.dedent("""\
     }
     """)
 
+
+
+def to_llvm_ir(text: str, *, source_name: str = "<string>", **options: Any) -> str:
+    """The LLVM IR export of the module ``text`` (the llir stage's call, with its ``options``)."""
+    return mlir.translate_to_llvm_ir(parse_ttgir(text, source_name=source_name), **options)
 
 
 def with_target(module: str, arch: str = "mp_31") -> str:
@@ -84,7 +92,7 @@ def assert_llvm14(text: str) -> None:
 
 @pytest.mark.parametrize("arch", ["mp_31", "mp_22"])
 def test_kernel_is_llvm14_ir(arch: str) -> None:
-    text = mlir.parse(with_target(KERNEL, arch)).to_llvm_ir()
+    text = to_llvm_ir(with_target(KERNEL, arch))
     assert 'target triple = "mtgpu-mt-musa"' in text
     assert "p3:32:32" in text
     assert "define cc102 void @k(" in text
@@ -95,14 +103,14 @@ def test_kernel_is_llvm14_ir(arch: str) -> None:
 
 
 def test_without_compat_step_llvm22_spelling_remains() -> None:
-    text = mlir.parse(with_target(KERNEL)).to_llvm_ir(llvm14_compatible=False)
+    text = to_llvm_ir(with_target(KERNEL), llvm14_compatible=False)
     assert "splat (i32 3)" in text
     assert "or disjoint" in text
 
 
 @pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
 def test_every_opt_level(opt_level: int) -> None:
-    assert_llvm14(mlir.parse(with_target(KERNEL)).to_llvm_ir(opt_level=opt_level))
+    assert_llvm14(to_llvm_ir(with_target(KERNEL), opt_level=opt_level))
 
 
 def test_libdevice_is_linked_and_internalized(tmp_path: Path) -> None:
@@ -111,12 +119,12 @@ def test_libdevice_is_linked_and_internalized(tmp_path: Path) -> None:
     bitcode = tmp_path / "libdevice.bc"
     subprocess.run([llvm_as_14(), "-opaque-pointers", str(source), "-o", str(bitcode)],
                    check=True)
-    text = mlir.parse(with_target(KERNEL)).to_llvm_ir(opt_level=0, libdevice=str(bitcode))
+    text = to_llvm_ir(with_target(KERNEL), opt_level=0, libdevice=str(bitcode))
     assert "define internal float @__mt_fast_expf" in text
     assert "__mt_unused" not in text
     assert_llvm14(text)
     # At O3 the internalized function is inlined away.
-    optimized = mlir.parse(with_target(KERNEL)).to_llvm_ir(libdevice=str(bitcode))
+    optimized = to_llvm_ir(with_target(KERNEL), libdevice=str(bitcode))
     assert "@__mt_fast_expf" not in optimized
     assert "llvm.exp2.f32" in optimized
     assert_llvm14(optimized)
@@ -125,21 +133,21 @@ def test_libdevice_is_linked_and_internalized(tmp_path: Path) -> None:
 def test_missing_libdevice_is_an_error(tmp_path: Path) -> None:
     missing = tmp_path / "nope.bc"
     with pytest.raises(mlir.MLIRError, match="libdevice '.*nope.bc' does not exist"):
-        mlir.parse(with_target(KERNEL)).to_llvm_ir(libdevice=str(missing))
+        to_llvm_ir(with_target(KERNEL), libdevice=str(missing))
 
 
 def test_unknown_arch_is_an_error() -> None:
     with pytest.raises(mlir.MLIRError, match="unknown MUSA architecture 'mp_99'"):
-        mlir.parse(with_target(KERNEL, "mp_99")).to_llvm_ir()
+        to_llvm_ir(with_target(KERNEL, "mp_99"))
 
 
 def test_bad_opt_level_is_an_error() -> None:
     with pytest.raises(ValueError, match="opt_level"):
-        mlir.parse(with_target(KERNEL)).to_llvm_ir(opt_level=7)
+        to_llvm_ir(with_target(KERNEL), opt_level=7)
 
 
 def test_post14_intrinsic_is_named() -> None:
-    module = mlir.parse(textwrap.dedent("""\
+    module = parse_ttgir(textwrap.dedent("""\
         module {
           llvm.func @k(%x: f32, %p: !llvm.ptr<1>) attributes {musa.kernel} {
             %y = llvm.call_intrinsic "llvm.exp10.f32"(%x) : (f32) -> f32
@@ -149,11 +157,11 @@ def test_post14_intrinsic_is_named() -> None:
         }
         """), source_name="exp10.mlir")
     with pytest.raises(mlir.MLIRError, match=r"exp10.mlir:1:1: error: .*'llvm.exp10.f32' has no LLVM 14"):
-        module.to_llvm_ir()
+        mlir.translate_to_llvm_ir(module)
 
 
 def test_maxntidx_without_kernel_is_located() -> None:
-    module = mlir.parse(textwrap.dedent("""\
+    module = parse_ttgir(textwrap.dedent("""\
         module {
           llvm.func @f() attributes {musa.maxntidx = 128 : i32} {
             llvm.return
@@ -161,7 +169,7 @@ def test_maxntidx_without_kernel_is_located() -> None:
         }
         """), source_name="f.mlir")
     with pytest.raises(mlir.MLIRError, match=r"f.mlir:2:3: error: 'musa.maxntidx' on 'f'"):
-        module.to_llvm_ir()
+        mlir.translate_to_llvm_ir(module)
 
 
 # -O3 turns x * exp2(sitofp n) into llvm.ldexp and the select chain into
@@ -213,8 +221,8 @@ def test_expanded_ldexp_and_scmp_compute_the_right_values(tmp_path: Path) -> Non
     lli = shutil.which("lli-14")
     if lli is None:  # part of llvm-14, which the suite needs anyway: never a skip
         pytest.fail("lli-14 not found: install Debian/Ubuntu's llvm-14", pytrace=False)
-    assert "llvm.ldexp" in mlir.parse(with_target(FORMED)).to_llvm_ir(llvm14_compatible=False)
-    text = mlir.parse(with_target(FORMED)).to_llvm_ir()
+    assert "llvm.ldexp" in to_llvm_ir(with_target(FORMED), llvm14_compatible=False)
+    text = to_llvm_ir(with_target(FORMED))
     assert_llvm14(text)
     # The host JIT cannot take the mtgpu triple and data layout.
     source = tmp_path / "formed.ll"

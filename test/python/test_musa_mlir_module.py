@@ -1,7 +1,9 @@
-"""_musa_mlir's text API (parse/verify/pipeline/print of a module in a context
-of its own), diagnostics as exceptions, and coexistence with triton's and
-torch's own LLVM/MLIR copies. _musa_mlir runs on the same MLIR as
-triton_musa.mlir (test_mlir_bindings.py)."""
+"""The library's Python face as the backend uses it: modules parsed and run
+through triton_musa.mlir (lowering.parse_ttgir / run_passes), exported by
+_musa_mlir.translate_to_llvm_ir; every diagnostic of the library raised as one
+exception type, _musa_mlir.MLIRError, with its diagnostics as data; and
+_musa_mlir beside triton's and torch's own LLVM/MLIR copies. The bindings
+themselves are test_mlir_bindings.py's."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import textwrap
 import pytest
 
 from triton_musa import _musa_mlir as mlir
+from triton_musa.backend.lowering import LoweringError, parse_ttgir, run_passes
 
 ADD = textwrap.dedent("""\
     module {
@@ -26,41 +29,66 @@ ADD = textwrap.dedent("""\
 
 
 def test_parse_and_print_round_trip() -> None:
-    module = mlir.parse(ADD, source_name="add.mlir")
+    module = parse_ttgir(ADD, source_name="add.mlir")
     printed = str(module)
     assert "arith.addi" in printed
-    assert str(mlir.parse(printed)) == printed
+    assert str(parse_ttgir(printed)) == printed
 
 
 def test_pipeline_runs_in_place() -> None:
-    module = mlir.parse(ADD)
-    module.run_pipeline("builtin.module(canonicalize)")
+    module = parse_ttgir(ADD)
+    assert run_passes(module, "builtin.module(canonicalize)") == []
     # x + 0 folds away: the pass really ran.
     assert "arith.addi" not in str(module)
 
 
-def test_bare_pass_list_is_accepted() -> None:
-    module = mlir.parse(ADD)
-    module.run_pipeline("canonicalize,cse")
-    assert "arith.addi" not in str(module)
-
-
 def test_parse_error_carries_file_line_col() -> None:
-    with pytest.raises(mlir.MLIRError, match=r"broken\.mlir:2:\d+: error: "):
-        mlir.parse("module {\n  func.func @f( }\n", source_name="broken.mlir")
+    with pytest.raises(mlir.MLIRError, match=r"broken\.mlir:2:\d+: error: ") as info:
+        parse_ttgir("module {\n  func.func @f( }\n", source_name="broken.mlir")
+    assert isinstance(info.value, LoweringError)
+    assert info.value.headline == "failed to parse broken.mlir"
+    error = info.value.diagnostics[0]
+    assert error.severity == "error" and error.where.startswith("broken.mlir:2:"), error
 
 
 def test_verifier_error_is_an_exception() -> None:
     # Parses fine; the return type mismatch is a verifier error.
     text = "func.func @f() -> i32 {\n  %c = arith.constant 1 : i64\n  return %c : i64\n}\n"
-    with pytest.raises(mlir.MLIRError, match=r"error: .*type"):
-        mlir.parse(text, source_name="bad_return.mlir")
+    with pytest.raises(mlir.MLIRError, match=r"error: .*type") as info:
+        parse_ttgir(text, source_name="bad_return.mlir")
+    assert info.value.diagnostics[0].where.startswith("bad_return.mlir:3:"), info.value.diagnostics
 
 
 def test_unknown_pass_is_an_exception() -> None:
-    module = mlir.parse(ADD)
-    with pytest.raises(mlir.MLIRError, match="does not refer to a registered pass"):
-        module.run_pipeline("builtin.module(no-such-pass)")
+    module = parse_ttgir(ADD)
+    with pytest.raises(mlir.MLIRError, match="no-such-pass") as info:
+        run_passes(module, "builtin.module(no-such-pass)")
+    assert info.value.headline == "invalid pass pipeline 'builtin.module(no-such-pass)'"
+
+
+def test_failing_pass_is_an_exception_with_the_ops_location() -> None:
+    # convert-tritongpu-to-musa needs the module's target; the error names where it stopped.
+    module = parse_ttgir(textwrap.dedent("""\
+        module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+          tt.func @f() {
+            tt.return
+          }
+        }
+        """), source_name="no_target.ttgir")
+    with pytest.raises(mlir.MLIRError, match="failed") as info:
+        run_passes(module, "builtin.module(convert-tritongpu-to-musa)")
+    assert [d for d in info.value.diagnostics if d.severity == "error"], info.value.diagnostics
+    assert all(d.where.startswith("no_target.ttgir:") for d in info.value.diagnostics), info.value.diagnostics
+
+
+def test_export_error_is_the_same_exception_type() -> None:
+    # The exporter raises _musa_mlir.MLIRError too, its diagnostics as (severity, where, message) data.
+    module = parse_ttgir(ADD.replace("module {", 'module attributes {ttg.target = "musa:mp_99"} {', 1),
+                         source_name="mp99.mlir")
+    with pytest.raises(mlir.MLIRError, match="unknown MUSA architecture 'mp_99'") as info:
+        mlir.translate_to_llvm_ir(module)
+    assert info.value.headline == "cannot export the module to LLVM IR"
+    assert [tuple(d) for d in info.value.diagnostics][0][:2] == ("error", "mp99.mlir:1:1"), info.value.diagnostics
 
 
 def test_dialects_registered() -> None:
@@ -78,6 +106,8 @@ def test_coexists_with_triton_and_torch(order: list[str], tmp_path) -> None:
     # show when the libraries are loaded in that order into one process.
     script = "\n".join(f"import {name}" for name in order) + textwrap.dedent(f"""
         from triton_musa import _musa_mlir as m
+        from triton_musa.backend.lowering import parse_ttgir, run_passes
+        import torch
         import triton.language as tl
         from triton.compiler import ASTSource
         from triton.backends.compiler import GPUTarget
@@ -88,10 +118,12 @@ def test_coexists_with_triton_and_torch(order: list[str], tmp_path) -> None:
             tl.store(x + o, tl.load(x + o, mask=o < n) + 1, mask=o < n)
 
         src = ASTSource(k, signature={{"x": "*fp32", "n": "i32", "B": "constexpr"}}, constexprs={{"B": 64}})
-        ttir = triton.compile(src, target=GPUTarget("musa", "mp_31", 32)).asm["ttir"]
-        mod = m.parse({ADD!r})
-        mod.run_pipeline("canonicalize")
-        print("ok", len(ttir) > 0)
+        ttgir = triton.compile(src, target=GPUTarget("musa", "mp_31", 32)).asm["ttgir"]
+        mod = parse_ttgir(ttgir)
+        run_passes(mod, "builtin.module(musa-allocate-shared-memory,convert-tritongpu-to-musa,canonicalize)")
+        llir = m.translate_to_llvm_ir(mod, opt_level=0)
+        assert torch.ones(3).add(1).sum().item() == 6.0
+        print("ok", 'target triple = "mtgpu-mt-musa"' in llir)
         """)
     # @triton.jit needs its source in a file.
     script_path = tmp_path / "coexist.py"

@@ -87,8 +87,10 @@ def test_matmul_k_loop(arch: str, num_stages: int, dtype: torch.dtype) -> None:
     assert_pipelined(kernel, num_stages)
     # The dot's path: on QY2 an f16 32x32 tile is one WMMA atom, computed by all 4 warps (replicated).
     [report] = dot_path_report(kernel.asm["ttgir"])
-    expected = {"mp_22": "wmma m32n32k16, warpsPerCTA [1, 4]" if dtype == torch.float16 else ": fma (",
-                "mp_31": "sqmma m32n32k32, warpsPerCTA [4, 1]"}[arch]
+    kind = "f16" if dtype == torch.float16 else "tf32"
+    expected = {"mp_22": "wmma f16 x f16 -> f32 m32n32k16 on mp_2x, warpsPerCTA [1, 4]" if dtype == torch.float16
+                else ": fma (",
+                "mp_31": f"sqmma {kind} x {kind} -> f32 m32n32k32 on mp_3x, warpsPerCTA [4, 1]"}[arch]
     assert expected in report, report
     ref = (a.float() @ b.float()).to(dtype)
     # mp_31 runs the f32 dot on SQMMA in tf32 (Triton's default input_precision): 10 mantissa bits.

@@ -106,16 +106,17 @@ def test_bundle_case_compiles(name: str) -> None:
 
 def test_proxy_refuses_128_lane_archs() -> None:
     from triton_musa import _musa_mlir
+    from triton_musa.backend.lowering import parse_ttgir, run_passes
     ttgir = compile_case(case("vector_add"), MP31).asm["ttgir"].replace("musa:mp_31", "musa:mp_22")
-    module = _musa_mlir.parse(ttgir)
+    module = parse_ttgir(ttgir)
     with pytest.raises(_musa_mlir.MLIRError, match="target=proxy runs on 32-lane NVIDIA warps; mp_22"):
-        module.run_pipeline("builtin.module(convert-tritongpu-to-musa{target=proxy})")
+        run_passes(module, "builtin.module(convert-tritongpu-to-musa{target=proxy})")
 
 
 def _after_matrix_passes(ttgir: str, target: str, num_stages: int) -> str:
     """The TTGIR after our matrix passes for ``target``, printed without aliases."""
     from triton_musa.backend import lowering
-    module = lowering.parse_ttgir(ttgir, lowering._context())
+    module = lowering.parse_ttgir(ttgir)
     lowering.run_passes(module, f"builtin.module({lowering.matrix_passes(target, num_stages=num_stages)})")
     return module.operation.get_asm(use_local_scope=True)
 

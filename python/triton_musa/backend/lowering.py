@@ -229,11 +229,12 @@ def _context() -> Any:
     return ir.Context()  # our dialects are registered in every context (_site_initialize_0)
 
 
-def parse_ttgir(ttgir: str, context: Any, *, source_name: str = "kernel.ttgir") -> Any:
-    """Parses and verifies ``ttgir``; raises MLIRError with ``source_name:line:col`` diagnostics."""
+def parse_ttgir(ttgir: str, context: Optional[Any] = None, *, source_name: str = "kernel.ttgir") -> Any:
+    """Parses and verifies ``ttgir`` (any module text) into a builtin.module ``ir.Operation``, in ``context``
+    or a new one (the operation keeps it alive); raises MLIRError with ``source_name:line:col`` diagnostics."""
     from ..mlir import ir
     with _mlir_errors(f"failed to parse {source_name}"):
-        return ir.Operation.parse(ttgir, source_name=source_name, context=context)
+        return ir.Operation.parse(ttgir, source_name=source_name, context=context or _context())
 
 
 def run_passes(module: Any, pipeline: str) -> List[Diagnostic]:
@@ -281,7 +282,9 @@ def module_attribute(module: Any, name: str) -> Any:
 def dot_path_report(ttgir: str, matmul: Optional[MatmulOptions] = None, *,
                     source_name: str = "kernel.ttgir") -> list[str]:
     """Per dot of ``ttgir``, the remark of --musa-dot-path-report: the matrix path it takes, or
-    ``fma (<why>)``. Lines read ``<loc>: remark: dot MxNxK <a> -> <acc>: <path>``."""
+    ``fma (<why>)``. Lines read ``<loc>: remark: dot MxNxK <a> -> <acc>: <path>``, where a matrix path
+    is the catalogue row of its instruction and the tiling (``wmma f16 x f16 -> f32 m32n32k16 on mp_2x,
+    warpsPerCTA [2, 2]``)."""
     with _context() as context:
         module = parse_ttgir(ttgir, context, source_name=source_name)
         return [str(remark) for remark in run_passes(module, dot_path_pipeline(matmul))]
