@@ -361,7 +361,7 @@ def MUSADotPathReport : Pass<"musa-dot-path-report", "mlir::ModuleOp"> {
 
     ```mlir
     %d = musagpu.wmma %a, %b, %c : ...
-    // remark: dot 64x64x32 f16 -> f32: wmma m32n32k16, warpsPerCTA [2, 2]
+    // remark: dot 64x64x32 f16 -> f32: wmma f16 x f16 -> f32 m32n32k16 on mp_2x, warpsPerCTA [2, 2]
     %e = tt.dot %x, %y, %z {musa.dot_path_reason = "..."} : ...
     // remark: dot 64x64x32 f32 -> f32: fma (f32 operands with input_precision = ieee ...)
     ```

@@ -129,8 +129,9 @@ Operation *getCounterWrap(ttg::MemDescIndexOp index) {
 /// Gives each of `rings` one more slot, and each counter compare of
 /// `wraps` (all of `slots`) a bound one higher. Fails, changing nothing,
 /// unless every use of a ring is a dealloc or a memdesc_index by a
-/// constant inside the ring or by one of `wraps`' counters, and every
-/// memdesc_index of `loop` picked by one of `wraps` is of one of `rings`.
+/// constant inside the ring or by one of `wraps`' counters, the counters
+/// pick only ring slots, and every memdesc_index of `loop` picked by one of
+/// `wraps` is of one of `rings`.
 LogicalResult addRingSlots(scf::ForOp loop, ArrayRef<ttg::LocalAllocOp> rings,
                            ArrayRef<arith::CmpIOp> wraps, int64_t slots) {
   auto isWrap = [&](Operation *op) {
@@ -147,6 +148,16 @@ LogicalResult addRingSlots(scf::ForOp loop, ArrayRef<ttg::LocalAllocOp> rings,
       if (!isWrap(getCounterWrap(index)) &&
           !(slot && *slot >= 0 && *slot < slots))
         return failure();
+    }
+  // A counter that picks anything but ring slots (a barrier phase, say)
+  // keeps its bound.
+  for (arith::CmpIOp wrap : wraps)
+    for (Operation *select : wrap->getUsers()) {
+      if (!isa<arith::SelectOp>(select))
+        return failure();
+      for (Operation *user : select->getUsers())
+        if (!isa<ttg::MemDescIndexOp, scf::YieldOp>(user))
+          return failure();
     }
   WalkResult shared = loop.getBody()->walk([&](ttg::MemDescIndexOp index) {
     auto ring = index.getSrc().getDefiningOp<ttg::LocalAllocOp>();

@@ -120,7 +120,10 @@ def device_ir(target: str, BK: int) -> str:
     from triton_musa.backend.lowering import lower_to_llir
     from triton_musa.backend.target import parse_arch
     if target == "proxy_sm90":
-        llir = proxy.make_llir(ttgir("mp_31", BK), {}, proxy.proxy_target(target), None)
+        # The stage's options: Triton's TTGIR without a pipelined ring, the matrix switches from the
+        # environment (fma_only turns the units off).
+        options = types.SimpleNamespace(num_stages=1, matmul=None)
+        llir = proxy.make_llir(ttgir("mp_31", BK), {}, proxy.proxy_target(target), options)
         return proxy.make_ptx(llir, {}, proxy.proxy_target(target), types.SimpleNamespace(enable_fp_fusion=True))
     return lower_to_llir(ttgir(target, BK), parse_arch(target)).llir
 
