@@ -21,6 +21,9 @@
 //    vector moves, not the tile;
 //  * a tt.reduce of an accumulator runs in its layout, and the (much
 //    smaller) result is converted instead;
+//  * a row or column vector of an accumulator (a slice of its layout) is
+//    treated as the accumulator is: elementwise ops and loop-carried values
+//    stay in the slice;
 //  * a loop-carried value that each iteration converts out of an
 //    accumulator layout is carried in that layout: the conversion moves to
 //    its uses at the top of the body (where the rewrites above carry it on,
@@ -56,15 +59,24 @@ namespace mgpu = mlir::musagpu;
 
 namespace {
 
+bool isAccumulatorLayout(Attribute encoding) {
+  return isa_and_nonnull<mgpu::WMMAEncodingAttr, mgpu::SQMMAEncodingAttr>(
+      encoding);
+}
+
 /// The accumulator layout `value` is converted from, if it is the result of
-/// a ttg.convert_layout out of #musagpu.wmma or #musagpu.sqmma.
+/// a ttg.convert_layout out of #musagpu.wmma or #musagpu.sqmma, or out of a
+/// slice of one (a row or column vector of an accumulator: attention's row
+/// max and sum, which then stay in it too).
 Attribute accumulatorSource(Value value) {
   auto cvt = value.getDefiningOp<ttg::ConvertLayoutOp>();
   if (!cvt)
     return {};
   Attribute encoding = cvt.getSrc().getType().getEncoding();
-  if (isa_and_nonnull<mgpu::WMMAEncodingAttr, mgpu::SQMMAEncodingAttr>(
-          encoding))
+  if (isAccumulatorLayout(encoding))
+    return encoding;
+  if (auto slice = dyn_cast_or_null<ttg::SliceEncodingAttr>(encoding);
+      slice && isAccumulatorLayout(slice.getParent()))
     return encoding;
   return {};
 }
@@ -142,7 +154,8 @@ struct ConvertSplatConstant : public OpRewritePattern<ttg::ConvertLayoutOp> {
 };
 
 /// An elementwise op on accumulators converted out of one accumulator
-/// layout (and splats, and broadcast vectors) runs in that layout; the
+/// layout (and splats, and broadcast vectors; on a row or column vector of
+/// one, any other vectors, converted in) runs in that layout; the
 /// conversion follows it. Each converted operand must have no other use, or its conversion
 /// would stay and the data would move twice.
 struct SinkThroughElementwise : public RewritePattern {
@@ -156,9 +169,13 @@ struct SinkThroughElementwise : public RewritePattern {
         !isa<RankedTensorType>(op->getResult(0).getType()))
       return failure();
     Attribute source;
+    bool otherVectors = false;
     for (Value operand : op->getOperands()) {
       if (Attribute encoding = accumulatorSource(operand)) {
-        if ((source && source != encoding) || !operand.hasOneUse())
+        // A vector's conversion may stay for other users (it is cheap); a
+        // tile's must go with this one.
+        if ((source && source != encoding) ||
+            (!operand.hasOneUse() && !isa<ttg::SliceEncodingAttr>(encoding)))
           return failure();
         source = encoding;
         continue;
@@ -168,9 +185,11 @@ struct SinkThroughElementwise : public RewritePattern {
         continue;
       if (!operand.getDefiningOp<triton::SplatOp>() &&
           !getBroadcastVector(operand))
-        return failure();
+        otherVectors = true;
     }
-    if (!source)
+    // Other operands are converted in: only where that moves a vector (the
+    // source is a slice of an accumulator layout), not a tile.
+    if (!source || (otherVectors && !isa<ttg::SliceEncodingAttr>(source)))
       return failure();
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
@@ -189,6 +208,11 @@ struct SinkThroughElementwise : public RewritePattern {
       if (auto scalar = operand.getDefiningOp<triton::SplatOp>()) {
         operands.push_back(triton::SplatOp::create(rewriter, op->getLoc(), type,
                                                    scalar.getSrc()));
+        continue;
+      }
+      if (!getBroadcastVector(operand)) {
+        operands.push_back(
+            ttg::ConvertLayoutOp::create(rewriter, op->getLoc(), type, operand));
         continue;
       }
       operands.push_back(
@@ -238,7 +262,7 @@ struct SinkThroughReduce : public OpRewritePattern<triton::ReduceOp> {
     // either way, and the other users keep the conversion (or sink it too).
     for (Value operand : reduce.getSrcs()) {
       Attribute encoding = accumulatorSource(operand);
-      if (!encoding || (source && source != encoding))
+      if (!isAccumulatorLayout(encoding) || (source && source != encoding))
         return failure();
       source = encoding;
     }
@@ -265,7 +289,8 @@ struct SinkThroughReduce : public OpRewritePattern<triton::ReduceOp> {
 };
 
 /// Carries in the accumulator layout each iter_arg of `loop` whose yielded
-/// value is converted out of one (and used only by the yield): the init is
+/// value is converted out of one (and used only by the yield, unless it is
+/// a vector): the init is
 /// converted in before the loop, the body's uses and the loop's result get
 /// a conversion out. Returns whether anything changed.
 bool carryInAccumulatorLayout(scf::ForOp loop) {
@@ -274,7 +299,8 @@ bool carryInAccumulatorLayout(scf::ForOp loop) {
   for (unsigned k = 0, e = loop.getNumRegionIterArgs(); k < e; ++k) {
     Value yielded = yield.getOperand(k);
     Attribute source = accumulatorSource(yielded);
-    if (!source || !yielded.hasOneUse())
+    if (!source ||
+        (!yielded.hasOneUse() && !isa<ttg::SliceEncodingAttr>(source)))
       continue;
     auto cvt = yielded.getDefiningOp<ttg::ConvertLayoutOp>();
     Type plainType = yielded.getType();
@@ -289,7 +315,8 @@ bool carryInAccumulatorLayout(scf::ForOp loop) {
     auto inBody = ttg::ConvertLayoutOp::create(b, loop.getLoc(), plainType, arg);
     arg.replaceAllUsesExcept(inBody.getResult(), inBody);
     yield->setOperand(k, cvt.getSrc());
-    cvt->erase();
+    if (cvt->use_empty())
+      cvt->erase();
     OpResult result = loop->getResult(k);
     result.setType(accType);
     b.setInsertionPointAfter(loop);
@@ -342,17 +369,40 @@ struct MUSASinkAccumulatorConversions
           [&](scf::ForOp loop) { carried |= carryInAccumulatorLayout(loop); });
     } while (carried);
     // The conversions out of accumulator layouts the rewrites left without
-    // users would still get scratch from --musa-allocate-shared-memory.
-    SmallVector<ttg::ConvertLayoutOp> dead;
+    // users, or with only users that are dead themselves (the ops the
+    // rewrites replaced), would still get scratch from
+    // --musa-allocate-shared-memory and barriers around it.
+    SmallVector<Operation *> dead;
     do {
       dead.clear();
       getOperation().walk([&](ttg::ConvertLayoutOp cvt) {
-        if (cvt->use_empty() && accumulatorSource(cvt.getResult()))
-          dead.push_back(cvt);
+        if (accumulatorSource(cvt.getResult()))
+          collectDeadChain(cvt, dead);
       });
-      for (ttg::ConvertLayoutOp cvt : dead)
-        cvt.erase();
+      for (Operation *op : llvm::reverse(dead))
+        if (op->use_empty())
+          op->erase();
     } while (!dead.empty());
+  }
+
+  /// Appends `op` and the ops using it (transitively, users first are
+  /// later in the list) when none has a memory effect or a region and
+  /// nothing else uses their results: a chain that computes nothing.
+  static void collectDeadChain(Operation *op,
+                               SmallVectorImpl<Operation *> &dead) {
+    SmallVector<Operation *> chain{op};
+    for (unsigned i = 0; i < chain.size(); ++i) {
+      Operation *current = chain[i];
+      if (current->getNumRegions() != 0 || !isMemoryEffectFree(current) ||
+          current->hasTrait<OpTrait::IsTerminator>())
+        return;
+      for (Operation *user : current->getUsers())
+        if (!llvm::is_contained(chain, user))
+          chain.push_back(user);
+      if (chain.size() > 64)
+        return;
+    }
+    dead.append(chain.begin(), chain.end());
   }
 };
 

@@ -99,29 +99,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // Flash attention's loop on mp_31: the scores leave the first sqmma, are
 // scaled by a runtime scalar, reduced per row and shifted by the row max; the
 // accumulator is carried across iterations, rescaled by a row vector and fed
-// to the second sqmma. Everything stays in the SQMMA layout: the row max and
-// sum are reduced there (their 128-element results converted, not the
-// tiles), the row vectors are converted into the SQMMA layout's slice and
-// broadcast there, and the loop carries the accumulator as #sqmma, so the
-// only tile conversion left is the one after the loop.
+// to the second sqmma. Everything stays in the SQMMA layout: the row max is
+// reduced there and carried in its slice (its update too), the row vectors
+// are broadcast there, and the loop carries the accumulator as #sqmma, so
+// the only conversion left is the one of the result after the loop (the
+// replaced ops' dead conversions are gone too).
 // CHECK-LABEL: @attention_loop
-// CHECK: arith.constant dense<0xFF800000>
-// CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
 // CHECK-NOT: ttg.convert_layout
-// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]], %[[M:.*]] = %{{.*}}) -> (tensor<64x64xf32, #sqmma>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>)
-// CHECK: %[[S:.*]] = musagpu.sqmma_wait
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %cst{{[_0-9]*}}, %[[M:[^ ]*]] = %cst{{[_0-9]*}}) -> (tensor<64x64xf32, #sqmma>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>>)
+// CHECK-NOT: ttg.convert_layout
+// CHECK: musagpu.sqmma_wait
 // CHECK: tt.splat %{{.*}} : f32 -> tensor<64x64xf32, #sqmma>
 // CHECK: %[[MAX:.*]] = "tt.reduce"(%{{.*}}) <{axis = 1 : i32}>
 // CHECK: }) : (tensor<64x64xf32, #sqmma>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>>
-// CHECK: ttg.convert_layout %[[MAX]] : tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>> -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
-// CHECK: ttg.convert_layout %{{.*}} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>>
+// CHECK: %[[MNEW:.*]] = arith.maxnumf %[[M]], %[[MAX]] : tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>>
 // CHECK: tt.broadcast %{{.*}} : tensor<64x1xf32, #sqmma> -> tensor<64x64xf32, #sqmma>
 // CHECK: arith.subf %{{.*}}, %{{.*}} : tensor<64x64xf32, #sqmma>
 // CHECK: arith.mulf %[[ACC]], %{{.*}} : tensor<64x64xf32, #sqmma>
 // CHECK: %[[D:.*]] = musagpu.sqmma
 // CHECK: %[[DW:.*]] = musagpu.sqmma_wait %[[D]]
-// CHECK-NOT: ttg.convert_layout {{.*}} : tensor<64x64xf32
-// CHECK: scf.yield %[[DW]]
+// CHECK-NEXT: scf.yield %[[DW]], %[[MNEW]]
 // CHECK: ttg.convert_layout %{{.*}} : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
 // CHECK-NOT: ttg.convert_layout
 
