@@ -46,6 +46,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::triton_musa {
 #define GEN_PASS_DEF_MUSASINKACCUMULATORCONVERSIONS
@@ -290,9 +291,8 @@ struct SinkThroughReduce : public OpRewritePattern<triton::ReduceOp> {
 
 /// Carries in the accumulator layout each iter_arg of `loop` whose yielded
 /// value is converted out of one (and used only by the yield, unless it is
-/// a vector): the init is
-/// converted in before the loop, the body's uses and the loop's result get
-/// a conversion out. Returns whether anything changed.
+/// a vector): the init is converted in before the loop, the body's uses and
+/// the loop's result get a conversion out. Returns whether anything changed.
 bool carryInAccumulatorLayout(scf::ForOp loop) {
   bool changed = false;
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
@@ -371,8 +371,10 @@ struct MUSASinkAccumulatorConversions
     // The conversions out of accumulator layouts the rewrites left without
     // users, or with only users that are dead themselves (the ops the
     // rewrites replaced), would still get scratch from
-    // --musa-allocate-shared-memory and barriers around it.
-    SmallVector<Operation *> dead;
+    // --musa-allocate-shared-memory and barriers around it. Each round
+    // erases the chains' ops that have no users left.
+    // A set: chains of two conversions may share their dead users.
+    llvm::SetVector<Operation *> dead;
     do {
       dead.clear();
       getOperation().walk([&](ttg::ConvertLayoutOp cvt) {
@@ -389,7 +391,7 @@ struct MUSASinkAccumulatorConversions
   /// later in the list) when none has a memory effect or a region and
   /// nothing else uses their results: a chain that computes nothing.
   static void collectDeadChain(Operation *op,
-                               SmallVectorImpl<Operation *> &dead) {
+                               llvm::SetVector<Operation *> &dead) {
     SmallVector<Operation *> chain{op};
     for (unsigned i = 0; i < chain.size(); ++i) {
       Operation *current = chain[i];
@@ -402,7 +404,7 @@ struct MUSASinkAccumulatorConversions
       if (chain.size() > 64)
         return;
     }
-    dead.append(chain.begin(), chain.end());
+    dead.insert(chain.begin(), chain.end());
   }
 };
 
