@@ -57,12 +57,7 @@ def MUSAScheduleAsyncCopies
     room, the ring gets one more slot (its type grows, the counters wrap one
     later), so iteration i refills the slot iteration i - 1 read; then the
     sqmma and its `musagpu.sqmma_wait` move below the copies like a dot, and
-    the copies overlap the sqmma. A loop that then ends with the wait of an
-    sqmma accumulating into the loop-carried value carries the unwaited
-    result instead: the wait goes right after the next iteration's
-    `ttg.async_wait` (before its copies and its sqmma), and after the loop.
-    Every SQMMA wait waits for all outstanding sqmma ops, so the sqmma of
-    iteration i runs while iteration i + 1 waits for its copies.
+    the copies overlap the sqmma.
 
     Before:
     ```mlir

@@ -21,10 +21,10 @@
 // copies go first and overlap the sqmma. The ring grows when its indices
 // are Triton's wrapping counters (which also gives every slot index in the
 // prologue as a constant) and the shared memory of the arch holds the extra
-// slot; then the sqmma and its wait are moved like a dot. Where the loop
-// then ends with the sqmma's wait, the wait moves into the next iteration,
-// after its copy wait, so that the sqmma overlaps that wait and the loop's
-// back edge.
+// slot; then the sqmma and its wait are moved like a dot. (The wait stays
+// in the iteration: each thread's wait covers only its own warp's part of
+// the squad's reads, and the block barrier of the next iteration's copy
+// wait must follow every warp's wait before the copies refill the slot.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -343,54 +343,6 @@ void scheduleBody(scf::ForOp loop, int64_t &sharedBytes, int64_t limit) {
     op->moveBefore(body.getTerminator());
 }
 
-/// In a loop whose body ends `d = sqmma(.., acc); w = sqmma_wait(d);
-/// yield w` (acc the iter_arg w is yielded as), moves the wait into the
-/// next iteration, right after the body's first ttg.async_wait: the sqmma
-/// of iteration i then runs while iteration i + 1 waits for its copies, and
-/// is waited for before that iteration starts the copies that refill the
-/// slot it read and before its own sqmma. The loop carries d, and its
-/// result is waited for after the loop. Every SQMMA wait waits for all of
-/// them, so waiting one iteration later holds nothing else back.
-void deferWaitToNextIteration(scf::ForOp loop) {
-  Block &body = *loop.getBody();
-  auto yield = cast<scf::YieldOp>(body.getTerminator());
-  auto wait = dyn_cast_or_null<mgpu::SQMMAWaitOp>(yield->getPrevNode());
-  if (!wait || wait.getNumOperands() != 1 || !wait->hasOneUse())
-    return;
-  auto sqmma = wait.getInputs()[0].getDefiningOp<mgpu::SQMMAOp>();
-  if (!sqmma || sqmma->getNextNode() != wait || !sqmma->hasOneUse())
-    return;
-  OpOperand &yielded = *wait->getUses().begin();
-  unsigned k = yielded.getOperandNumber();
-  BlockArgument acc = loop.getRegionIterArg(k);
-  if (sqmma.getC() != acc || !acc.hasOneUse())
-    return;
-  // The first async wait, with only side-effect-free ops before it.
-  Operation *copyWait = nullptr;
-  for (Operation &op : body) {
-    if (isa<ttg::AsyncWaitOp>(op)) {
-      copyWait = &op;
-      break;
-    }
-    if (!isMemoryEffectFree(&op))
-      return;
-  }
-  if (!copyWait)
-    return;
-  // Inside: wait for the previous iteration's sqmma (on the first
-  // iteration, for none), and issue this one on the waited accumulator.
-  wait->moveAfter(copyWait);
-  wait->setOperand(0, acc);
-  acc.replaceAllUsesExcept(wait.getResult(0), wait);
-  yield->setOperand(k, sqmma.getD());
-  // After the loop: wait for the last one.
-  OpBuilder b(loop);
-  b.setInsertionPointAfter(loop);
-  Value result = loop->getResult(k);
-  auto last = mgpu::SQMMAWaitOp::create(b, loop.getLoc(), ValueRange{result});
-  result.replaceAllUsesExcept(last.getResult(0), last);
-}
-
 struct MUSAScheduleAsyncCopies
     : public mlir::triton_musa::impl::MUSAScheduleAsyncCopiesBase<
           MUSAScheduleAsyncCopies> {
@@ -411,7 +363,6 @@ struct MUSAScheduleAsyncCopies
     int64_t limit = (*musaArch)->maxSharedMemoryBytes;
     module.walk([&](scf::ForOp forOp) {
       scheduleBody(forOp, sharedBytes, limit);
-      deferWaitToNextIteration(forOp);
     });
   }
 };
