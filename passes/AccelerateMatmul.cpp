@@ -97,14 +97,12 @@ namespace {
 constexpr StringLiteral kReasonAttr = "musa.dot_path_reason";
 
 /// The lowered rows of `unit` for `kind` on `arch` and `target` (the
-/// catalogue, dialects/MUSAGPU/IR/MatrixInstrs.h). The emulator runs the
-/// device's rows, so the TTGIR is the same for both; the proxy has its own.
+/// catalogue, dialects/MUSAGPU/IR/MatrixInstrs.h). The device's rows are the
+/// emulator's too, so the TTGIR is the same for both; the proxy has its own.
 SmallVector<const mgpu::MatrixInstr *> loweredRows(mgpu::MatrixUnitKind unit,
                                                    const MUSAArchInfo &arch,
                                                    TargetKind target,
                                                    mgpu::MmaElementKind kind) {
-  if (target == TargetKind::Emulator)
-    target = TargetKind::Device;
   return mgpu::getMatrixInstrs(unit, arch.major, target, kind,
                                /*loweredOnly=*/true);
 }
@@ -344,8 +342,6 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
 /// Why no `kind` WMMA instruction of `arch` is lowered, quoting the rows.
 std::string noLoweredWMMA(const MUSAArchInfo &arch, TargetKind target,
                           mgpu::MmaElementKind kind) {
-  if (target == TargetKind::Emulator)
-    target = TargetKind::Device;
   SmallVector<const mgpu::MatrixInstr *> rows = mgpu::getMatrixInstrs(
       mgpu::MatrixUnitKind::WMMA, arch.major, target, kind);
   std::string kindName = mgpu::stringifyMmaElementKind(kind).str();
@@ -588,12 +584,6 @@ void carryAccumulatorInLayout(OpOperand &accOperand, Value accResult) {
   result.replaceAllUsesExcept(out.getResult(), out);
 }
 
-/// The swizzle period of an SQMMA operand buffer: one phase per line for
-/// stride / granularity lines.
-int64_t getSwizzlePeriod(mgpu::TMESharedEncodingAttr enc) {
-  return enc.getSwizzlePeriodBytes();
-}
-
 void setAlignment(ttg::LocalAllocOp alloc, int64_t alignment) {
   int64_t current = alloc.getAlignment().value_or(0);
   if (alignment > current)
@@ -653,7 +643,7 @@ FailureOr<Value> retypeLoadedBuffer(ttg::LocalLoadOp load,
                       srcType.getElementTypeBitWidth() / 8;
   // Ring slots each start on a swizzle period (or there is one slot).
   if (allocShape.size() > 2 && allocShape.front() > 1 &&
-      slotBytes % getSwizzlePeriod(encoding) != 0)
+      slotBytes % encoding.getSwizzlePeriodBytes() != 0)
     return failure();
   auto encodingFree = [&](Operation *user) {
     return user == trans.getOperation() ||
@@ -672,7 +662,7 @@ FailureOr<Value> retypeLoadedBuffer(ttg::LocalLoadOp load,
       return failure();
   }
   alloc.getResult().setType(withEncoding(allocType, bufferEncoding));
-  setAlignment(alloc, getSwizzlePeriod(encoding));
+  setAlignment(alloc, encoding.getSwizzlePeriodBytes());
   for (ttg::MemDescIndexOp index : indices)
     index.getResult().setType(withEncoding(
         cast<ttg::MemDescType>(index.getType()), bufferEncoding));
@@ -706,7 +696,7 @@ Value storeSQMMAOperand(OpBuilder &b, Location loc, Value tensor,
       type.getShape(), type.getElementType(), encoding,
       ttg::SharedMemorySpaceAttr::get(b.getContext()));
   auto alloc = ttg::LocalAllocOp::create(b, loc, memType, tensor);
-  setAlignment(alloc, getSwizzlePeriod(encoding));
+  setAlignment(alloc, encoding.getSwizzlePeriodBytes());
   if (def)
     cache[key] = alloc.getResult();
   return alloc.getResult();

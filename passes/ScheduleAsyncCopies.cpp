@@ -199,12 +199,14 @@ bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<mgpu::SQMMAOp> sqmmas,
   // Every copy refills a ring slot; an sqmma operand that is no ring slot
   // must be a buffer no copy writes (one the body stores a tensor into, or
   // one from before the loop that is no ring's).
+  SmallVector<RingSlot> written;
   llvm::SmallPtrSet<Operation *, 4> copied;
   for (ttg::AsyncCopyGlobalToLocalOp copy : copies) {
-    std::optional<RingSlot> written = matchRingSlot(copy.getResult(), loop);
-    if (!written)
+    std::optional<RingSlot> slot = matchRingSlot(copy.getResult(), loop);
+    if (!slot)
       return false;
-    copied.insert(written->ring);
+    written.push_back(*slot);
+    copied.insert(slot->ring);
   }
   for (mgpu::SQMMAOp sqmma : sqmmas)
     for (Value operand : {sqmma.getA(), sqmma.getB()}) {
@@ -223,11 +225,10 @@ bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<mgpu::SQMMAOp> sqmmas,
           (!alloc.getSrc() && loop->isAncestor(alloc)))
         return false;
     }
-  for (ttg::AsyncCopyGlobalToLocalOp copy : copies) {
-    std::optional<RingSlot> written = matchRingSlot(copy.getResult(), loop);
-    auto it = rings.find(written->ring);
+  for (const RingSlot &slot : written) {
+    auto it = rings.find(slot.ring);
     if (it != rings.end())
-      it->second.second.push_back(written->counter);
+      it->second.second.push_back(slot.counter);
   }
   // Iteration t reads slot (r + 1 + t) mod n and refills (w + 1 + t) mod n.
   auto disjoint = [](const RingCounter &read, const RingCounter &refill,

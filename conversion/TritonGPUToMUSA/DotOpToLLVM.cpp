@@ -415,22 +415,25 @@ struct DotOpConversion : public MUSAPattern<triton::DotOp> {
       Type aElement = aRaw.front().getType(), bElement = bRaw.front().getType();
       Value aRow = row(aArray, aElement, numASlots);
       Value bRow = row(bArray, bElement, numBSlots);
+      // The `count` operand values of K step j, widened.
+      auto loadStep = [&](Value rowBase, Type element, Type scalar,
+                          int64_t count, int64_t j,
+                          SmallVectorImpl<Value> &values) -> LogicalResult {
+        for (int64_t s = 0; s < count; ++s) {
+          FailureOr<Value> v = load(rowBase, element, scalar, j * count + s);
+          if (failed(v))
+            return failure();
+          values.push_back(*v);
+        }
+        return success();
+      };
       for (int64_t j = 0; j < chunk; ++j) {
         SmallVector<Value> x, y;
-        for (int64_t s = 0; s < numASlots; ++s) {
-          FailureOr<Value> v =
-              load(aRow, aElement, aType.getElementType(), j * numASlots + s);
-          if (failed(v))
-            return reportWidening();
-          x.push_back(*v);
-        }
-        for (int64_t s = 0; s < numBSlots; ++s) {
-          FailureOr<Value> v =
-              load(bRow, bElement, bType.getElementType(), j * numBSlots + s);
-          if (failed(v))
-            return reportWidening();
-          y.push_back(*v);
-        }
+        if (failed(loadStep(aRow, aElement, aType.getElementType(), numASlots,
+                            j, x)) ||
+            failed(loadStep(bRow, bElement, bType.getElementType(), numBSlots,
+                            j, y)))
+          return reportWidening();
         for (unsigned r = 0, e = sums.size(); r < e; ++r)
           sums[r] = multiplyAdd(x[aSlots->slotOf[r]], y[bSlots->slotOf[r]],
                                 sums[r]);
