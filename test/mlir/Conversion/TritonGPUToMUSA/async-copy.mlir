@@ -51,7 +51,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // Only one wait, and the local_load reads shared memory after it.
   // MUSA-NOT: llvm.musa.memcpy.g2s.wait
   // EMU-NOT: __musa_emu_async_copy_wait
-  // CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> f16
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
   // CHECK: llvm.return
   tt.func public @copy_masked(%ptrs: tensor<32x64x!tt.ptr<f16>, #blocked> {tt.divisibility = 16 : i32}, %mask: tensor<32x64xi1, #blocked>) -> tensor<32x64xf16, #blocked> {
     %other = arith.constant dense<1.000000e+00> : tensor<32x64xf16, #blocked>
@@ -163,7 +163,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // MUSA-NEXT: llvm.call @llvm.musa.barrier0()
   // EMU: llvm.call @__musa_emu_async_copy_wait()
   // EMU-NEXT: llvm.call @__musa_emu_barrier()
-  // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
   // The refill of the other buffer waits for every thread's reads of the
   // ring (--musa-insert-barriers: a copy writes its whole allocation).
   // MUSA: llvm.call @llvm.musa.syncthreads.lm()
