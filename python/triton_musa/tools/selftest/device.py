@@ -80,9 +80,9 @@ class Runner:
 
 
 def launch(runner: Runner, fn: Any, arch: str, signature: Dict[str, str], args: Dict[str, Any],
-           **options: Any) -> Any:
+           grid: Tuple[int, int, int] = (1, 1, 1), **options: Any) -> Any:
     """Compiles ``fn`` for ``arch`` (every non-tensor argument in ``signature`` typed, constexprs given in
-    ``args``) and launches it on one block; returns the compiled kernel. Compiled for an explicit target, not
+    ``args``) and launches it on ``grid``; returns the compiled kernel. Compiled for an explicit target, not
     through the JIT, whose kernel cache keeps the first target it saw (the emulator probes both archs)."""
     import triton
     from triton.backends.compiler import GPUTarget
@@ -94,7 +94,7 @@ def launch(runner: Runner, fn: Any, arch: str, signature: Dict[str, str], args: 
     with runner.arch(arch):
         compiled = triton.compile(ASTSource(fn, signature=signature, constexprs=constexprs),
                                   target=GPUTarget("musa", arch, warp), options=options)
-        compiled[(1, 1, 1)](*[args[name] for name in fn.arg_names])
+        compiled[grid](*[args[name] for name in fn.arg_names])
     return compiled
 
 

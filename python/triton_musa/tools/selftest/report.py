@@ -142,7 +142,7 @@ def _folded(rows: List[ProbeResult]) -> List[ProbeResult]:
         elif r.fact not in emitted:
             emitted.add(r.fact)
             group = confirmed[r.fact]
-            if len(group) <= 3:
+            if len(group) <= 6:
                 out.extend(group)
             else:
                 out.append(ProbeResult(r.section, f"{len(group)} probes ({group[0].name}, ...)", r.fact, CONFIRMED))
