@@ -98,10 +98,14 @@ def test_a_128_byte_swizzle_line_differs(runner: device.Runner, granularity: int
         assert judge(runner, name, unrelated).status == CONFIRMED
 
 
-def test_an_unswizzled_tme_box_ignores_the_swizzle_lines(runner: device.Runner) -> None:
+def test_an_unswizzled_tme_box(runner: device.Runner) -> None:
     hyp = device.Hypotheses()
-    wrong = replace(hyp, swizzles={g: facts.Swizzle(g, 128, 128) for g in (16, 32)} | {64: facts.Swizzle(64, 64, 64)})
-    assert judge(runner, "tme swizzle (512 B box)", wrong).status == CONFIRMED
+    # The swizzled granularities' lines do not matter to a box the compiler leaves unswizzled ...
+    other_lines = replace(hyp, swizzles=hyp.swizzles | {16: facts.Swizzle(16, 128, 128), 64: facts.Swizzle(64, 64, 64)})
+    assert judge(runner, "tme swizzle (512 B box)", other_lines).status == CONFIRMED
+    # ... but a TME unit that swizzles it (16 B granularity) would move its rows' halves.
+    result = judge(runner, "tme swizzle (512 B box)", replace(hyp, swizzles=hyp.swizzles | {0: facts.Swizzle(16)}))
+    assert result.status == DIFFERS and "the unswizzled tme_shared layout" in result.change
 
 
 def test_scale_out_dropping_the_accumulator_differs(runner: device.Runner) -> None:

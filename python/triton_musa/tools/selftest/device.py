@@ -41,7 +41,7 @@ class Hypotheses:
     descriptor_args: DescriptorArgFacts = DescriptorArgFacts()
 
     def swizzle(self, granularity: int) -> Swizzle:
-        return self.swizzles[granularity] if granularity else Swizzle(0)
+        return self.swizzles[granularity]
 
 
 # --- Running kernels and reading what the compiler did ------------------------------------------------

@@ -120,8 +120,9 @@ class Swizzle:
 
 
 def canonical_swizzles() -> Dict[int, Swizzle]:
-    """MUSA-FACTS.md: granularity 16/32/64 B with stride = line = 256 B (the line inferred for all three)."""
-    return {g: Swizzle(g) for g in (16, 32, 64)}
+    """By the granularity a buffer's encoding names (0: none): MUSA-FACTS.md's 16/32/64 B with stride = line
+    = 256 B (the line inferred for all three), and no swizzle at all for 0."""
+    return {0: Swizzle(0), **{g: Swizzle(g) for g in (16, 32, 64)}}
 
 
 @dataclass(frozen=True)
