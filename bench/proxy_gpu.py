@@ -59,7 +59,8 @@ def build(out: Path, only: List[str]) -> int:
         (out / f"{case.name}.cubin").write_bytes(kernel.asm["cubin"])
         (out / f"{case.name}.ptx").write_text(kernel.asm["ptx"])
         meta = {"name": kernel.metadata.name, "num_warps": kernel.metadata.num_warps,
-                "shared": kernel.metadata.shared, "target": PROXY_ARCH}
+                "shared": kernel.metadata.shared, "target": PROXY_ARCH,
+                "tensordesc_meta": kernel.metadata.tensordesc_meta}
         (out / f"{case.name}.json").write_text(json.dumps(meta, indent=1))
         print(f"{case.name:18s} ok  {len(kernel.asm['cubin']):7d} B cubin, shared {meta['shared']:6d} B, "
               f"{time.perf_counter() - start:5.1f} s")
@@ -68,7 +69,7 @@ def build(out: Path, only: List[str]) -> int:
 
 def _load_ours(case: Any, src: Any, reference: Any, bundle: Path, tmp: Path) -> Any:
     """Our cubin as a CompiledKernel for Triton's CUDA launcher: the reference's metadata (every field
-    the launcher reads for cuda:90), with our kernel's name, warps and shared memory."""
+    the launcher reads for cuda:90), with our kernel's name, warps, shared memory and tensor maps."""
     from triton.compiler.compiler import CompiledKernel
     ours = json.loads((bundle / f"{case.name}.json").read_text())
     meta = reference.metadata._asdict()
@@ -76,6 +77,9 @@ def _load_ours(case: Any, src: Any, reference: Any, bundle: Path, tmp: Path) -> 
     meta["target"] = {"backend": target.backend, "arch": target.arch, "warp_size": target.warp_size}
     meta.update(name=ours["name"], num_warps=ours["num_warps"], shared=ours["shared"], global_scratch_size=0,
                 profile_scratch_size=0)
+    # Our tensor maps' boxes and swizzles (Triton's launcher encodes host TensorDescriptors with them).
+    if ours.get("tensordesc_meta") is not None:
+        meta["tensordesc_meta"] = ours["tensordesc_meta"]
     json_path, cubin_path = tmp / f"{case.name}.json", tmp / f"{case.name}.cubin"
     json_path.write_text(json.dumps(meta))
     cubin_path.write_bytes((bundle / f"{case.name}.cubin").read_bytes())

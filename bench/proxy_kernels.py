@@ -136,6 +136,17 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
 
 
 @triton.jit
+def matmul_desc_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B through host tensor descriptors (fp16, f32 accumulation)."""
+    pm = tl.program_id(0) * BM
+    pn = tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([pm, k]), b_desc.load([k, pn]), acc)
+    c_desc.store([pm, pn], acc.to(tl.float16))
+
+
+@triton.jit
 def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
                      PRECISION: tl.constexpr):
     bh = tl.program_id(1)
@@ -404,6 +415,25 @@ def _setup_matmul_tc(dev: Any, c: Case) -> Setup:
                  lambda: torch.matmul(a, b))
 
 
+def _setup_matmul_desc(dev: Any, c: Case) -> Setup:
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    m, n, k = c.values["M"], c.values["N"], c.values["K"]
+    bm, bn, bk = c.values["BM"], c.values["BN"], c.values["BK"]
+    g = _gen(dev)
+    a = torch.randn(m, k, device=dev, generator=g).to(torch.float16)
+    b = torch.randn(k, n, device=dev, generator=g).to(torch.float16)
+    out = torch.empty(m, n, device=dev, dtype=torch.float16)
+
+    def check() -> Optional[str]:
+        return _close(out.float(), (a.float() @ b.float()).half().float(), 2e-2, 0.25)
+
+    descriptors = {"a_desc": TensorDescriptor.from_tensor(a, [bm, bk]),
+                   "b_desc": TensorDescriptor.from_tensor(b, [bk, bn]),
+                   "c_desc": TensorDescriptor.from_tensor(out, [bm, bn])}
+    return Setup(c.value_args(descriptors), (m // bm, n // bn), check, lambda: None, lambda: torch.matmul(a, b))
+
+
 def _setup_attention(dev: Any, c: Case) -> Setup:
     import torch
     bh, seq, d = c.values["BH"], c.values["seq"], c.values["D"]
@@ -507,6 +537,13 @@ def matrix_unit_cases() -> List[Case]:
         Case("matmul_fp16_8192", matmul_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", **mm_sig},
              dict(tiles, M=2 * big, N=2 * big, K=2 * big), 4, "TFLOP/s", 2.0 * (2 * big)**3, _setup_matmul_tc,
              num_stages=3),
+        # Host tensor descriptors: TME rings (TMA and mbarriers on the proxy) feeding the matrix unit.
+        Case("matmul_desc_fp16", matmul_desc_kernel,
+             {"a_desc": "tensordesc<fp16[128, 64]>", "b_desc": "tensordesc<fp16[64, 128]>",
+              "c_desc": "tensordesc<fp16[128, 128]>", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+              "BK": "constexpr"},
+             {"M": big, "N": big, "K": big, "BM": 128, "BN": 128, "BK": 64}, 4, "TFLOP/s", 2.0 * big**3,
+             _setup_matmul_desc, num_stages=3),
     ] + [
         Case("attention_fp16", attention_kernel, {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16",
                                                   "o_ptr": "*fp16", **attention_sig},

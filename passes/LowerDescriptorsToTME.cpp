@@ -101,6 +101,31 @@ chooseSharedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
           128};
 }
 
+/// The GPU proxy's layout of a TME (TMA) buffer of `shape`: Hopper's
+/// swizzle, 16 B granules on 128 B lines with the widest 32/64/128 B stride
+/// the rows fill, stored in 128 B column pieces (TMA swizzles boxes at most
+/// one stride wide); no swizzle for rows under 32 bytes. The alignment is
+/// the swizzle period (at least TMA's 128 B).
+std::pair<mgpu::TMESharedEncodingAttr, int32_t>
+chooseProxySharedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                          unsigned elementBits) {
+  SmallVector<unsigned> order;
+  for (unsigned d = shape.size(); d-- > 0;)
+    order.push_back(d);
+  int64_t innerBytes = shape.back() * (elementBits / 8);
+  mgpu::TMESharedEncodingAttr encoding =
+      innerBytes >= 32
+          ? mgpu::TMESharedEncodingAttr::getForWGMMAOperand(ctx, order,
+                                                            elementBits,
+                                                            innerBytes)
+          : mgpu::TMESharedEncodingAttr::get(
+                ctx, mgpu::TMESwizzleGranularity::None,
+                mgpu::TMESwizzleStride::B128, mgpu::TMESwizzleLine::B128,
+                elementBits, order);
+  return {encoding,
+          int32_t(std::max<int64_t>(128, encoding.getSwizzlePeriodBytes()))};
+}
+
 /// Threads i32 values (starting at `inits`) through every scf.for around
 /// `op` as extra iter_args; returns their values at `op`. `next(values)`,
 /// called once with the insertion point unspecified, builds the values to
@@ -258,8 +283,8 @@ int64_t getTileBytes(RankedTensorType tile) {
 /// pipelined rings, the single loads and the stores.
 class TMERewriter {
 public:
-  TMERewriter(triton::FuncOp func, int32_t firstId)
-      : func(func), ctx(func.getContext()), rewriter(ctx),
+  TMERewriter(triton::FuncOp func, int32_t firstId, bool proxy)
+      : proxy(proxy), func(func), ctx(func.getContext()), rewriter(ctx),
         entry(OpBuilder::atBlockBegin(&func.getBody().front())),
         funcLoc(func.getLoc()), i32(rewriter.getI32Type()), firstId(firstId) {
     zero = i32c(0);
@@ -298,6 +323,8 @@ private:
   /// `indices`, arrive (thread 0's part of the barrier's phase).
   void issue(PlannedLoad &load, ValueRange indices, Value buffer, Value bar);
 
+  /// Buffers in the GPU proxy's (TMA's) layouts.
+  bool proxy;
   triton::FuncOp func;
   MLIRContext *ctx;
   IRRewriter rewriter;
@@ -331,8 +358,10 @@ Value TMERewriter::allocateBuffer(Operation *op, RankedTensorType tile,
                                   ttg::LocalAllocOp operandAlloc) {
   SmallVector<Operation *> ancestors = getAncestors(op, func);
   Operation *outer = ancestors.empty() ? op : ancestors.front();
-  auto [chosen, alignment] = chooseSharedEncoding(
-      ctx, tile.getShape(), tile.getElementType().getIntOrFloatBitWidth());
+  unsigned bits = tile.getElementType().getIntOrFloatBitWidth();
+  auto [chosen, alignment] =
+      proxy ? chooseProxySharedEncoding(ctx, tile.getShape(), bits)
+            : chooseSharedEncoding(ctx, tile.getShape(), bits);
   Attribute encoding = chosen;
   if (operandAlloc) {
     // The matrix unit's layout, with the alignment its swizzle needs.
@@ -551,8 +580,8 @@ struct MUSALowerDescriptorsToTME
     if (failed(musaArch))
       return signalPassFailure();
     // Without TME every descriptor op keeps the plain path: nothing to say.
-    // The GPU proxy (NVVM) has no TME either.
-    if (!(*musaArch)->hasTME || target == TargetKind::Proxy)
+    // The GPU proxy runs mp_31's TME as TMA.
+    if (!(*musaArch)->hasTME)
       return;
     emulator = target == TargetKind::Emulator;
     for (auto func : module.getOps<triton::FuncOp>())
@@ -602,6 +631,10 @@ private:
     if (failed(mgpu::getTMEBoxSplits(box, element.getIntOrFloatBitWidth())))
       return "the box is not a legal TME box (at least 32 bytes innermost, "
              "and a multiple of 256 bytes when wider than 256)";
+    if (target == TargetKind::Proxy &&
+        llvm::any_of(box, [](int64_t d) { return d > 256; }))
+      return "the GPU proxy's TMA boxes are at most 256 elements along each "
+             "dimension";
     return "";
   }
 
@@ -787,7 +820,7 @@ LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
   if (loads.empty() && stores.empty())
     return success();
 
-  TMERewriter tme(func, budget.firstId);
+  TMERewriter tme(func, budget.firstId, target == TargetKind::Proxy);
   tme.initBarriers(loads);
   // Pipelined loads, one ring state (extract slot, phase) per loop.
   llvm::MapVector<Operation *, SmallVector<PlannedLoad *>> rings;

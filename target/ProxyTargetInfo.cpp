@@ -44,15 +44,30 @@
 // SQMMA's transA (A M-major) is wgmma's imm-trans-a; SQMMA's transB (B
 // K-major) is wgmma's K-major B, i.e. imm-trans-b = !transB.
 //
-// Later (their issues): TME tile loads -> TMA (cp.async.bulk.tensor), and
-// MUSA's integer async-barrier ids -> an array of mbarriers in shared
-// memory indexed by the id, carved out of `global_smem` by
-// declareSharedMemory.
+// TME -> TMA. A host-encoded descriptor is a 128-byte CUtensorMap kernel
+// parameter (align 64, grid-constant) in the layout of Triton's NVIDIA
+// kernels, so Triton's CUDA launcher encodes it from the host
+// TensorDescriptor with the `tensordesc_meta` the kernel's parameters
+// record: a TMA tensor map fixes its box and swizzle, which MUSA's TME
+// instruction takes as operands, so each descriptor parameter gets the one
+// box and swizzle all its transfers use (box innermost first, swizzle as
+// CU_TENSOR_MAP_SWIZZLE_*, and the element type),
+// and a second box is an error (recorded in the module attribute
+// "musagpu.tma_tensor_maps", {"<parameter index>": {box, swizzle,
+// element}}, which the Python side reads; parameter attributes would not
+// survive the LLVM IR translation quietly). Tile loads are cp.async.bulk.tensor
+// completing on an mbarrier, stores the bulk-group form after a
+// fence.proxy.async; commit and read wait are the bulk group's.
+// MUSA's integer async-barrier ids 0..63 are an array of 64 mbarriers at
+// the end of the block's shared memory (declareSharedMemory grows
+// ttg.shared by it): init, expect_tx, arrive, and a try_wait.parity loop.
 //
 //===----------------------------------------------------------------------===//
 
 #include "target/CUDAStyleTargetInfo.h"
 #include "target/LLVMCalls.h"
+
+#include "dialects/MUSAGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -70,6 +85,64 @@ constexpr unsigned kGenericAddressSpace = 0;
 constexpr int64_t kFullMask = 0xffffffff;
 /// Prefix of the thread, block and grid id intrinsics.
 constexpr StringLiteral kSpecialRegisters = "llvm.nvvm.read.ptx.sreg";
+/// Bytes of a CUtensorMap.
+constexpr unsigned kTensorMapBytes = 128;
+/// mbarriers for async-barrier ids 0..63, 8 bytes each.
+constexpr int64_t kMBarriers = 64;
+/// Module attribute: the byte offset of the mbarrier array in shared memory.
+constexpr StringLiteral kMBarrierOffsetAttr = "musagpu.proxy_mbarrier_offset";
+/// The block's shared-memory bytes (--musa-allocate-shared-memory's plan).
+constexpr StringLiteral kSharedBytesAttr = "ttg.shared";
+/// Module attribute: per tensor-map parameter, what the host encodes.
+constexpr StringLiteral kTensorMapsAttr = "musagpu.tma_tensor_maps";
+
+/// The tensor-map entry of parameter `arg` of `func` (empty if none).
+NamedAttrList getTensorMap(LLVM::LLVMFuncOp func, unsigned arg) {
+  auto module = func->getParentOfType<ModuleOp>();
+  auto maps = module->getAttrOfType<DictionaryAttr>(kTensorMapsAttr);
+  if (!maps)
+    return {};
+  auto entry = maps.getAs<DictionaryAttr>(std::to_string(arg));
+  return entry ? NamedAttrList(entry) : NamedAttrList();
+}
+
+void setTensorMap(LLVM::LLVMFuncOp func, unsigned arg,
+                  const NamedAttrList &entry) {
+  auto module = func->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = module.getContext();
+  NamedAttrList maps;
+  if (auto old = module->getAttrOfType<DictionaryAttr>(kTensorMapsAttr))
+    maps = NamedAttrList(old);
+  maps.set(StringAttr::get(ctx, std::to_string(arg)),
+           entry.getDictionary(ctx));
+  module->setAttr(kTensorMapsAttr, maps.getDictionary(ctx));
+}
+
+/// Side-effecting PTX `text` on `operands` (`constraints` in LLVM's inline
+/// assembly syntax), without results.
+void emitPTX(OpBuilder &b, Location loc, StringRef text,
+             StringRef constraints, ValueRange operands) {
+  LLVM::InlineAsmOp::create(
+      b, loc, LLVM::LLVMVoidType::get(b.getContext()), operands, text,
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
+/// A shared-memory pointer as the 32-bit address PTX's `.shared` operands
+/// take.
+Value sharedAddress(OpBuilder &b, Location loc, Value ptr) {
+  return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
+}
+
+/// `{$first, ..., $first + n - 1}`, a PTX vector of operands.
+std::string operandVector(unsigned first, unsigned n) {
+  std::string text = "{";
+  for (unsigned i = 0; i < n; ++i)
+    text += (i ? ", $" : "$") + std::to_string(first + i);
+  return text + "}";
+}
 
 class ProxyTargetInfo final : public CUDAStyleTargetInfo {
 public:
@@ -130,6 +203,47 @@ public:
                  CalleeKind::SideEffects);
   }
 
+  unsigned getTMEDescriptorBytes() const override { return kTensorMapBytes; }
+  void declareSharedMemory(ModuleOp module) const override;
+  FailureOr<Value>
+  getTMEDescriptorAddress(OpBuilder &b, Location loc,
+                          const TMEDescriptorFields &fields) const override;
+  void tmeStoreSourceFence(OpBuilder &b, Location loc) const override {
+    emitPTX(b, loc, "fence.proxy.async.shared::cta;", "", {});
+  }
+  void tmeLoad(OpBuilder &b, Location loc, Value barrier,
+               const TMETransfer &transfer) const override;
+  void tmeStore(OpBuilder &b, Location loc,
+                const TMETransfer &transfer) const override;
+  void tmeStoreCommit(OpBuilder &b, Location loc) const override {
+    emitPTX(b, loc, "cp.async.bulk.commit_group;", "", {});
+  }
+  void tmeStoreReadWait(OpBuilder &b, Location loc) const override {
+    emitPTX(b, loc, "cp.async.bulk.wait_group.read 0;", "", {});
+  }
+  /// The mbarriers are always there: nothing to reserve.
+  void asyncBarrierRecord(OpBuilder &, Location, unsigned) const override {}
+  void asyncBarrierInit(OpBuilder &b, Location loc, Value barrier,
+                        Value arriveCount, Value phase) const override;
+  void asyncBarrierExpectBytes(OpBuilder &b, Location loc, Value barrier,
+                               Value bytes) const override {
+    emitPTX(b, loc, "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$0], $1;",
+            "r,r", {mbarrier(b, loc, barrier), bytes});
+  }
+  void asyncBarrierArrive(OpBuilder &b, Location loc,
+                          Value barrier) const override {
+    emitPTX(b, loc, "mbarrier.arrive.shared::cta.b64 _, [$0];", "r",
+            {mbarrier(b, loc, barrier)});
+  }
+  void asyncBarrierWait(OpBuilder &b, Location loc, Value barrier,
+                        Value phase) const override {
+    emitPTX(b, loc,
+            "{\n.reg .pred done;\nwait_${:uid}:\n"
+            "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+            "@!done bra wait_${:uid};\n}",
+            "r,r", {mbarrier(b, loc, barrier), phase});
+  }
+
   /// The wgmma descriptor of `tile` (i64).
   FailureOr<Value> sqmmaDescriptor(OpBuilder &b, Location loc,
                                    const SQMMAOperandTile &tile) const override;
@@ -147,6 +261,15 @@ public:
   sqmmaWaitFor(OpBuilder &b, Location loc,
                ArrayRef<Value> values) const override;
 
+  /// The 32-bit shared address of the mbarrier of async-barrier id
+  /// `barrier` (i32).
+  Value mbarrier(OpBuilder &b, Location loc, Value barrier) const;
+  /// Records on the descriptor parameter `transfer` uses the box and
+  /// swizzle its tensor map is encoded with; fails (reported) on a second
+  /// box or a swizzle TMA does not have.
+  LogicalResult recordTensorMap(OpBuilder &b, Location loc,
+                                const TMETransfer &transfer) const;
+
   StringRef getSyncScope(MemoryScope scope) const override {
     switch (scope) {
     case MemoryScope::Block:
@@ -159,6 +282,159 @@ public:
     return "";
   }
 };
+
+void ProxyTargetInfo::declareSharedMemory(ModuleOp module) const {
+  CUDAStyleTargetInfo::declareSharedMemory(module);
+  bool usesBarriers = false;
+  module.walk([&](Operation *op) {
+    if (op->getName().getStringRef() == "musagpu.async_barrier_init")
+      usesBarriers = true;
+  });
+  if (!usesBarriers)
+    return;
+  auto shared = module->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
+  int64_t offset = llvm::alignTo(shared ? shared.getInt() : 0, 8);
+  Builder b(module.getContext());
+  module->setAttr(kMBarrierOffsetAttr, b.getI32IntegerAttr(offset));
+  module->setAttr(kSharedBytesAttr,
+                  b.getI32IntegerAttr(offset + 8 * kMBarriers));
+}
+
+Value ProxyTargetInfo::mbarrier(OpBuilder &b, Location loc,
+                                Value barrier) const {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  auto offset = module->getAttrOfType<IntegerAttr>(kMBarrierOffsetAttr);
+  Value base = sharedAddress(b, loc, getSharedMemoryBase(b, loc));
+  Value byteOffset = LLVM::AddOp::create(
+      b, loc, i32Const(b, loc, offset ? offset.getInt() : 0),
+      LLVM::MulOp::create(b, loc, barrier, i32Const(b, loc, 8)));
+  return LLVM::AddOp::create(b, loc, base, byteOffset);
+}
+
+FailureOr<Value> ProxyTargetInfo::getTMEDescriptorAddress(
+    OpBuilder &b, Location loc, const TMEDescriptorFields &fields) const {
+  auto arg = dyn_cast_or_null<BlockArgument>(fields.hostEncoded);
+  if (!arg)
+    return emitError(loc)
+           << "TMA on the GPU proxy reads tensor maps the host encodes "
+              "(kernel arguments); this descriptor is not one";
+  if (auto func = dyn_cast<LLVM::LLVMFuncOp>(arg.getOwner()->getParentOp())) {
+    NamedAttrList entry = getTensorMap(func, arg.getArgNumber());
+    entry.set("element", TypeAttr::get(fields.elementType));
+    setTensorMap(func, arg.getArgNumber(), entry);
+  }
+  if (fields.padNaN)
+    return emitError(loc) << "NaN padding of out-of-bounds TMA reads is not "
+                             "supported on the GPU proxy";
+  return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), fields.hostEncoded)
+      .getResult();
+}
+
+LogicalResult
+ProxyTargetInfo::recordTensorMap(OpBuilder &b, Location loc,
+                                 const TMETransfer &t) const {
+  namespace mgpu = mlir::musagpu;
+  auto granularity = mgpu::TMESwizzleGranularity(t.swizzleGranularity);
+  auto stride = mgpu::TMESwizzleStride(t.swizzleStride);
+  auto line = mgpu::TMESwizzleLine(t.swizzleLine);
+  int32_t swizzle = 0; // CU_TENSOR_MAP_SWIZZLE_NONE
+  if (granularity != mgpu::TMESwizzleGranularity::None) {
+    if (granularity != mgpu::TMESwizzleGranularity::B16 ||
+        line != mgpu::TMESwizzleLine::B128 ||
+        stride == mgpu::TMESwizzleStride::B256)
+      return emitError(loc)
+             << "the GPU proxy's TMA swizzles 16-byte granules on 128-byte "
+                "lines (32/64/128-byte strides); this TME transfer asks for "
+                "granularity "
+             << mgpu::stringifyTMESwizzleGranularity(granularity)
+             << ", stride " << mgpu::stringifyTMESwizzleStride(stride)
+             << ", line " << mgpu::stringifyTMESwizzleLine(line);
+    swizzle = stride == mgpu::TMESwizzleStride::B32   ? 1
+              : stride == mgpu::TMESwizzleStride::B64 ? 2
+                                                      : 3;
+  }
+  auto ptrToInt = t.descriptor.getDefiningOp<LLVM::PtrToIntOp>();
+  auto arg = ptrToInt ? dyn_cast<BlockArgument>(ptrToInt.getArg()) : nullptr;
+  auto func =
+      arg ? dyn_cast<LLVM::LLVMFuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!func)
+    return emitError(loc) << "a TMA transfer whose tensor map is not a "
+                             "kernel parameter";
+  unsigned i = arg.getArgNumber();
+  auto box = DenseI32ArrayAttr::get(b.getContext(), t.box);
+  auto swizzleAttr = b.getI32IntegerAttr(swizzle);
+  NamedAttrList entry = getTensorMap(func, i);
+  auto oldBox = dyn_cast_or_null<DenseI32ArrayAttr>(entry.get("box"));
+  auto oldSwizzle = dyn_cast_or_null<IntegerAttr>(entry.get("swizzle"));
+  if (oldBox && (oldBox != box || oldSwizzle != swizzleAttr))
+    return emitError(loc)
+           << "descriptor parameter " << i << " is moved in boxes "
+           << oldBox << " (swizzle " << oldSwizzle.getInt() << ") and " << box
+           << " (swizzle " << swizzle
+           << "); a TMA tensor map, which the host encodes once, has one box "
+              "and swizzle";
+  entry.set("box", box);
+  entry.set("swizzle", swizzleAttr);
+  setTensorMap(func, i, entry);
+  return success();
+}
+
+void ProxyTargetInfo::tmeLoad(OpBuilder &b, Location loc, Value barrier,
+                              const TMETransfer &t) const {
+  if (failed(recordTensorMap(b, loc, t)))
+    return;
+  unsigned rank = t.box.size();
+  std::string text = "cp.async.bulk.tensor." + std::to_string(rank) +
+                     "d.shared::cluster.global.tile.mbarrier::complete_tx::"
+                     "bytes [$0], [$1, " +
+                     operandVector(2, rank) + "], [$" +
+                     std::to_string(2 + rank) + "];";
+  std::string constraints = "r,l";
+  for (unsigned i = 0; i < rank; ++i)
+    constraints += ",r";
+  constraints += ",r";
+  SmallVector<Value> operands{sharedAddress(b, loc, t.shared), t.descriptor};
+  operands.append(t.coords.begin(), t.coords.end());
+  operands.push_back(mbarrier(b, loc, barrier));
+  emitPTX(b, loc, text, constraints, operands);
+}
+
+void ProxyTargetInfo::tmeStore(OpBuilder &b, Location loc,
+                               const TMETransfer &t) const {
+  if (failed(recordTensorMap(b, loc, t)))
+    return;
+  unsigned rank = t.box.size();
+  std::string text = "cp.async.bulk.tensor." + std::to_string(rank) +
+                     "d.global.shared::cta.tile.bulk_group [$0, " +
+                     operandVector(1, rank) + "], [$" +
+                     std::to_string(1 + rank) + "];";
+  std::string constraints = "l";
+  for (unsigned i = 0; i < rank; ++i)
+    constraints += ",r";
+  constraints += ",r";
+  SmallVector<Value> operands{t.descriptor};
+  operands.append(t.coords.begin(), t.coords.end());
+  operands.push_back(sharedAddress(b, loc, t.shared));
+  emitPTX(b, loc, text, constraints, operands);
+}
+
+void ProxyTargetInfo::asyncBarrierInit(OpBuilder &b, Location loc,
+                                       Value barrier, Value arriveCount,
+                                       Value phase) const {
+  // An mbarrier starts in phase 0.
+  auto constant = phase.getDefiningOp<LLVM::ConstantOp>();
+  auto value = constant ? dyn_cast<IntegerAttr>(constant.getValue()) : nullptr;
+  if (!value || value.getInt() != 0) {
+    emitError(loc) << "the GPU proxy's mbarriers start in phase 0; this "
+                      "async barrier is initialized in another phase";
+    return;
+  }
+  emitPTX(b, loc, "mbarrier.init.shared::cta.b64 [$0], $1;", "r,r",
+          {mbarrier(b, loc, barrier), arriveCount});
+  // The tensor memory engine (the async proxy) completes transactions on it.
+  emitPTX(b, loc, "fence.mbarrier_init.release.cluster;", "", {});
+}
 
 Value ProxyTargetInfo::shuffle(OpBuilder &b, Location loc, ShuffleKind kind,
                                Value value, Value offset,

@@ -68,6 +68,8 @@ struct TMEDescriptorFields {
   /// i64 per dimension, in elements.
   SmallVector<Value> strides;
   unsigned elementBytes = 0;
+  /// The tensor's element type (the descriptor's block element type).
+  Type elementType;
   /// Out-of-bounds elements read as NaN instead of zero.
   bool padNaN = false;
   /// The kernel parameter holding the host-encoded MUtensorDescriptor (an
@@ -279,6 +281,14 @@ public:
   virtual FailureOr<Value>
   getTMEDescriptorAddress(OpBuilder &b, Location loc,
                           const TMEDescriptorFields &fields) const;
+  /// Bytes (and alignment) of a host-encoded descriptor kernel parameter:
+  /// a MUtensorDescriptor (64) on the MUSA GPU.
+  virtual unsigned getTMEDescriptorBytes() const { return kTMEDescriptorBytes; }
+  /// Makes the calling thread's earlier shared-memory writes visible to the
+  /// tensor memory engine; every thread runs it before the block barrier
+  /// that precedes a tile store (nothing where TME reads shared memory as
+  /// the threads wrote it).
+  virtual void tmeStoreSourceFence(OpBuilder &b, Location loc) const {}
   /// Starts a tile load whose bytes complete on async barrier `barrier`
   /// (i32).
   virtual void tmeLoad(OpBuilder &b, Location loc, Value barrier,

@@ -98,7 +98,8 @@ createNVPTXTargetMachine(const NVPTXExportOptions &options) {
   return machine;
 }
 
-/// Makes the functions marked `musa.kernel` PTX kernels with "nvvm.maxntid".
+/// Makes the functions marked `musa.kernel` PTX kernels with "nvvm.maxntid",
+/// their `musa.grid_constant` parameters "nvvm.grid_constant".
 llvm::Error markKernels(ModuleOp module, llvm::Module &llvmModule) {
   std::optional<llvm::Error> error;
   module.walk([&](LLVM::LLVMFuncOp func) {
@@ -115,6 +116,12 @@ llvm::Error markKernels(ModuleOp module, llvm::Module &llvmModule) {
     kernel->setVisibility(llvm::GlobalValue::DefaultVisibility);
     if (auto maxNTid = func->getAttrOfType<IntegerAttr>(kMaxNTidXAttrName))
       kernel->addFnAttr("nvvm.maxntid", std::to_string(maxNTid.getInt()));
+    // A host-encoded tensor map (CUtensorMap) parameter: TMA reads it in
+    // place, through its address.
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      if (func.getArgAttr(i, kGridConstantAttrName))
+        kernel->addParamAttr(i, llvm::Attribute::get(kernel->getContext(),
+                                                     "nvvm.grid_constant"));
   });
   if (error)
     return std::move(*error);

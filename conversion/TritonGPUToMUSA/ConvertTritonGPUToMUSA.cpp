@@ -213,7 +213,8 @@ struct ConvertTritonGPUToMUSA
     if (failed(applyFullConversion(module, target, std::move(patterns))) ||
         sawError)
       return signalPassFailure();
-    if (failed(finalizeTMEDescriptorParameters(module)))
+    if (failed(finalizeTMEDescriptorParameters(
+            module, targetInfo->getTMEDescriptorBytes())))
       return signalPassFailure();
     adoptLoopAnnotations(module);
   }

@@ -13,7 +13,8 @@
 // TME ops take its address, TMEOpToLLVM.cpp); once the whole module is
 // converted, finalizeTMEDescriptorParameters makes it the parameter the
 // host passes: `ptr byval([64 x i8]) align 64` with `musa.grid_constant`,
-// which the LLVM IR export turns into a `!musa.annotations` entry.
+// which the LLVM IR export turns into a `!musa.annotations` entry (on the
+// GPU proxy a 128-byte CUtensorMap, align 64, "nvvm.grid_constant").
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,10 +148,10 @@ void mlir::triton_musa::populateFuncOpToLLVMPatterns(
 }
 
 LogicalResult mlir::triton_musa::finalizeTMEDescriptorParameters(
-    ModuleOp module) {
+    ModuleOp module, unsigned descriptorBytes) {
   MLIRContext *ctx = module.getContext();
   auto byvalType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
-                                            kTMEDescriptorBytes);
+                                            descriptorBytes);
   auto generic = LLVM::LLVMPointerType::get(ctx);
   WalkResult result = module.walk([&](LLVM::LLVMFuncOp func) {
     SmallVector<Type> inputs(func.getFunctionType().getParams());

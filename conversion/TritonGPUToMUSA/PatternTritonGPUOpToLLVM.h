@@ -57,7 +57,8 @@ void populateFuncOpToLLVMPatterns(TritonGPUToMUSATypeConverter &typeConverter,
                                   const TargetInfo &targetInfo);
 /// After the conversion: host-encoded TME descriptor kernel arguments become
 /// `ptr byval([64 x i8]) align 64` grid-constant parameters (FuncOpToLLVM.cpp).
-LogicalResult finalizeTMEDescriptorParameters(ModuleOp module);
+LogicalResult finalizeTMEDescriptorParameters(ModuleOp module,
+                                               unsigned descriptorBytes);
 
 /// tt.get_program_id, tt.get_num_programs.
 void populateSPMDOpToLLVMPatterns(TritonGPUToMUSATypeConverter &typeConverter,

@@ -92,6 +92,7 @@ FailureOr<Value> getDescriptorAddress(Operation *op, Value desc, Value lowered,
         func.getArgAttr(arg.getArgNumber(), kTMEDescriptorArgAttrName))
       fields.hostEncoded = lowered;
   Type element = descType.getBlockType().getElementType();
+  fields.elementType = element;
   fields.elementBytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
   return target.getTMEDescriptorAddress(rewriter, loc, fields);
 }
@@ -105,9 +106,13 @@ getTransfers(Operation *op, ArrayRef<int32_t> box, ValueRange coords,
   auto bufferType = cast<ShapedType>(buffer.getType());
   unsigned bits = bufferType.getElementType().getIntOrFloatBitWidth();
   TMETransfer common;
+  // The box is cut into the buffer's column pieces (256 B, or a 128 B
+  // swizzle line on the GPU proxy).
+  int64_t pieceBytes = mgpu::kTMEMaxBoxInnerBytes;
   if (auto memdesc = dyn_cast<triton::gpu::MemDescType>(bufferType)) {
     Attribute encoding = memdesc.getEncoding();
     if (auto tme = dyn_cast<mgpu::TMESharedEncodingAttr>(encoding)) {
+      pieceBytes = tme.getPieceBytes();
       common.swizzleGranularity = int32_t(tme.getSwizzleGranularity());
       common.swizzleStride = int32_t(tme.getSwizzleStride());
       common.swizzleLine = int32_t(tme.getSwizzleLine());
@@ -120,8 +125,8 @@ getTransfers(Operation *op, ArrayRef<int32_t> box, ValueRange coords,
     }
   }
   SmallVector<int64_t> box64(box.begin(), box.end());
-  auto splits = mgpu::getTMEBoxSplits(box64, bits,
-                                      [&] { return op->emitError(); });
+  auto splits = mgpu::getTMEBoxSplits(
+      box64, bits, [&] { return op->emitError(); }, pieceBytes);
   if (failed(splits))
     return failure();
   Type i8 = rewriter.getI8Type();
@@ -173,6 +178,8 @@ struct TMETransferOpConversion : public MUSAPattern<OpTy> {
                                   sharedLowered, rewriter);
     if (failed(transfers))
       return failure();
+    if constexpr (!kIsLoad)
+      targetInfo.tmeStoreSourceFence(rewriter, loc);
     targetInfo.barrier(rewriter, loc);
     FailureOr<Value> desc = getDescriptorAddress(
         op, op.getDesc(), adaptor.getDesc(), rewriter, targetInfo);

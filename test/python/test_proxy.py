@@ -163,3 +163,47 @@ def test_matrix_unit_case_runs_on_wgmma(name: str) -> None:
     assert "cp.async.cg.shared.global" in ptx and "cp.async.ca.shared.global" not in ptx
     assert "fma.rn.f32" not in ptx  # no FMA dot left
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+CUDA90 = GPUTarget("cuda", 90, 32)
+
+
+@triton.jit
+def _desc_copy(in_desc, out_desc, B0: tl.constexpr, B1: tl.constexpr):
+    out_desc.store([0, 0], in_desc.load([0, 0]) + 1)
+
+
+@pytest.mark.parametrize("dtype,inner", [("fp16", 64), ("fp16", 32), ("fp16", 16), ("fp16", 128), ("bf16", 64),
+                                         ("fp32", 32), ("i8", 128), ("i32", 32), ("u32", 32), ("i64", 16),
+                                         ("fp64", 16)])
+def test_tensor_maps_are_triton_nvidia_ones(dtype: str, inner: int) -> None:
+    """The proxy's TMA tensor maps, as the host encodes them: Triton's CUDA launcher encodes a host
+    TensorDescriptor with the kernel's ``tensordesc_meta``, so ours must be what Triton's own NVIDIA
+    compile of the same kernel records (swizzle, element type and size, box), for each swizzle width
+    (32, 64, 128 B rows; 256 B rows in two 128 B boxes) and element type."""
+    block = f"{dtype}[32, {inner}]"
+    src = ASTSource(_desc_copy, {"in_desc": f"tensordesc<{block}>", "out_desc": f"tensordesc<{block}>",
+                                 "B0": "constexpr", "B1": "constexpr"}, constexprs={"B0": 32, "B1": inner})
+    ours = triton.compile(src, target=PROXY, options={"num_warps": 4})
+    theirs = triton.compile(src, target=CUDA90, options={"num_warps": 4})
+    assert ours.metadata.tensordesc_meta == theirs.metadata.tensordesc_meta
+    ptx = ours.asm["ptx"]
+    assert ".param .align 64 .b8 _desc_copy_param_0[128]" in ptx
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" in ptx
+
+
+def test_descriptor_matmul_runs_on_tma_and_wgmma() -> None:
+    """The descriptor matmul case: its TME ring is TMA into mbarrier-tracked slots that wgmma reads
+    directly (no copy of the tiles through registers), its epilogue a TMA store; its tensor maps are
+    Triton's."""
+    c = case("matmul_desc_fp16")
+    kernel = compile_case(c)
+    reference = compile_case(c, CUDA90)
+    assert kernel.metadata.tensordesc_meta == reference.metadata.tensordesc_meta
+    ptx = kernel.asm["ptx"]
+    assert len(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16", ptx)) == 8
+    assert "mbarrier.try_wait.parity.shared::cta.b64" in ptx
+    assert "ld.shared" not in ptx  # the operands never pass through registers
+    # Three ring slots of 16 KiB for each operand, and the 64 mbarriers.
+    assert kernel.metadata.shared == 3 * 2 * 128 * 64 * 2 + 64 * 8

@@ -57,7 +57,8 @@ struct TMEBoxSplit {
 /// innermost, or wider than 256 bytes but not a multiple of it.
 FailureOr<SmallVector<TMEBoxSplit>>
 getTMEBoxSplits(ArrayRef<int64_t> box, unsigned elementBitWidth,
-                function_ref<InFlightDiagnostic()> emitError = nullptr);
+                function_ref<InFlightDiagnostic()> emitError = nullptr,
+                int64_t maxInnerBytes = kTMEMaxBoxInnerBytes);
 
 /// The kind of `type` as an MMA input, if it is one (f32 means TF32).
 std::optional<MmaElementKind> getMmaElementKind(Type type);

@@ -19,7 +19,8 @@ using namespace mlir::musagpu;
 
 FailureOr<SmallVector<TMEBoxSplit>>
 mlir::musagpu::getTMEBoxSplits(ArrayRef<int64_t> box, unsigned elementBitWidth,
-                               function_ref<InFlightDiagnostic()> emitError) {
+                               function_ref<InFlightDiagnostic()> emitError,
+                               int64_t maxInnerBytes) {
   auto fail = [&](auto &&...msg) -> FailureOr<SmallVector<TMEBoxSplit>> {
     if (emitError)
       (emitError() << ... << msg);
@@ -38,20 +39,20 @@ mlir::musagpu::getTMEBoxSplits(ArrayRef<int64_t> box, unsigned elementBitWidth,
   if (innerBytes < kTMEMinBoxInnerBytes)
     return fail("TME box innermost dimension is ", innerBytes,
                 " bytes; it must be at least ", kTMEMinBoxInnerBytes, " bytes");
-  if (innerBytes <= kTMEMaxBoxInnerBytes)
+  if (innerBytes <= maxInnerBytes)
     return SmallVector<TMEBoxSplit>{{SmallVector<int64_t>(box), 0, 0}};
-  if (innerBytes % kTMEMaxBoxInnerBytes != 0)
+  if (innerBytes % maxInnerBytes != 0)
     return fail("TME box innermost dimension is ", innerBytes,
-                " bytes; a box wider than ", kTMEMaxBoxInnerBytes,
-                " bytes is split into ", kTMEMaxBoxInnerBytes,
-                "-byte loads and must be a multiple of ", kTMEMaxBoxInnerBytes,
+                " bytes; a box wider than ", maxInnerBytes,
+                " bytes is split into ", maxInnerBytes,
+                "-byte loads and must be a multiple of ", maxInnerBytes,
                 " bytes");
-  int64_t pieceElems = kTMEMaxBoxInnerBytes / elementBytes;
+  int64_t pieceElems = maxInnerBytes / elementBytes;
   int64_t pieceSize = pieceElems;
   for (int64_t d : box.drop_front())
     pieceSize *= d;
   SmallVector<TMEBoxSplit> splits;
-  for (int64_t i = 0, e = innerBytes / kTMEMaxBoxInnerBytes; i < e; ++i) {
+  for (int64_t i = 0, e = innerBytes / maxInnerBytes; i < e; ++i) {
     TMEBoxSplit &split = splits.emplace_back();
     split.box.assign(box.begin(), box.end());
     split.box[0] = pieceElems;

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from .environment import ENABLE_MMA_ENV, ENABLE_SQMMA_ENV, matrix_switch
 from .instrumentation import StepTimer, run_pipeline
@@ -52,6 +52,8 @@ class LoweredKernel(LoweredModule):
     # The kernel calls an intrinsic that needs shared memory at address 0 (SQMMA descriptors): the module
     # attribute SHARED_MEMORY_FROM_ZERO_ATTR, which llc is told with -mtgpu-alloc-shared-memory-from-zero=1.
     shared_memory_from_zero: bool = False
+    # The GPU proxy: Triton's tensordesc_meta of the TMA tensor maps the host encodes (proxy_tensor_maps).
+    tensor_maps: Optional[List[Dict[str, Any]]] = None
 
 
 # Unit module attribute the MUSA target sets for such intrinsics (target/MUSAIntrinsics.h).
@@ -357,5 +359,7 @@ def lower_for_proxy(ttgir: str, arch: MusaArch, *, sm: str, ptx_version: int, li
     with _library_errors():
         llir = _musa_mlir.translate_to_nvptx_llvm_ir(module, sm=sm, ptx_version=ptx_version, opt_level=opt_level,
                                                      libdevice=libdevice)
+    from .proxy_tensor_maps import tensor_map_meta
     return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
-                         shared_bytes=lowered.shared_bytes, llir=llir)
+                         shared_bytes=lowered.shared_bytes, llir=llir,
+                         tensor_maps=tensor_map_meta(module, lowered.tme_descriptor_args))

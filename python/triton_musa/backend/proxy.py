@@ -105,6 +105,7 @@ def make_llir(ttgir: Any, metadata: Dict[str, Any], proxy: ProxyTarget, opt: Any
                                   libdevice=libdevice10_path(), source_name=f"{name}.ttgir",
                                   num_stages=opt.num_stages, matmul=opt.matmul)
     metadata["shared"] = lowered.shared_bytes
+    metadata["tensordesc_meta"] = lowered.tensor_maps
     return lowered.llir
 
 

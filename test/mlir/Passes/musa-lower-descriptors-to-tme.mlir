@@ -1,16 +1,20 @@
 // --musa-lower-descriptors-to-tme: descriptor tiles through TME and integer
 // async barriers on mp_31; mp_22 (no TME) keeps the path without TME; the
 // GPU target (DEVICE) takes TME for host-encoded kernel arguments only,
-// each argument with all of its uses or none.
+// each argument with all of its uses or none; the GPU proxy (PROXY) as the
+// GPU, in its TMA buffer layouts (Hopper's swizzles).
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme=target=emulator 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme="arch=mp_22 target=emulator" 2>&1 | FileCheck %s --check-prefix=MP22 --implicit-check-not=musagpu.
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme 2>%t.device-remarks | FileCheck %s --check-prefix=DEVICE
 // RUN: FileCheck %s --check-prefix=DEVICE-REMARK --input-file=%t.device-remarks
-// The GPU proxy (NVVM) has no TME: nothing changes.
-// RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme=target=proxy | FileCheck %s --check-prefix=PROXY --implicit-check-not=musagpu.
+// RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-tme=target=proxy 2>/dev/null | FileCheck %s --check-prefix=PROXY
 
 // CHECK: #shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+// The proxy: 128-byte rows take TMA's 128-byte swizzle, aligned to its
+// 1024-byte period.
+// PROXY: #shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b128, swizzleLine = b128, elementBitWidth = 16, order = [1, 0]}>
+// PROXY: module attributes {musagpu.tme_descriptor_args = array<i32: 1>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
   // One load of a kernel-argument descriptor: barrier 1 set up at entry,
@@ -33,7 +37,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK-NOT: tt.descriptor_load
   // CHECK: tt.return %[[T]]
   // PROXY-LABEL: tt.func public @load_arg(
-  // PROXY: tt.descriptor_load
+  // PROXY-SAME: !tt.tensordesc<tensor<64x64xf16>> {musagpu.tme_descriptor}
+  // PROXY: ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+  // PROXY: musagpu.tme_load %{{.*}} box [64, 64]
+  // PROXY-NOT: tt.descriptor_load
+  // PROXY: tt.return
   // MP22-LABEL: tt.func public @load_arg(
   // MP22: tt.descriptor_load
   // The GPU: the argument is marked host-encoded, listed in the module.
