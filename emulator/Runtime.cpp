@@ -27,6 +27,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -168,6 +169,29 @@ struct LiveBuffers {
   }
 };
 
+/// A worker's memory: the fiber stacks (a guard page below each) and the
+/// block's shared memory. Mapping it, protecting the guard pages and
+/// faulting the stacks in costs more than a small launch itself, so it
+/// outlives its launch in a pool (see acquireMemory) and serves the next
+/// launch whose threads, stack size and shared memory fit.
+struct WorkerMemory {
+  char *stacks = nullptr;
+  size_t stackBytes = 0, stacksBytes = 0, perFiber = 0;
+  uint32_t threads = 0;
+  char *shared = nullptr;
+  size_t sharedBytes = 0;
+
+  WorkerMemory() = default;
+  WorkerMemory(const WorkerMemory &) = delete;
+  WorkerMemory &operator=(const WorkerMemory &) = delete;
+  ~WorkerMemory() {
+    if (stacks)
+      munmap(stacks, stacksBytes);
+    if (shared)
+      munmap(shared, sharedBytes);
+  }
+};
+
 struct Worker {
   const LaunchConfig *config = nullptr;
   LiveBuffers *liveBuffers = nullptr;
@@ -177,10 +201,9 @@ struct Worker {
   std::vector<Fiber> fibers;
   std::vector<Warp> warps;
   std::vector<Squad> squads;
-  char *stacks = nullptr;
-  size_t stackBytes = 0, stacksBytes = 0;
+  std::unique_ptr<WorkerMemory> memory;
+  size_t stackBytes = 0;
   char *shared = nullptr;
-  size_t sharedBytes = 0;
   std::vector<ShadowByte> shadow; // race-check mode only
 
   std::array<uint32_t, 3> blockId = {0, 0, 0};
@@ -205,12 +228,7 @@ struct Worker {
   ucontext_t schedulerContext;
 #endif
 
-  ~Worker() {
-    if (stacks)
-      munmap(stacks, stacksBytes);
-    if (shared)
-      munmap(shared, sharedBytes);
-  }
+  ~Worker();
 };
 
 thread_local Worker *tlsWorker = nullptr;
@@ -1217,19 +1235,87 @@ static void *mapMemory(size_t bytes, bool low) {
   return p == MAP_FAILED ? nullptr : p;
 }
 
+namespace {
+/// The pool of WorkerMemory between launches, at most kPooledMemories.
+std::mutex memoryPoolMutex;
+std::vector<std::unique_ptr<WorkerMemory>> memoryPool;
+constexpr size_t kPooledMemories = 64;
+} // namespace
+
+/// Memory for `threads` fibers of `stackBytes` each (a page multiple) and
+/// `sharedBytes` (a page multiple) of shared memory: a pooled one that fits,
+/// else a new mapping; null if it cannot be mapped. The shared memory
+/// starts zeroed, as in a fresh mapping.
+static std::unique_ptr<WorkerMemory> acquireMemory(uint32_t threads,
+                                                   size_t stackBytes,
+                                                   size_t sharedBytes) {
+  std::unique_ptr<WorkerMemory> memory;
+  {
+    std::lock_guard<std::mutex> lock(memoryPoolMutex);
+    for (auto it = memoryPool.begin(); it != memoryPool.end(); ++it) {
+      WorkerMemory &m = **it;
+      if (m.threads >= threads && m.stackBytes == stackBytes &&
+          m.sharedBytes >= sharedBytes) {
+        memory = std::move(*it);
+        memoryPool.erase(it);
+        break;
+      }
+    }
+  }
+  if (memory) {
+    std::memset(memory->shared, 0, sharedBytes);
+    return memory;
+  }
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  memory = std::make_unique<WorkerMemory>();
+  memory->stackBytes = stackBytes;
+  memory->threads = threads;
+  // One guard page below each stack turns an overflow into a fault rather
+  // than a silent overwrite of the neighbouring stack.
+  memory->perFiber = stackBytes + page;
+  memory->stacksBytes = memory->perFiber * threads;
+  memory->stacks =
+      static_cast<char *>(mapMemory(memory->stacksBytes, false));
+  if (!memory->stacks)
+    return nullptr;
+  for (uint32_t t = 0; t < threads; ++t)
+    mprotect(memory->stacks + memory->perFiber * t, page, PROT_NONE);
+  memory->sharedBytes = sharedBytes;
+  memory->shared = static_cast<char *>(mapMemory(sharedBytes, true));
+  if (!memory->shared)
+    return nullptr;
+  return memory;
+}
+
+/// Returns a worker's memory to the pool (the oldest one is unmapped when
+/// the pool is full).
+static void releaseMemory(std::unique_ptr<WorkerMemory> memory) {
+  if (!memory)
+    return;
+  std::unique_ptr<WorkerMemory> dropped;
+  std::lock_guard<std::mutex> lock(memoryPoolMutex);
+  if (memoryPool.size() >= kPooledMemories) {
+    dropped = std::move(memoryPool.front());
+    memoryPool.erase(memoryPool.begin());
+  }
+  memoryPool.push_back(std::move(memory));
+}
+
+Worker::~Worker() { releaseMemory(std::move(memory)); }
+
 static llvm::Error setUpWorker(Worker &w, const LaunchConfig &config) {
   size_t page = size_t(sysconf(_SC_PAGESIZE));
   w.config = &config;
   w.stackBytes = config.stackBytes ? config.stackBytes : 256 * 1024;
   w.stackBytes = (w.stackBytes + page - 1) / page * page;
-  // One guard page below each stack turns an overflow into a fault rather
-  // than a silent overwrite of the neighbouring stack.
-  size_t perFiber = w.stackBytes + page;
-  w.stacksBytes = perFiber * config.numThreads;
-  w.stacks = static_cast<char *>(mapMemory(w.stacksBytes, false));
-  if (!w.stacks)
-    return llvm::createStringError("cannot map %zu bytes of fiber stacks",
-                                   w.stacksBytes);
+  size_t sharedBytes = std::max<size_t>(config.sharedBytes, 16);
+  sharedBytes = (sharedBytes + page - 1) / page * page;
+  w.memory = acquireMemory(config.numThreads, w.stackBytes, sharedBytes);
+  if (!w.memory)
+    return llvm::createStringError(
+        "cannot map %zu bytes of fiber stacks and %zu of shared memory",
+        (w.stackBytes + page) * config.numThreads, sharedBytes);
+  w.shared = w.memory->shared;
   w.fibers.resize(config.numThreads);
   for (uint32_t t = 0; t < config.numThreads; ++t) {
     Fiber &f = w.fibers[t];
@@ -1237,9 +1323,7 @@ static llvm::Error setUpWorker(Worker &w, const LaunchConfig &config) {
     f.tid = t;
     f.lane = t % config.warpSize;
     f.warp = t / config.warpSize;
-    char *guard = w.stacks + perFiber * t;
-    mprotect(guard, page, PROT_NONE);
-    f.stackLow = guard + page;
+    f.stackLow = w.memory->stacks + w.memory->perFiber * t + page;
   }
   uint32_t numWarps = (config.numThreads + config.warpSize - 1) / config.warpSize;
   w.warps.resize(numWarps);
@@ -1250,12 +1334,6 @@ static llvm::Error setUpWorker(Worker &w, const LaunchConfig &config) {
   for (Squad &squad : w.squads)
     for (auto &slots : squad.slots)
       slots.assign(kSquadWarps * config.warpSize, 0);
-  w.sharedBytes = std::max<size_t>(config.sharedBytes, 16);
-  w.sharedBytes = (w.sharedBytes + page - 1) / page * page;
-  w.shared = static_cast<char *>(mapMemory(w.sharedBytes, true));
-  if (!w.shared)
-    return llvm::createStringError("cannot map %zu bytes of shared memory",
-                                   w.sharedBytes);
   return llvm::Error::success();
 }
 
