@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -280,6 +282,136 @@ private:
   llvm::DenseMap<llvm::Value *, bool> cache;
 };
 
+/// Which memory accesses of a function need the runtime to switch fibers
+/// first (see "Lockstep" in Runtime.cpp). The runtime switches at such an
+/// access so that every thread's earlier accesses happen before any
+/// thread's next one. Between two loads nothing can tell the orders apart
+/// (a load observes only stores), so a load needs the switch only where a
+/// store or another effect on memory may have happened since the last one:
+/// the plan walks each function's control flow with the state "clean" (since
+/// the last switch or block barrier, this thread only loaded) or "dirty" (it
+/// stored, or called something that may write memory), dirty winning where
+/// paths meet. A load switches when the state is dirty; a store or atomic
+/// always switches (another thread's earlier load of the same statement
+/// must come first) and leaves the state dirty. Converged threads then
+/// take turns at the same statements as with a switch at every access, and
+/// every result a kernel can observe is the same.
+class LockstepPlan {
+public:
+  enum class Effect { None, Load, Store, BlockBarrier, Unknown };
+
+  /// What `inst` does to the other threads' view of memory.
+  static Effect classify(const llvm::Instruction &inst) {
+    auto space = [](const llvm::Value *ptr) {
+      unsigned as = ptr->getType()->getPointerAddressSpace();
+      return as == kGlobalAddressSpace || as == kSharedAddressSpace;
+    };
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+      return space(load->getPointerOperand()) ? Effect::Load : Effect::None;
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+      return space(store->getPointerOperand()) ? Effect::Store : Effect::None;
+    if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
+      return space(rmw->getPointerOperand()) ? Effect::Store : Effect::None;
+    if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
+      return space(cas->getPointerOperand()) ? Effect::Store : Effect::None;
+    auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+    if (!call)
+      return Effect::None;
+    const llvm::Function *callee = call->getCalledFunction();
+    if (!callee)
+      return Effect::Unknown;
+    llvm::StringRef name = callee->getName();
+    if (name == abi::kBarrier || name == abi::kSharedBarrier)
+      return Effect::BlockBarrier;
+    // Ids and warp collectives touch no memory another thread can see.
+    if (name == abi::kThreadId || name == abi::kBlockId ||
+        name == abi::kNumBlocks || name == abi::kSharedBase ||
+        name == abi::kShuffle || name == abi::kBallot ||
+        name == abi::kWarpSync || name == abi::kSQMMADesc ||
+        name == abi::kCount)
+      return Effect::None;
+    if (name.starts_with("__musa_emu_"))
+      return Effect::Unknown; // TME, async copies and barriers, MMA, printf
+    if (callee->isIntrinsic())
+      return call->mayWriteToMemory() ? Effect::Unknown : Effect::None;
+    if (callee->isDeclaration() && hostPureFunctions().contains(name))
+      return Effect::None;
+    return call->onlyReadsMemory() ? Effect::None : Effect::Unknown;
+  }
+
+  /// Plans `fn`: the kernel starts clean (all threads start together);
+  /// any other function starts dirty, as its callers are unknown here.
+  LockstepPlan(const llvm::Function &fn, bool isKernel) {
+    if (fn.isDeclaration())
+      return;
+    llvm::DenseMap<const llvm::BasicBlock *, bool> dirtyIn;
+    llvm::SmallVector<const llvm::BasicBlock *> work;
+    dirtyIn[&fn.getEntryBlock()] = !isKernel;
+    work.push_back(&fn.getEntryBlock());
+    while (!work.empty()) {
+      const llvm::BasicBlock *bb = work.pop_back_val();
+      bool dirty = transfer(*bb, dirtyIn[bb], /*record=*/false);
+      for (const llvm::BasicBlock *succ : llvm::successors(bb)) {
+        auto [it, inserted] = dirtyIn.try_emplace(succ, dirty);
+        if (inserted || (dirty && !it->second)) {
+          it->second = it->second || dirty;
+          work.push_back(succ);
+        }
+      }
+    }
+    for (const llvm::BasicBlock &bb : fn)
+      if (auto it = dirtyIn.find(&bb); it != dirtyIn.end())
+        transfer(bb, it->second, /*record=*/true);
+  }
+
+  /// Whether the access `inst` (a global or shared load, store or atomic)
+  /// must wait for the other threads' turns.
+  bool needsSwitch(const llvm::Instruction *inst) const {
+    return !unswitched.contains(inst);
+  }
+
+private:
+  /// The state after `bb` entered with `dirty`; with `record`, notes the
+  /// accesses that need no switch.
+  bool transfer(const llvm::BasicBlock &bb, bool dirty, bool record) {
+    for (const llvm::Instruction &inst : bb) {
+      switch (classify(inst)) {
+      case Effect::None:
+        break;
+      case Effect::Load:
+        if (!dirty && record)
+          unswitched.insert(&inst);
+        dirty = false;
+        break;
+      case Effect::Store:
+      case Effect::Unknown:
+        dirty = true;
+        break;
+      case Effect::BlockBarrier:
+        dirty = false;
+        break;
+      }
+    }
+    return dirty;
+  }
+
+  /// The declarations the JIT binds to host code that touches no kernel
+  /// memory (libdevice math, half and bfloat conversions).
+  static const llvm::StringSet<> &hostPureFunctions() {
+    static const llvm::StringSet<> names = [] {
+      llvm::StringSet<> set;
+      for (auto [name, address] : hostMathSymbols())
+        set.insert(name);
+      for (auto [name, address] : hostHelperSymbols())
+        set.insert(name);
+      return set;
+    }();
+    return names;
+  }
+
+  llvm::SmallPtrSet<const llvm::Instruction *, 32> unswitched;
+};
+
 /// A check call before every global and shared load, store and atomic.
 void instrumentMemoryAccesses(llvm::Module &module,
                               const llvm::Function &kernel) {
@@ -293,6 +425,10 @@ void instrumentMemoryAccesses(llvm::Module &module,
   llvm::FunctionCallee checkShared = module.getOrInsertFunction(
       abi::kCheckShared, llvm::Type::getVoidTy(ctx),
       llvm::PointerType::get(ctx, kSharedAddressSpace), i64, i64, i32);
+  llvm::FunctionCallee checkGlobalNoSwitch = module.getOrInsertFunction(
+      kCheckGlobalNoSwitch, checkGlobal.getFunctionType());
+  llvm::FunctionCallee checkSharedNoSwitch = module.getOrInsertFunction(
+      kCheckSharedNoSwitch, checkShared.getFunctionType());
   llvm::Function *asyncCopy = module.getFunction(abi::kAsyncCopy);
   llvm::FunctionCallee asyncCopyFromLoaded;
   if (asyncCopy)
@@ -300,6 +436,7 @@ void instrumentMemoryAccesses(llvm::Module &module,
         kAsyncCopyFromLoadedPointer, asyncCopy->getFunctionType());
   for (llvm::Function &fn : module) {
     PointerProvenance provenance(kernel);
+    LockstepPlan plan(fn, &fn == &kernel);
     for (llvm::BasicBlock &bb : fn) {
       for (llvm::Instruction &inst : bb) {
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
@@ -344,7 +481,9 @@ void instrumentMemoryAccesses(llvm::Module &module,
         if (global && provenance.mayBeLoaded(ptr))
           kindBits |= kLoadedPointerAccess;
         llvm::IRBuilder<> b(&inst);
-        b.CreateCall(global ? checkGlobal : checkShared,
+        bool switches = plan.needsSwitch(&inst);
+        b.CreateCall(global ? (switches ? checkGlobal : checkGlobalNoSwitch)
+                            : (switches ? checkShared : checkSharedNoSwitch),
                      {ptr,
                       llvm::ConstantInt::get(
                           i64, dl.getTypeStoreSize(accessType).getFixedValue()),
@@ -412,8 +551,10 @@ void instrumentInstructionCount(llvm::Module &module) {
           continue;
         if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
           if (llvm::Function *callee = call->getCalledFunction())
-            if ((callee->getName() == abi::kCheckGlobal ||
-                 callee->getName() == abi::kCheckShared))
+            if (callee->getName() == abi::kCheckGlobal ||
+                callee->getName() == abi::kCheckShared ||
+                callee->getName() == kCheckGlobalNoSwitch ||
+                callee->getName() == kCheckSharedNoSwitch)
               continue;
         ++n;
       }

@@ -3,11 +3,15 @@
 // One worker (an OS thread) runs one block at a time. A block's GPU threads
 // are fibers scheduled round-robin by the worker; a fiber runs until it
 // finishes, waits at a barrier/collective, or reaches a global or
-// shared-memory access, and a waiting fiber is resumed only once every live
-// thread of its block (or warp) has arrived. Yielding before each memory
-// access keeps the lanes of a warp in lockstep there, as on SIMT hardware:
-// every lane's k-th access happens before any lane's (k+1)-th, so a lane
-// never sees what another lane stores in a later statement. The state
+// shared-memory access that switches (__musa_emu_check_global/_shared), and
+// a waiting fiber is resumed only once every live thread of its block (or
+// warp) has arrived. Yielding before such an access keeps the lanes of a
+// warp in lockstep there, as on SIMT hardware: every lane's earlier accesses
+// happen before any lane's next one, so a lane never sees what another lane
+// stores in a later statement. The instrumentation (LockstepPlan in
+// Emulator.cpp) calls the checks that do not switch (kCheckGlobalNoSwitch)
+// at the loads no switch can change: those with only loads since the last
+// switch or block barrier. The state
 // a runtime function needs is the worker's and the fiber's, both reached
 // through thread-locals (fibers never migrate between workers).
 //
@@ -1185,6 +1189,8 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {abi::kBallot.data(), reinterpret_cast<void *>(&emuBallot)},
       {abi::kCheckGlobal.data(), reinterpret_cast<void *>(&emuCheckGlobal)},
       {abi::kCheckShared.data(), reinterpret_cast<void *>(&emuCheckShared)},
+      {kCheckGlobalNoSwitch, reinterpret_cast<void *>(&checkGlobal)},
+      {kCheckSharedNoSwitch, reinterpret_cast<void *>(&checkShared)},
       {abi::kCount.data(), reinterpret_cast<void *>(&emuCount)},
       {abi::kPrintf.data(), reinterpret_cast<void *>(&emuPrintf)},
       {abi::kAssertFail.data(), reinterpret_cast<void *>(&emuAssertFail)},
