@@ -1049,13 +1049,40 @@ struct SQMMAIssue {
   }
 };
 
+/// Operand element `i` of A or B (row-major m x k or k x n) as the matrix
+/// unit reads it: its byte offset from the start of shared memory.
+using SQMMAOperandOffsets = std::vector<uint64_t>;
+
+/// Reads the m x k A and k x n B operands of an SQMMA into `a` and `b`
+/// (value(offset) decodes one element), checking every element's bounds;
+/// with the race check, every element's read is recorded as one by the
+/// calling thread.
+static void readSQMMAOperands(Worker &w, uint32_t elemBytes,
+                              const SQMMAOperandOffsets &offsets,
+                              llvm::function_ref<void(size_t, uint64_t)> read) {
+  uint64_t size = w.config->sharedBytes;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    uint64_t offset = offsets[i];
+    if (w.config->raceCheck || offset % elemBytes != 0 || offset > size ||
+        elemBytes > size - offset)
+      checkShared(w.shared + offset, elemBytes, elemBytes,
+                  int32_t(abi::AccessKind::Load));
+    read(i, offset);
+  }
+}
+
 // One SQMMA instruction of the calling squad (EmulatorABI.h). The squad's
-// 128 threads meet (like the hardware, which issues once per squad), check
-// that they issue the same instruction, and each thread computes its own
-// accumulators (MUSA-FACTS.md's fragment, MatrixUnits.cpp) from A and B in
-// shared memory; one thread checks the operand reads (bounds, races). The
-// result is complete at once; sqmma_wait only closes the count, and a
-// thread that ends with SQMMAs never waited for fails the launch.
+// 128 threads meet (like the hardware, which issues once per squad), and
+// the first thread of the squad checks that all issued the same
+// instruction and computes the whole tile: it reads A and B from shared
+// memory once (checking each element's bounds and, in the race check, its
+// read), and adds A x B to every thread's accumulators, each in its
+// thread's registers as MUSA-FACTS.md's fragment lays them out
+// (MatrixUnits.cpp). Each accumulator adds its products in k order, one
+// rounding per add, as a thread computing only its own would. The threads
+// leave together once the tile is done. The result is complete at once;
+// sqmma_wait only closes the count, and a thread that ends with SQMMAs
+// never waited for fails the launch.
 static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                      int32_t descA, int32_t descB, int32_t transA,
                      int32_t transB, void *acc) {
@@ -1078,6 +1105,13 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   const uint64_t *published = squadExchange(reinterpret_cast<uint64_t>(&mine));
   uint32_t squadThreads = kSquadWarps * 32;
   uint32_t first = (f.tid / squadThreads) * squadThreads;
+  ++f.pendingSQMMA;
+  if (f.tid != first) {
+    // The issues and accumulators live on the threads' stacks: keep them
+    // until the first thread has computed the tile.
+    squadBarrier();
+    return;
+  }
   for (uint32_t t = 0; t < squadThreads; ++t) {
     auto *other = reinterpret_cast<const SQMMAIssue *>(published[t]);
     if (!other->sameInstruction(mine))
@@ -1096,28 +1130,22 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                            ? 2
                        : sqKind == MmaElementKind::TF32 ? 4
                                                         : 1;
-  SQMMADescriptor a = decodeSQMMADescriptor(uint32_t(descA));
-  SQMMADescriptor b = decodeSQMMADescriptor(uint32_t(descB));
+  SQMMADescriptor da = decodeSQMMADescriptor(uint32_t(descA));
+  SQMMADescriptor db = decodeSQMMADescriptor(uint32_t(descB));
+  auto M = uint32_t(m), N = uint32_t(n), K = uint32_t(k);
   // A[row][kk]: K contiguous unless transA; B[kk][col]: N contiguous unless
   // transB.
-  auto aOffset = [&](uint32_t row, uint32_t kk) {
-    return transA ? sqmmaOperandOffset(a, kk, row, elemBytes)
-                  : sqmmaOperandOffset(a, row, kk, elemBytes);
-  };
-  auto bOffset = [&](uint32_t kk, uint32_t col) {
-    return transB ? sqmmaOperandOffset(b, col, kk, elemBytes)
-                  : sqmmaOperandOffset(b, kk, col, elemBytes);
-  };
-  if (f.tid == first) {
-    for (uint32_t row = 0; row < uint32_t(m); ++row)
-      for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
-        checkShared(w.shared + aOffset(row, kk), elemBytes, elemBytes,
-                       int32_t(abi::AccessKind::Load));
-    for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
-      for (uint32_t col = 0; col < uint32_t(n); ++col)
-        checkShared(w.shared + bOffset(kk, col), elemBytes, elemBytes,
-                       int32_t(abi::AccessKind::Load));
-  }
+  SQMMAOperandOffsets aOffsets(size_t(M) * K), bOffsets(size_t(K) * N);
+  for (uint32_t row = 0; row < M; ++row)
+    for (uint32_t kk = 0; kk < K; ++kk)
+      aOffsets[size_t(row) * K + kk] =
+          transA ? sqmmaOperandOffset(da, kk, row, elemBytes)
+                 : sqmmaOperandOffset(da, row, kk, elemBytes);
+  for (uint32_t kk = 0; kk < K; ++kk)
+    for (uint32_t col = 0; col < N; ++col)
+      bOffsets[size_t(kk) * N + col] =
+          transB ? sqmmaOperandOffset(db, col, kk, elemBytes)
+                 : sqmmaOperandOffset(db, kk, col, elemBytes);
   auto value = [&](uint64_t offset) -> float {
     const char *p = w.shared + offset;
     switch (sqKind) {
@@ -1146,28 +1174,68 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
     }
     return 0.0f;
   };
-  uint32_t warpInSquad = f.warp % kSquadWarps;
-  uint32_t regs = uint32_t(m) * uint32_t(n) / squadThreads;
-  for (uint32_t r = 0; r < regs; ++r) {
-    SQMMACoord c = sqmmaAccumulatorCoord(m, n, f.lane, warpInSquad, r);
-    if (sqKind == MmaElementKind::S8) {
-      auto *accI = static_cast<int32_t *>(acc);
-      uint32_t sum = uint32_t(accI[r]);
-      for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
-        sum += uint32_t(int32_t(int8_t(w.shared[aOffset(c.row, kk)])) *
-                        int32_t(int8_t(w.shared[bOffset(kk, c.col)])));
-      accI[r] = int32_t(sum);
-      continue;
+  // Where accumulator register r of squad thread t is in the m x n tile.
+  uint32_t regs = M * N / squadThreads;
+  std::vector<uint32_t> where(size_t(squadThreads) * regs);
+  for (uint32_t t = 0; t < squadThreads; ++t)
+    for (uint32_t r = 0; r < regs; ++r) {
+      SQMMACoord c = sqmmaAccumulatorCoord(m, n, t % 32, t / 32, r);
+      where[size_t(t) * regs + r] = c.row * N + c.col;
     }
-    auto *accF = static_cast<float *>(acc);
-    float sum = accF[r];
-    // Products of these inputs are exact in f32; one rounding per add.
-    for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
-      sum = sum + value(aOffset(c.row, kk)) * value(bOffset(kk, c.col));
-    accF[r] = sum;
+  auto accOf = [&](uint32_t t) {
+    return reinterpret_cast<const SQMMAIssue *>(published[t])->acc;
+  };
+  if (sqKind == MmaElementKind::S8) {
+    std::vector<int32_t> a(aOffsets.size()), b(bOffsets.size());
+    readSQMMAOperands(w, elemBytes, aOffsets, [&](size_t i, uint64_t o) {
+      a[i] = int32_t(int8_t(w.shared[o]));
+    });
+    readSQMMAOperands(w, elemBytes, bOffsets, [&](size_t i, uint64_t o) {
+      b[i] = int32_t(int8_t(w.shared[o]));
+    });
+    std::vector<uint32_t> c(size_t(M) * N);
+    for (uint32_t t = 0; t < squadThreads; ++t)
+      for (uint32_t r = 0; r < regs; ++r)
+        c[where[size_t(t) * regs + r]] =
+            uint32_t(static_cast<int32_t *>(accOf(t))[r]);
+    for (uint32_t row = 0; row < M; ++row)
+      for (uint32_t kk = 0; kk < K; ++kk) {
+        uint32_t x = uint32_t(a[size_t(row) * K + kk]);
+        const int32_t *bRow = &b[size_t(kk) * N];
+        uint32_t *cRow = &c[size_t(row) * N];
+        for (uint32_t col = 0; col < N; ++col)
+          cRow[col] += x * uint32_t(bRow[col]);
+      }
+    for (uint32_t t = 0; t < squadThreads; ++t)
+      for (uint32_t r = 0; r < regs; ++r)
+        static_cast<int32_t *>(accOf(t))[r] =
+            int32_t(c[where[size_t(t) * regs + r]]);
+  } else {
+    std::vector<float> a(aOffsets.size()), b(bOffsets.size());
+    readSQMMAOperands(w, elemBytes, aOffsets,
+                      [&](size_t i, uint64_t o) { a[i] = value(o); });
+    readSQMMAOperands(w, elemBytes, bOffsets,
+                      [&](size_t i, uint64_t o) { b[i] = value(o); });
+    std::vector<float> c(size_t(M) * N);
+    for (uint32_t t = 0; t < squadThreads; ++t)
+      for (uint32_t r = 0; r < regs; ++r)
+        c[where[size_t(t) * regs + r]] = static_cast<float *>(accOf(t))[r];
+    // Products of these inputs are exact in f32; one rounding per add, in
+    // k order for every element (the loop over columns only vectorizes).
+    for (uint32_t row = 0; row < M; ++row)
+      for (uint32_t kk = 0; kk < K; ++kk) {
+        float x = a[size_t(row) * K + kk];
+        const float *bRow = &b[size_t(kk) * N];
+        float *cRow = &c[size_t(row) * N];
+        for (uint32_t col = 0; col < N; ++col) {
+          float product = x * bRow[col];
+          cRow[col] = cRow[col] + product;
+        }
+      }
+    for (uint32_t t = 0; t < squadThreads; ++t)
+      for (uint32_t r = 0; r < regs; ++r)
+        static_cast<float *>(accOf(t))[r] = c[where[size_t(t) * regs + r]];
   }
-  ++f.pendingSQMMA;
-  // The issues live on the threads' stacks: keep them until all have read.
   squadBarrier();
 }
 
