@@ -29,9 +29,13 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -581,7 +585,8 @@ void addEntryTrampoline(llvm::Module &module, llvm::Function &kernel) {
         b.getInt8Ty(), slots, 8 * param.getArgNo());
     args.push_back(b.CreateAlignedLoad(param.getType(), slot, llvm::Align(1)));
   }
-  b.CreateCall(&kernel, args);
+  // Not inlined: the instruction counter skips the trampoline's own code.
+  b.CreateCall(&kernel, args)->setIsNoInline();
   b.CreateRetVoid();
 }
 
@@ -709,45 +714,128 @@ EmulatedKernel::load(const std::string &llvmDialectText,
     llvm::raw_string_ostream os(kernel->hostIR);
     llvmModule->print(os, nullptr);
   }
+  {
+    llvm::raw_string_ostream os(kernel->objectCode);
+    llvm::buffer_ostream object(os);
+    llvm::legacy::PassManager codegen;
+    if ((*tm)->addPassesToEmitFile(codegen, object, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+      return makeError("emulator: the host target cannot emit object files");
+    codegen.run(*llvmModule);
+  }
+  if (llvm::Error err = kernel->link())
+    return std::move(err);
+  return kernel;
+}
 
+llvm::Error EmulatedKernel::link() {
+  initializeHostTarget();
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    return jtmb.takeError();
   // JIT: runtime functions resolve to the runtime, the rest to the process.
-  auto jit = llvm::orc::LLJITBuilder()
-                 .setJITTargetMachineBuilder(std::move(*jtmb))
-                 .create();
-  if (!jit)
-    return jit.takeError();
-  llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
+  auto built = llvm::orc::LLJITBuilder()
+                   .setJITTargetMachineBuilder(std::move(*jtmb))
+                   .create();
+  if (!built)
+    return built.takeError();
+  std::unique_ptr<llvm::orc::LLJIT> lljit = std::move(*built);
+  llvm::orc::JITDylib &dylib = lljit->getMainJITDylib();
   auto processSymbols =
       llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-          (*jit)->getDataLayout().getGlobalPrefix());
+          lljit->getDataLayout().getGlobalPrefix());
   if (!processSymbols)
     return processSymbols.takeError();
   dylib.addGenerator(std::move(*processSymbols));
   llvm::orc::SymbolMap symbols;
-  auto define = [&](const char *name, void *address) {
-    symbols[(*jit)->mangleAndIntern(name)] = {
+  auto define = [&](const char *symbol, void *address) {
+    symbols[lljit->mangleAndIntern(symbol)] = {
         llvm::orc::ExecutorAddr::fromPtr(address),
         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   };
-  for (auto [name, address] : runtimeSymbols())
-    define(name, address);
-  for (auto [name, address] : hostHelperSymbols())
-    define(name, address);
-  for (auto [name, address] : hostMathSymbols())
-    define(name, address);
+  for (auto [symbol, address] : runtimeSymbols())
+    define(symbol, address);
+  for (auto [symbol, address] : hostHelperSymbols())
+    define(symbol, address);
+  for (auto [symbol, address] : hostMathSymbols())
+    define(symbol, address);
   if (llvm::Error err =
           dylib.define(llvm::orc::absoluteSymbols(std::move(symbols))))
+    return err;
+  if (llvm::Error err = lljit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+          objectCode, name + ".o")))
+    return err;
+  auto found = lljit->lookup(abi::kEntry);
+  if (!found)
+    return makeError("emulator: cannot JIT-compile kernel '" + name +
+                     "': " + llvm::toString(found.takeError()));
+  entry = found->toPtr<EntryFn>();
+  jit = std::move(lljit);
+  return llvm::Error::success();
+}
+
+std::string EmulatedKernel::getHostTarget() {
+  initializeHostTarget();
+  std::string host = llvm::sys::getProcessTriple() + " " +
+                     llvm::sys::getHostCPUName().str();
+  for (const auto &[feature, enabled] : llvm::sys::getHostCPUFeatures())
+    if (enabled)
+      host += " +" + feature.str();
+  return host;
+}
+
+// The cache image: a header line, then one field per line (the name, the
+// launch numbers, the parameter kinds), then the host IR's and the object
+// file's sizes and bytes.
+static constexpr llvm::StringLiteral kCacheImageMagic = "triton-musa emulator image 1";
+
+std::string EmulatedKernel::getCacheImage() const {
+  std::string image;
+  llvm::raw_string_ostream os(image);
+  os << kCacheImageMagic << "\n" << name << "\n"
+     << numWarps << " " << warpSize << " " << sharedBytes << "\n"
+     << llvm::join(params, ",") << "\n"
+     << hostIR.size() << " " << objectCode.size() << "\n"
+     << hostIR << objectCode;
+  return image;
+}
+
+llvm::Expected<std::unique_ptr<EmulatedKernel>>
+EmulatedKernel::loadCached(llvm::StringRef image) {
+  auto bad = [](const llvm::Twine &why) {
+    return makeError("emulator: not a kernel cache image (" + why + ")");
+  };
+  auto line = [&]() {
+    auto [head, rest] = image.split('\n');
+    image = rest;
+    return head;
+  };
+  if (line() != kCacheImageMagic)
+    return bad("no header");
+  std::unique_ptr<EmulatedKernel> kernel(new EmulatedKernel());
+  kernel->name = line().str();
+  llvm::SmallVector<llvm::StringRef> numbers, kinds;
+  line().split(numbers, ' ');
+  uint64_t irBytes = 0, objectBytes = 0;
+  if (numbers.size() != 3 || numbers[0].getAsInteger(10, kernel->numWarps) ||
+      numbers[1].getAsInteger(10, kernel->warpSize) ||
+      numbers[2].getAsInteger(10, kernel->sharedBytes))
+    return bad("launch numbers");
+  llvm::StringRef kindLine = line();
+  if (!kindLine.empty())
+    kindLine.split(kinds, ',');
+  for (llvm::StringRef kind : kinds)
+    kernel->params.push_back(kind.str());
+  llvm::SmallVector<llvm::StringRef> sizes;
+  line().split(sizes, ' ');
+  if (sizes.size() != 2 || sizes[0].getAsInteger(10, irBytes) ||
+      sizes[1].getAsInteger(10, objectBytes) ||
+      image.size() != irBytes + objectBytes)
+    return bad("sizes");
+  kernel->hostIR = image.take_front(irBytes).str();
+  kernel->objectCode = image.drop_front(irBytes).str();
+  if (llvm::Error err = kernel->link())
     return std::move(err);
-  if (llvm::Error err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(
-          std::move(llvmModule),
-          llvm::orc::ThreadSafeContext(std::move(llvmContext)))))
-    return std::move(err);
-  auto entry = (*jit)->lookup(abi::kEntry);
-  if (!entry)
-    return makeError("emulator: cannot JIT-compile kernel '" + kernel->name +
-                     "': " + llvm::toString(entry.takeError()));
-  kernel->entry = entry->toPtr<EntryFn>();
-  kernel->jit = std::move(*jit);
   return kernel;
 }
 
