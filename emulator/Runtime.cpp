@@ -31,6 +31,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -1093,6 +1094,50 @@ struct SQMMAIssue {
   }
 };
 
+} // extern "C"
+
+/// c[M x N] += a[M x K] x b[K x N], each element's products added in k
+/// order with one rounding per add (the column loop vectorizes; there is
+/// no fused multiply-add in it, as the runtime is built for plain x86-64).
+template <typename T>
+static void addTileProducts(T *__restrict c, const T *__restrict a,
+                            const T *__restrict b, uint32_t M, uint32_t N,
+                            uint32_t K) {
+  for (uint32_t row = 0; row < M; ++row) {
+    T *__restrict cRow = c + size_t(row) * N;
+    for (uint32_t kk = 0; kk < K; ++kk) {
+      T x = a[size_t(row) * K + kk];
+      const T *__restrict bRow = b + size_t(kk) * N;
+      for (uint32_t col = 0; col < N; ++col) {
+        T product = x * bRow[col];
+        cRow[col] = cRow[col] + product;
+      }
+    }
+  }
+}
+
+/// Where accumulator register r of squad thread t is in an m x n SQMMA
+/// tile (row * n + col at t * regs + r), computed once per shape.
+static const std::vector<uint32_t> &sqmmaAccumulatorPlaces(uint32_t m,
+                                                           uint32_t n) {
+  static std::mutex mutex;
+  static std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::vector<uint32_t> &places = known[{m, n}];
+  if (places.empty()) {
+    uint32_t threads = kSquadWarps * 32, regs = m * n / threads;
+    places.resize(size_t(threads) * regs);
+    for (uint32_t t = 0; t < threads; ++t)
+      for (uint32_t r = 0; r < regs; ++r) {
+        SQMMACoord c = sqmmaAccumulatorCoord(m, n, t % 32, t / 32, r);
+        places[size_t(t) * regs + r] = c.row * n + c.col;
+      }
+  }
+  return places;
+}
+
+extern "C" {
+
 /// Operand element `i` of A or B (row-major m x k or k x n) as the matrix
 /// unit reads it: its byte offset from the start of shared memory.
 using SQMMAOperandOffsets = std::vector<uint64_t>;
@@ -1218,38 +1263,26 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
     }
     return 0.0f;
   };
-  // Where accumulator register r of squad thread t is in the m x n tile.
   uint32_t regs = M * N / squadThreads;
-  std::vector<uint32_t> where(size_t(squadThreads) * regs);
-  for (uint32_t t = 0; t < squadThreads; ++t)
-    for (uint32_t r = 0; r < regs; ++r) {
-      SQMMACoord c = sqmmaAccumulatorCoord(m, n, t % 32, t / 32, r);
-      where[size_t(t) * regs + r] = c.row * N + c.col;
-    }
+  const std::vector<uint32_t> &where = sqmmaAccumulatorPlaces(M, N);
   auto accOf = [&](uint32_t t) {
     return reinterpret_cast<const SQMMAIssue *>(published[t])->acc;
   };
   if (sqKind == MmaElementKind::S8) {
-    std::vector<int32_t> a(aOffsets.size()), b(bOffsets.size());
+    std::vector<uint32_t> a(aOffsets.size()), b(bOffsets.size());
     readSQMMAOperands(w, elemBytes, aOffsets, [&](size_t i, uint64_t o) {
-      a[i] = int32_t(int8_t(w.shared[o]));
+      a[i] = uint32_t(int32_t(int8_t(w.shared[o])));
     });
     readSQMMAOperands(w, elemBytes, bOffsets, [&](size_t i, uint64_t o) {
-      b[i] = int32_t(int8_t(w.shared[o]));
+      b[i] = uint32_t(int32_t(int8_t(w.shared[o])));
     });
     std::vector<uint32_t> c(size_t(M) * N);
     for (uint32_t t = 0; t < squadThreads; ++t)
       for (uint32_t r = 0; r < regs; ++r)
         c[where[size_t(t) * regs + r]] =
             uint32_t(static_cast<int32_t *>(accOf(t))[r]);
-    for (uint32_t row = 0; row < M; ++row)
-      for (uint32_t kk = 0; kk < K; ++kk) {
-        uint32_t x = uint32_t(a[size_t(row) * K + kk]);
-        const int32_t *bRow = &b[size_t(kk) * N];
-        uint32_t *cRow = &c[size_t(row) * N];
-        for (uint32_t col = 0; col < N; ++col)
-          cRow[col] += x * uint32_t(bRow[col]);
-      }
+    // Wrapping integer arithmetic: any order gives the same sums.
+    addTileProducts(c.data(), a.data(), b.data(), M, N, K);
     for (uint32_t t = 0; t < squadThreads; ++t)
       for (uint32_t r = 0; r < regs; ++r)
         static_cast<int32_t *>(accOf(t))[r] =
@@ -1265,17 +1298,8 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
       for (uint32_t r = 0; r < regs; ++r)
         c[where[size_t(t) * regs + r]] = static_cast<float *>(accOf(t))[r];
     // Products of these inputs are exact in f32; one rounding per add, in
-    // k order for every element (the loop over columns only vectorizes).
-    for (uint32_t row = 0; row < M; ++row)
-      for (uint32_t kk = 0; kk < K; ++kk) {
-        float x = a[size_t(row) * K + kk];
-        const float *bRow = &b[size_t(kk) * N];
-        float *cRow = &c[size_t(row) * N];
-        for (uint32_t col = 0; col < N; ++col) {
-          float product = x * bRow[col];
-          cRow[col] = cRow[col] + product;
-        }
-      }
+    // k order for every element.
+    addTileProducts(c.data(), a.data(), b.data(), M, N, K);
     for (uint32_t t = 0; t < squadThreads; ++t)
       for (uint32_t r = 0; r < regs; ++r)
         static_cast<float *>(accOf(t))[r] = c[where[size_t(t) * regs + r]];
