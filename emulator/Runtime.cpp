@@ -870,13 +870,17 @@ static uint64_t swizzleSharedOffset(uint64_t a, int32_t sg, int32_t ss,
   return a ^ (((a / line) % (stride / granule)) * granule);
 }
 
-/// Calls `element(globalAddress or 0 when out of bounds, sharedOffset)` for
-/// every element of the box.
-static void forEachBoxElement(
+/// Calls `run(globalAddress or 0 when out of bounds, sharedOffset, bytes,
+/// elemBytes)` for every element of the box, merged into runs where the box
+/// allows: a row's in-bounds elements, contiguous in global memory (an
+/// innermost stride of one element), come in pieces contiguous in shared
+/// memory too (one swizzle granule at most); out-of-bounds elements come
+/// one by one.
+static void forEachBoxRun(
     const char *what, const int64_t *desc, char *smem, int32_t rank,
     const int32_t *box, const int32_t *coords, int32_t sg, int32_t ss,
     int32_t sl,
-    llvm::function_ref<void(uint64_t, uint64_t, int64_t)> element) {
+    llvm::function_ref<void(uint64_t, uint64_t, int64_t, int64_t)> run) {
   Worker &w = *tlsWorker;
   if (rank < 1 || rank > abi::kTMEMaxRank || rank != desc[abi::kTMEDescRank])
     failThread(llvm::formatv("{0}: a rank-{1} box on a rank-{2} descriptor",
@@ -900,22 +904,68 @@ static void forEachBoxElement(
                              "memory",
                              what, total * elemBytes, int64_t(start),
                              w.config->sharedBytes));
+  // Shared bytes stay contiguous under the swizzle within a granule.
+  uint64_t granule = sg == 0 ? ~uint64_t(0) : uint64_t(8) << sg;
+  bool contiguousRows = desc[abi::kTMEDescStrides] == elemBytes;
   int32_t index[abi::kTMEMaxRank] = {0, 0, 0, 0, 0};
-  for (int64_t linear = 0; linear < total; ++linear) {
-    bool inBounds = true;
-    int64_t offset = 0;
-    for (int32_t d = 0; d < rank; ++d) {
+  for (int64_t linear = 0; linear < total; linear += box[0]) {
+    // The row of box indices `index` (index[0] == 0).
+    bool rowInBounds = true;
+    int64_t rowOffset = 0;
+    for (int32_t d = 1; d < rank; ++d) {
       int64_t g = int64_t(coords[d]) + index[d];
-      inBounds &= g >= 0 && g < desc[abi::kTMEDescDims + d];
-      offset += g * desc[abi::kTMEDescStrides + d];
+      rowInBounds &= g >= 0 && g < desc[abi::kTMEDescDims + d];
+      rowOffset += g * desc[abi::kTMEDescStrides + d];
     }
-    uint64_t global =
-        inBounds ? uint64_t(desc[abi::kTMEDescBase] + offset) : 0;
-    element(global, swizzleSharedOffset(start + linear * elemBytes, sg, ss, sl),
-            elemBytes);
-    for (int32_t d = 0; d < rank && ++index[d] == box[d]; ++d)
+    int64_t dim0 = desc[abi::kTMEDescDims], stride0 = desc[abi::kTMEDescStrides];
+    for (int64_t i = 0; i < box[0];) {
+      int64_t g = int64_t(coords[0]) + i;
+      uint64_t shared = start + uint64_t(linear + i) * uint64_t(elemBytes);
+      if (!rowInBounds || g < 0 || g >= dim0) {
+        run(0, swizzleSharedOffset(shared, sg, ss, sl), elemBytes, elemBytes);
+        ++i;
+        continue;
+      }
+      // In bounds: as many elements as stay contiguous on both sides.
+      int64_t count = 1;
+      if (contiguousRows) {
+        uint64_t granuleEnd =
+            granule == ~uint64_t(0) ? ~uint64_t(0)
+                                    : (shared / granule + 1) * granule;
+        int64_t limit = std::min<int64_t>(box[0] - i, dim0 - g);
+        while (count < limit &&
+               shared + uint64_t((count + 1) * elemBytes) <= granuleEnd)
+          ++count;
+      }
+      uint64_t global =
+          uint64_t(desc[abi::kTMEDescBase] + rowOffset + g * stride0);
+      run(global, swizzleSharedOffset(shared, sg, ss, sl), count * elemBytes,
+          elemBytes);
+      i += count;
+    }
+    for (int32_t d = 1; d < rank && ++index[d] == box[d]; ++d)
       index[d] = 0;
   }
+}
+
+/// checkGlobal for `bytes` at `global`, a run of elements of `elemBytes`:
+/// at once where the run lies inside one argument tensor, element by
+/// element otherwise (so that errors, margins and live tensors are the
+/// same as for single elements).
+static void checkGlobalRun(uint64_t global, int64_t bytes, int64_t elemBytes,
+                           abi::AccessKind kind) {
+  Worker &w = *tlsWorker;
+  const std::vector<Buffer> &buffers = w.config->buffers;
+  if (bytes > elemBytes && global % uint64_t(elemBytes) == 0 &&
+      w.lastBuffer < buffers.size()) {
+    const Buffer &b = buffers[w.lastBuffer];
+    if (global >= b.base && global - b.base <= b.bytes &&
+        uint64_t(bytes) <= b.bytes - (global - b.base))
+      return;
+  }
+  for (int64_t at = 0; at < bytes; at += elemBytes)
+    checkGlobal(reinterpret_cast<void *>(global + uint64_t(at)),
+                uint64_t(elemBytes), uint64_t(elemBytes), int32_t(kind));
 }
 
 /// A TME tile load, done at once; its bytes count on the barrier.
@@ -931,15 +981,16 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
   int32_t box[] = {b0, b1, b2, b3, b4}, coords[] = {c0, c1, c2, c3, c4};
   bool padNaN = desc[abi::kTMEDescPadNaN] != 0;
   int64_t bytes = 0;
-  forEachBoxElement(
+  forEachBoxRun(
       what, desc, smem, rank, box, coords, sg, ss, sl,
-      [&](uint64_t global, uint64_t shared, int64_t elemBytes) {
+      [&](uint64_t global, uint64_t shared, int64_t runBytes,
+          int64_t elemBytes) {
         char *dst = w.shared + shared;
-        bytes += elemBytes;
+        bytes += runBytes;
         if (global) {
-          checkGlobal(reinterpret_cast<void *>(global), elemBytes,
-                         elemBytes, int32_t(abi::AccessKind::Load));
-          std::memcpy(dst, reinterpret_cast<const void *>(global), elemBytes);
+          checkGlobalRun(global, runBytes, elemBytes, abi::AccessKind::Load);
+          std::memcpy(dst, reinterpret_cast<const void *>(global),
+                      size_t(runBytes));
         } else if (padNaN && elemBytes == 2) {
           uint16_t nan = 0x7E00; // fp16 quiet NaN (bf16 has none here)
           std::memcpy(dst, &nan, 2);
@@ -950,7 +1001,7 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
           uint64_t nan = 0x7FF8000000000000ull;
           std::memcpy(dst, &nan, 8);
         } else {
-          std::memset(dst, 0, elemBytes);
+          std::memset(dst, 0, size_t(elemBytes));
         }
       });
   if (bytes > bar.bytes)
@@ -972,20 +1023,19 @@ static void emuTMEStore(char *smem, uint64_t descAddress, int32_t rank,
   const char *what = "tme.st";
   const int64_t *desc = getTMEDescriptor(descAddress, what);
   int32_t box[] = {b0, b1, b2, b3, b4}, coords[] = {c0, c1, c2, c3, c4};
-  forEachBoxElement(
-      what, desc, smem, rank, box, coords, sg, ss, sl,
-      [&](uint64_t global, uint64_t shared, int64_t elemBytes) {
-        if (!global)
-          return;
-        checkGlobal(reinterpret_cast<void *>(global), elemBytes, elemBytes,
-                       int32_t(abi::AccessKind::Store));
-        std::memcpy(reinterpret_cast<void *>(global), w.shared + shared,
-                    elemBytes);
-      });
+  forEachBoxRun(what, desc, smem, rank, box, coords, sg, ss, sl,
+                [&](uint64_t global, uint64_t shared, int64_t runBytes,
+                    int64_t elemBytes) {
+                  if (!global)
+                    return;
+                  checkGlobalRun(global, runBytes, elemBytes,
+                                 abi::AccessKind::Store);
+                  std::memcpy(reinterpret_cast<void *>(global),
+                              w.shared + shared, size_t(runBytes));
+                });
   ++w.tmeStores;
 }
 
-/// Stores are done when issued; commit and read wait only keep count.
 static void emuTMEStoreCommit() { tlsWorker->tmeCommits = tlsWorker->tmeStores; }
 static void emuTMEStoreReadWait() {}
 
