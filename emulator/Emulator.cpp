@@ -17,27 +17,27 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/IR/CFG.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/Operator.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <cstring>
 #include <mutex>
@@ -287,7 +287,7 @@ private:
 };
 
 /// Which memory accesses of a function need the runtime to switch fibers
-/// first (see "Lockstep" in Runtime.cpp). The runtime switches at such an
+/// first (see the top of Runtime.cpp). The runtime switches at such an
 /// access so that every thread's earlier accesses happen before any
 /// thread's next one. Between two loads nothing can tell the orders apart
 /// (a load observes only stores), so a load needs the switch only where a
@@ -778,9 +778,13 @@ std::string EmulatedKernel::getHostTarget() {
   initializeHostTarget();
   std::string host = llvm::sys::getProcessTriple() + " " +
                      llvm::sys::getHostCPUName().str();
+  std::vector<std::string> features;
   for (const auto &[feature, enabled] : llvm::sys::getHostCPUFeatures())
     if (enabled)
-      host += " +" + feature.str();
+      features.push_back(feature.str());
+  llvm::sort(features);
+  for (const std::string &feature : features)
+    host += " +" + feature;
   return host;
 }
 
