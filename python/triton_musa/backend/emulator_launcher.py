@@ -5,6 +5,7 @@ Triton's cache keeps for the next process (``load_kernel``)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import struct
@@ -249,13 +250,18 @@ class EmulatorLauncher:
 _OBJECT_FILE = "kernel.emuobj"
 
 
+@functools.lru_cache(maxsize=None)
+def _host_target() -> str:
+    from .. import _musa_mlir
+    return _musa_mlir.emulator_host_target()
+
+
 def _object_cache_key(text: str, count_instructions: bool) -> str:
     """What the host object code of ``text`` depends on: the text, the instrumentation, our library
     (the runtime it calls and the compiler that made it) and the host CPU it is compiled for."""
-    from .. import _musa_mlir
     from .cache_key import library_digest
     digest = hashlib.sha256()
-    for part in ("emulator-object-1", library_digest(), _musa_mlir.emulator_host_target(),
+    for part in ("emulator-object-1", library_digest(), _host_target(),
                  str(count_instructions), text):
         digest.update(part.encode())
         digest.update(b"\0")
