@@ -17,21 +17,27 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <cstring>
 #include <mutex>
@@ -280,6 +286,136 @@ private:
   llvm::DenseMap<llvm::Value *, bool> cache;
 };
 
+/// Which memory accesses of a function need the runtime to switch fibers
+/// first (see the top of Runtime.cpp). The runtime switches at such an
+/// access so that every thread's earlier accesses happen before any
+/// thread's next one. Between two loads nothing can tell the orders apart
+/// (a load observes only stores), so a load needs the switch only where a
+/// store or another effect on memory may have happened since the last one:
+/// the plan walks each function's control flow with the state "clean" (since
+/// the last switch or block barrier, this thread only loaded) or "dirty" (it
+/// stored, or called something that may write memory), dirty winning where
+/// paths meet. A load switches when the state is dirty; a store or atomic
+/// always switches (another thread's earlier load of the same statement
+/// must come first) and leaves the state dirty. Converged threads then
+/// take turns at the same statements as with a switch at every access, and
+/// every result a kernel can observe is the same.
+class LockstepPlan {
+public:
+  enum class Effect { None, Load, Store, BlockBarrier, Unknown };
+
+  /// What `inst` does to the other threads' view of memory.
+  static Effect classify(const llvm::Instruction &inst) {
+    auto space = [](const llvm::Value *ptr) {
+      unsigned as = ptr->getType()->getPointerAddressSpace();
+      return as == kGlobalAddressSpace || as == kSharedAddressSpace;
+    };
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+      return space(load->getPointerOperand()) ? Effect::Load : Effect::None;
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+      return space(store->getPointerOperand()) ? Effect::Store : Effect::None;
+    if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
+      return space(rmw->getPointerOperand()) ? Effect::Store : Effect::None;
+    if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
+      return space(cas->getPointerOperand()) ? Effect::Store : Effect::None;
+    auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+    if (!call)
+      return Effect::None;
+    const llvm::Function *callee = call->getCalledFunction();
+    if (!callee)
+      return Effect::Unknown;
+    llvm::StringRef name = callee->getName();
+    if (name == abi::kBarrier || name == abi::kSharedBarrier)
+      return Effect::BlockBarrier;
+    // Ids and warp collectives touch no memory another thread can see.
+    if (name == abi::kThreadId || name == abi::kBlockId ||
+        name == abi::kNumBlocks || name == abi::kSharedBase ||
+        name == abi::kShuffle || name == abi::kBallot ||
+        name == abi::kWarpSync || name == abi::kSQMMADesc ||
+        name == abi::kCount)
+      return Effect::None;
+    if (name.starts_with("__musa_emu_"))
+      return Effect::Unknown; // TME, async copies and barriers, MMA, printf
+    if (callee->isIntrinsic())
+      return call->mayWriteToMemory() ? Effect::Unknown : Effect::None;
+    if (callee->isDeclaration() && hostPureFunctions().contains(name))
+      return Effect::None;
+    return call->onlyReadsMemory() ? Effect::None : Effect::Unknown;
+  }
+
+  /// Plans `fn`: the kernel starts clean (all threads start together);
+  /// any other function starts dirty, as its callers are unknown here.
+  LockstepPlan(const llvm::Function &fn, bool isKernel) {
+    if (fn.isDeclaration())
+      return;
+    llvm::DenseMap<const llvm::BasicBlock *, bool> dirtyIn;
+    llvm::SmallVector<const llvm::BasicBlock *> work;
+    dirtyIn[&fn.getEntryBlock()] = !isKernel;
+    work.push_back(&fn.getEntryBlock());
+    while (!work.empty()) {
+      const llvm::BasicBlock *bb = work.pop_back_val();
+      bool dirty = transfer(*bb, dirtyIn[bb], /*record=*/false);
+      for (const llvm::BasicBlock *succ : llvm::successors(bb)) {
+        auto [it, inserted] = dirtyIn.try_emplace(succ, dirty);
+        if (inserted || (dirty && !it->second)) {
+          it->second = it->second || dirty;
+          work.push_back(succ);
+        }
+      }
+    }
+    for (const llvm::BasicBlock &bb : fn)
+      if (auto it = dirtyIn.find(&bb); it != dirtyIn.end())
+        transfer(bb, it->second, /*record=*/true);
+  }
+
+  /// Whether the access `inst` (a global or shared load, store or atomic)
+  /// must wait for the other threads' turns.
+  bool needsSwitch(const llvm::Instruction *inst) const {
+    return !unswitched.contains(inst);
+  }
+
+private:
+  /// The state after `bb` entered with `dirty`; with `record`, notes the
+  /// accesses that need no switch.
+  bool transfer(const llvm::BasicBlock &bb, bool dirty, bool record) {
+    for (const llvm::Instruction &inst : bb) {
+      switch (classify(inst)) {
+      case Effect::None:
+        break;
+      case Effect::Load:
+        if (!dirty && record)
+          unswitched.insert(&inst);
+        dirty = false;
+        break;
+      case Effect::Store:
+      case Effect::Unknown:
+        dirty = true;
+        break;
+      case Effect::BlockBarrier:
+        dirty = false;
+        break;
+      }
+    }
+    return dirty;
+  }
+
+  /// The declarations the JIT binds to host code that touches no kernel
+  /// memory (libdevice math, half and bfloat conversions).
+  static const llvm::StringSet<> &hostPureFunctions() {
+    static const llvm::StringSet<> names = [] {
+      llvm::StringSet<> set;
+      for (auto [name, address] : hostMathSymbols())
+        set.insert(name);
+      for (auto [name, address] : hostHelperSymbols())
+        set.insert(name);
+      return set;
+    }();
+    return names;
+  }
+
+  llvm::SmallPtrSet<const llvm::Instruction *, 32> unswitched;
+};
+
 /// A check call before every global and shared load, store and atomic.
 void instrumentMemoryAccesses(llvm::Module &module,
                               const llvm::Function &kernel) {
@@ -293,6 +429,10 @@ void instrumentMemoryAccesses(llvm::Module &module,
   llvm::FunctionCallee checkShared = module.getOrInsertFunction(
       abi::kCheckShared, llvm::Type::getVoidTy(ctx),
       llvm::PointerType::get(ctx, kSharedAddressSpace), i64, i64, i32);
+  llvm::FunctionCallee checkGlobalNoSwitch = module.getOrInsertFunction(
+      kCheckGlobalNoSwitch, checkGlobal.getFunctionType());
+  llvm::FunctionCallee checkSharedNoSwitch = module.getOrInsertFunction(
+      kCheckSharedNoSwitch, checkShared.getFunctionType());
   llvm::Function *asyncCopy = module.getFunction(abi::kAsyncCopy);
   llvm::FunctionCallee asyncCopyFromLoaded;
   if (asyncCopy)
@@ -300,6 +440,7 @@ void instrumentMemoryAccesses(llvm::Module &module,
         kAsyncCopyFromLoadedPointer, asyncCopy->getFunctionType());
   for (llvm::Function &fn : module) {
     PointerProvenance provenance(kernel);
+    LockstepPlan plan(fn, &fn == &kernel);
     for (llvm::BasicBlock &bb : fn) {
       for (llvm::Instruction &inst : bb) {
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
@@ -344,7 +485,9 @@ void instrumentMemoryAccesses(llvm::Module &module,
         if (global && provenance.mayBeLoaded(ptr))
           kindBits |= kLoadedPointerAccess;
         llvm::IRBuilder<> b(&inst);
-        b.CreateCall(global ? checkGlobal : checkShared,
+        bool switches = plan.needsSwitch(&inst);
+        b.CreateCall(global ? (switches ? checkGlobal : checkGlobalNoSwitch)
+                            : (switches ? checkShared : checkSharedNoSwitch),
                      {ptr,
                       llvm::ConstantInt::get(
                           i64, dl.getTypeStoreSize(accessType).getFixedValue()),
@@ -412,8 +555,10 @@ void instrumentInstructionCount(llvm::Module &module) {
           continue;
         if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
           if (llvm::Function *callee = call->getCalledFunction())
-            if ((callee->getName() == abi::kCheckGlobal ||
-                 callee->getName() == abi::kCheckShared))
+            if (callee->getName() == abi::kCheckGlobal ||
+                callee->getName() == abi::kCheckShared ||
+                callee->getName() == kCheckGlobalNoSwitch ||
+                callee->getName() == kCheckSharedNoSwitch)
               continue;
         ++n;
       }
@@ -440,7 +585,8 @@ void addEntryTrampoline(llvm::Module &module, llvm::Function &kernel) {
         b.getInt8Ty(), slots, 8 * param.getArgNo());
     args.push_back(b.CreateAlignedLoad(param.getType(), slot, llvm::Align(1)));
   }
-  b.CreateCall(&kernel, args);
+  // Not inlined: the instruction counter skips the trampoline's own code.
+  b.CreateCall(&kernel, args)->setIsNoInline();
   b.CreateRetVoid();
 }
 
@@ -568,45 +714,132 @@ EmulatedKernel::load(const std::string &llvmDialectText,
     llvm::raw_string_ostream os(kernel->hostIR);
     llvmModule->print(os, nullptr);
   }
+  {
+    llvm::raw_string_ostream os(kernel->objectCode);
+    llvm::buffer_ostream object(os);
+    llvm::legacy::PassManager codegen;
+    if ((*tm)->addPassesToEmitFile(codegen, object, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+      return makeError("emulator: the host target cannot emit object files");
+    codegen.run(*llvmModule);
+  }
+  if (llvm::Error err = kernel->link())
+    return std::move(err);
+  return kernel;
+}
 
+llvm::Error EmulatedKernel::link() {
+  initializeHostTarget();
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    return jtmb.takeError();
   // JIT: runtime functions resolve to the runtime, the rest to the process.
-  auto jit = llvm::orc::LLJITBuilder()
-                 .setJITTargetMachineBuilder(std::move(*jtmb))
-                 .create();
-  if (!jit)
-    return jit.takeError();
-  llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
+  auto built = llvm::orc::LLJITBuilder()
+                   .setJITTargetMachineBuilder(std::move(*jtmb))
+                   .create();
+  if (!built)
+    return built.takeError();
+  std::unique_ptr<llvm::orc::LLJIT> lljit = std::move(*built);
+  llvm::orc::JITDylib &dylib = lljit->getMainJITDylib();
   auto processSymbols =
       llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-          (*jit)->getDataLayout().getGlobalPrefix());
+          lljit->getDataLayout().getGlobalPrefix());
   if (!processSymbols)
     return processSymbols.takeError();
   dylib.addGenerator(std::move(*processSymbols));
   llvm::orc::SymbolMap symbols;
-  auto define = [&](const char *name, void *address) {
-    symbols[(*jit)->mangleAndIntern(name)] = {
+  auto define = [&](const char *symbol, void *address) {
+    symbols[lljit->mangleAndIntern(symbol)] = {
         llvm::orc::ExecutorAddr::fromPtr(address),
         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   };
-  for (auto [name, address] : runtimeSymbols())
-    define(name, address);
-  for (auto [name, address] : hostHelperSymbols())
-    define(name, address);
-  for (auto [name, address] : hostMathSymbols())
-    define(name, address);
+  for (auto [symbol, address] : runtimeSymbols())
+    define(symbol, address);
+  for (auto [symbol, address] : hostHelperSymbols())
+    define(symbol, address);
+  for (auto [symbol, address] : hostMathSymbols())
+    define(symbol, address);
   if (llvm::Error err =
           dylib.define(llvm::orc::absoluteSymbols(std::move(symbols))))
+    return err;
+  if (llvm::Error err = lljit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+          objectCode, name + ".o")))
+    return err;
+  auto found = lljit->lookup(abi::kEntry);
+  if (!found)
+    return makeError("emulator: cannot JIT-compile kernel '" + name +
+                     "': " + llvm::toString(found.takeError()));
+  entry = found->toPtr<EntryFn>();
+  jit = std::move(lljit);
+  return llvm::Error::success();
+}
+
+std::string EmulatedKernel::getHostTarget() {
+  initializeHostTarget();
+  std::string host = llvm::sys::getProcessTriple() + " " +
+                     llvm::sys::getHostCPUName().str();
+  std::vector<std::string> features;
+  for (const auto &[feature, enabled] : llvm::sys::getHostCPUFeatures())
+    if (enabled)
+      features.push_back(feature.str());
+  llvm::sort(features);
+  for (const std::string &feature : features)
+    host += " +" + feature;
+  return host;
+}
+
+// The cache image: a header line, then one field per line (the name, the
+// launch numbers, the parameter kinds), then the host IR's and the object
+// file's sizes and bytes.
+static constexpr llvm::StringLiteral kCacheImageMagic = "triton-musa emulator image 1";
+
+std::string EmulatedKernel::getCacheImage() const {
+  std::string image;
+  llvm::raw_string_ostream os(image);
+  os << kCacheImageMagic << "\n" << name << "\n"
+     << numWarps << " " << warpSize << " " << sharedBytes << "\n"
+     << llvm::join(params, ",") << "\n"
+     << hostIR.size() << " " << objectCode.size() << "\n"
+     << hostIR << objectCode;
+  return image;
+}
+
+llvm::Expected<std::unique_ptr<EmulatedKernel>>
+EmulatedKernel::loadCached(llvm::StringRef image) {
+  auto bad = [](const llvm::Twine &why) {
+    return makeError("emulator: not a kernel cache image (" + why + ")");
+  };
+  auto line = [&]() {
+    auto [head, rest] = image.split('\n');
+    image = rest;
+    return head;
+  };
+  if (line() != kCacheImageMagic)
+    return bad("no header");
+  std::unique_ptr<EmulatedKernel> kernel(new EmulatedKernel());
+  kernel->name = line().str();
+  llvm::SmallVector<llvm::StringRef> numbers, kinds;
+  line().split(numbers, ' ');
+  uint64_t irBytes = 0, objectBytes = 0;
+  if (numbers.size() != 3 || numbers[0].getAsInteger(10, kernel->numWarps) ||
+      numbers[1].getAsInteger(10, kernel->warpSize) ||
+      numbers[2].getAsInteger(10, kernel->sharedBytes))
+    return bad("launch numbers");
+  llvm::StringRef kindLine = line();
+  if (!kindLine.empty())
+    kindLine.split(kinds, ',');
+  for (llvm::StringRef kind : kinds)
+    kernel->params.push_back(kind.str());
+  llvm::SmallVector<llvm::StringRef> sizes;
+  line().split(sizes, ' ');
+  if (sizes.size() != 2 || sizes[0].getAsInteger(10, irBytes) ||
+      sizes[1].getAsInteger(10, objectBytes) ||
+      image.size() != irBytes + objectBytes)
+    return bad("sizes");
+  kernel->hostIR = image.take_front(irBytes).str();
+  kernel->objectCode = image.drop_front(irBytes).str();
+  if (llvm::Error err = kernel->link())
     return std::move(err);
-  if (llvm::Error err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(
-          std::move(llvmModule),
-          llvm::orc::ThreadSafeContext(std::move(llvmContext)))))
-    return std::move(err);
-  auto entry = (*jit)->lookup(abi::kEntry);
-  if (!entry)
-    return makeError("emulator: cannot JIT-compile kernel '" + kernel->name +
-                     "': " + llvm::toString(entry.takeError()));
-  kernel->entry = entry->toPtr<EntryFn>();
-  kernel->jit = std::move(*jit);
   return kernel;
 }
 

@@ -14,8 +14,16 @@
 //  3. adds the entry trampoline `void __musa_emu_entry(const i64 *slots)`
 //     that reads each kernel parameter from its 8-byte slot (integers and
 //     floats in the low bytes, little endian; pointers as addresses);
-//  4. optimizes at O2 and JIT-compiles with ORC (LLJIT), resolving runtime
-//     functions to the runtime and everything else (libm) in the process.
+//  4. optimizes at O2, compiles to an object file for the host CPU and links
+//     it with ORC (LLJIT), resolving runtime functions to the runtime and
+//     everything else (libm) in the process.
+//
+// The object file and what the launcher needs to know of the kernel form
+// its cache image (getCacheImage): loadCached links an image again without
+// parsing, instrumenting or compiling anything, so that a process whose
+// Triton cache holds the image (emulator_launcher.py) does not compile the
+// kernel again. An image is only valid for the library that wrote it and a
+// host of the same CPU (getHostTarget).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,7 +57,15 @@ public:
   /// Loads the single kernel (`musa.kernel` function) of `llvmDialectText`.
   static llvm::Expected<std::unique_ptr<EmulatedKernel>>
   load(const std::string &llvmDialectText, const LoadOptions &options);
+  /// Links a kernel from a cache image written by getCacheImage.
+  static llvm::Expected<std::unique_ptr<EmulatedKernel>>
+  loadCached(llvm::StringRef image);
   ~EmulatedKernel();
+
+  /// The kernel's cache image: its metadata, host IR and object file.
+  std::string getCacheImage() const;
+  /// The host the object code is compiled for: triple, CPU and features.
+  static std::string getHostTarget();
 
   const std::string &getName() const { return name; }
   /// Parameter kinds in order: "ptr", "i1", "i8", "i16", "i32", "i64",
@@ -69,12 +85,15 @@ public:
 
 private:
   EmulatedKernel() = default;
+  /// Links `objectCode` and looks up the entry trampoline.
+  llvm::Error link();
 
   std::string name;
   std::vector<std::string> params;
   unsigned numWarps = 0, warpSize = 0;
   uint64_t sharedBytes = 0;
   std::string hostIR;
+  std::string objectCode;
   std::unique_ptr<llvm::orc::LLJIT> jit;
   EntryFn entry = nullptr;
 };

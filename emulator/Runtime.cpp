@@ -3,11 +3,15 @@
 // One worker (an OS thread) runs one block at a time. A block's GPU threads
 // are fibers scheduled round-robin by the worker; a fiber runs until it
 // finishes, waits at a barrier/collective, or reaches a global or
-// shared-memory access, and a waiting fiber is resumed only once every live
-// thread of its block (or warp) has arrived. Yielding before each memory
-// access keeps the lanes of a warp in lockstep there, as on SIMT hardware:
-// every lane's k-th access happens before any lane's (k+1)-th, so a lane
-// never sees what another lane stores in a later statement. The state
+// shared-memory access that switches (__musa_emu_check_global/_shared), and
+// a waiting fiber is resumed only once every live thread of its block (or
+// warp) has arrived. Yielding before such an access keeps the lanes of a
+// warp in lockstep there, as on SIMT hardware: every lane's earlier accesses
+// happen before any lane's next one, so a lane never sees what another lane
+// stores in a later statement. The instrumentation (LockstepPlan in
+// Emulator.cpp) calls the checks that do not switch (kCheckGlobalNoSwitch)
+// at the loads no switch can change: those with only loads since the last
+// switch or block barrier. The state
 // a runtime function needs is the worker's and the fiber's, both reached
 // through thread-locals (fibers never migrate between workers).
 //
@@ -27,6 +31,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -168,6 +174,29 @@ struct LiveBuffers {
   }
 };
 
+/// A worker's memory: the fiber stacks (a guard page below each) and the
+/// block's shared memory. Mapping it, protecting the guard pages and
+/// faulting the stacks in costs more than a small launch itself, so it
+/// outlives its launch in a pool (see acquireMemory) and serves the next
+/// launch whose threads, stack size and shared memory fit.
+struct WorkerMemory {
+  char *stacks = nullptr;
+  size_t stackBytes = 0, stacksBytes = 0, perFiber = 0;
+  uint32_t threads = 0;
+  char *shared = nullptr;
+  size_t sharedBytes = 0;
+
+  WorkerMemory() = default;
+  WorkerMemory(const WorkerMemory &) = delete;
+  WorkerMemory &operator=(const WorkerMemory &) = delete;
+  ~WorkerMemory() {
+    if (stacks)
+      munmap(stacks, stacksBytes);
+    if (shared)
+      munmap(shared, sharedBytes);
+  }
+};
+
 struct Worker {
   const LaunchConfig *config = nullptr;
   LiveBuffers *liveBuffers = nullptr;
@@ -177,10 +206,9 @@ struct Worker {
   std::vector<Fiber> fibers;
   std::vector<Warp> warps;
   std::vector<Squad> squads;
-  char *stacks = nullptr;
-  size_t stackBytes = 0, stacksBytes = 0;
+  std::unique_ptr<WorkerMemory> memory;
+  size_t stackBytes = 0;
   char *shared = nullptr;
-  size_t sharedBytes = 0;
   std::vector<ShadowByte> shadow; // race-check mode only
 
   std::array<uint32_t, 3> blockId = {0, 0, 0};
@@ -205,16 +233,14 @@ struct Worker {
   ucontext_t schedulerContext;
 #endif
 
-  ~Worker() {
-    if (stacks)
-      munmap(stacks, stacksBytes);
-    if (shared)
-      munmap(shared, sharedBytes);
-  }
+  ~Worker();
 };
 
-thread_local Worker *tlsWorker = nullptr;
-thread_local Fiber *tlsFiber = nullptr;
+// Every runtime call reads these: the initial-exec model reaches them
+// without a call to __tls_get_addr (two pointers fit in the static TLS
+// space a dynamically loaded library may use).
+[[gnu::tls_model("initial-exec")]] thread_local Worker *tlsWorker = nullptr;
+[[gnu::tls_model("initial-exec")]] thread_local Fiber *tlsFiber = nullptr;
 
 } // namespace
 
@@ -289,6 +315,9 @@ static void switchToFiber(Worker &w, Fiber &f) {
 static void switchToScheduler(Worker &w, Fiber &f) {
   musa_emu_switch_context(&f.sp, w.schedulerSp);
 }
+static void switchBetweenFibers(Fiber &from, Fiber &to) {
+  musa_emu_switch_context(&from.sp, to.sp);
+}
 #else
 extern "C" void musa_emu_fiber_main(Fiber *fiber);
 static void fiberEntry(unsigned lo, unsigned hi) {
@@ -310,7 +339,47 @@ static void switchToFiber(Worker &w, Fiber &f) {
 static void switchToScheduler(Worker &w, Fiber &f) {
   swapcontext(&f.context, &w.schedulerContext);
 }
+static void switchBetweenFibers(Fiber &from, Fiber &to) {
+  swapcontext(&from.context, &to.context);
+}
 #endif
+
+/// Warps per SQMMA squad.
+constexpr uint32_t kSquadWarps = 4;
+
+/// Whether the scheduler may resume `f` now.
+static bool runnable(const Worker &w, const Fiber &f) {
+  switch (f.wait) {
+  case Fiber::Wait::None:
+    return !f.done;
+  case Fiber::Wait::Block:
+    return w.blockGen != f.waitGen;
+  case Fiber::Wait::Warp:
+    return w.warps[f.warp].gen != f.waitGen;
+  case Fiber::Wait::Squad:
+    return w.squads[f.warp / kSquadWarps].gen != f.waitGen;
+  case Fiber::Wait::Async:
+    return w.asyncBarriers[f.waitBarrier].phase != f.waitGen;
+  }
+  return false;
+}
+
+/// Suspends `f` (its `wait` says until when) and runs the next runnable
+/// fiber of the round, directly where there is one after `f`, else through
+/// the scheduler (which starts the next round): the order of the
+/// scheduler's round-robin, with one switch instead of two.
+static void yieldToNext(Worker &w, Fiber &f) {
+  for (size_t i = size_t(f.tid) + 1; i < w.fibers.size(); ++i) {
+    Fiber &next = w.fibers[i];
+    if (!runnable(w, next))
+      continue;
+    next.wait = Fiber::Wait::None;
+    tlsFiber = &next;
+    switchBetweenFibers(f, next);
+    return;
+  }
+  switchToScheduler(w, f);
+}
 
 extern "C" void musa_emu_fiber_main(Fiber *fiber) {
   Worker &w = *fiber->worker;
@@ -353,7 +422,7 @@ static void blockBarrier() {
   }
   f.wait = Fiber::Wait::Block;
   f.waitGen = w.blockGen;
-  switchToScheduler(w, f);
+  yieldToNext(w, f);
 }
 
 /// Waits until every live thread of `group`, the caller's warp or squad,
@@ -368,7 +437,7 @@ static void groupBarrier(ThreadGroup &group, Fiber::Wait kind) {
   }
   f.wait = kind;
   f.waitGen = group.gen;
-  switchToScheduler(w, f);
+  yieldToNext(w, f);
 }
 
 /// Publishes `value` at `slot` of the exchange buffer of `group`, waits for
@@ -395,8 +464,6 @@ static const uint64_t *exchange(uint64_t value) {
   return groupExchange(tlsWorker->warps[f.warp], Fiber::Wait::Warp,
                        f.collectives, f.lane, value);
 }
-
-constexpr uint32_t kSquadWarps = 4;
 
 static void squadBarrier() {
   groupBarrier(tlsWorker->squads[tlsFiber->warp / kSquadWarps],
@@ -476,7 +543,7 @@ static void lockstepYield() {
   Worker &w = *tlsWorker;
   Fiber &f = *tlsFiber;
   f.wait = Fiber::Wait::None;
-  switchToScheduler(w, f);
+  yieldToNext(w, f);
 }
 
 static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
@@ -777,7 +844,7 @@ static void emuAsyncBarWait(int32_t id, int32_t phase) {
   f.wait = Fiber::Wait::Async;
   f.waitBarrier = id;
   f.waitGen = uint64_t(phase);
-  switchToScheduler(w, f);
+  yieldToNext(w, f);
 }
 
 /// The emulator's TME descriptor at `address` (see EmulatorABI.h).
@@ -803,13 +870,17 @@ static uint64_t swizzleSharedOffset(uint64_t a, int32_t sg, int32_t ss,
   return a ^ (((a / line) % (stride / granule)) * granule);
 }
 
-/// Calls `element(globalAddress or 0 when out of bounds, sharedOffset)` for
-/// every element of the box.
-static void forEachBoxElement(
+/// Calls `run(globalAddress or 0 when out of bounds, sharedOffset, bytes,
+/// elemBytes)` for every element of the box, merged into runs where the box
+/// allows: a row's in-bounds elements, contiguous in global memory (an
+/// innermost stride of one element), come in pieces contiguous in shared
+/// memory too (one swizzle granule at most); out-of-bounds elements come
+/// one by one.
+static void forEachBoxRun(
     const char *what, const int64_t *desc, char *smem, int32_t rank,
     const int32_t *box, const int32_t *coords, int32_t sg, int32_t ss,
     int32_t sl,
-    llvm::function_ref<void(uint64_t, uint64_t, int64_t)> element) {
+    llvm::function_ref<void(uint64_t, uint64_t, int64_t, int64_t)> run) {
   Worker &w = *tlsWorker;
   if (rank < 1 || rank > abi::kTMEMaxRank || rank != desc[abi::kTMEDescRank])
     failThread(llvm::formatv("{0}: a rank-{1} box on a rank-{2} descriptor",
@@ -833,22 +904,68 @@ static void forEachBoxElement(
                              "memory",
                              what, total * elemBytes, int64_t(start),
                              w.config->sharedBytes));
+  // Shared bytes stay contiguous under the swizzle within a granule.
+  uint64_t granule = sg == 0 ? ~uint64_t(0) : uint64_t(8) << sg;
+  bool contiguousRows = desc[abi::kTMEDescStrides] == elemBytes;
   int32_t index[abi::kTMEMaxRank] = {0, 0, 0, 0, 0};
-  for (int64_t linear = 0; linear < total; ++linear) {
-    bool inBounds = true;
-    int64_t offset = 0;
-    for (int32_t d = 0; d < rank; ++d) {
+  for (int64_t linear = 0; linear < total; linear += box[0]) {
+    // The row of box indices `index` (index[0] == 0).
+    bool rowInBounds = true;
+    int64_t rowOffset = 0;
+    for (int32_t d = 1; d < rank; ++d) {
       int64_t g = int64_t(coords[d]) + index[d];
-      inBounds &= g >= 0 && g < desc[abi::kTMEDescDims + d];
-      offset += g * desc[abi::kTMEDescStrides + d];
+      rowInBounds &= g >= 0 && g < desc[abi::kTMEDescDims + d];
+      rowOffset += g * desc[abi::kTMEDescStrides + d];
     }
-    uint64_t global =
-        inBounds ? uint64_t(desc[abi::kTMEDescBase] + offset) : 0;
-    element(global, swizzleSharedOffset(start + linear * elemBytes, sg, ss, sl),
-            elemBytes);
-    for (int32_t d = 0; d < rank && ++index[d] == box[d]; ++d)
+    int64_t dim0 = desc[abi::kTMEDescDims], stride0 = desc[abi::kTMEDescStrides];
+    for (int64_t i = 0; i < box[0];) {
+      int64_t g = int64_t(coords[0]) + i;
+      uint64_t shared = start + uint64_t(linear + i) * uint64_t(elemBytes);
+      if (!rowInBounds || g < 0 || g >= dim0) {
+        run(0, swizzleSharedOffset(shared, sg, ss, sl), elemBytes, elemBytes);
+        ++i;
+        continue;
+      }
+      // In bounds: as many elements as stay contiguous on both sides.
+      int64_t count = 1;
+      if (contiguousRows) {
+        uint64_t granuleEnd =
+            granule == ~uint64_t(0) ? ~uint64_t(0)
+                                    : (shared / granule + 1) * granule;
+        int64_t limit = std::min<int64_t>(box[0] - i, dim0 - g);
+        while (count < limit &&
+               shared + uint64_t((count + 1) * elemBytes) <= granuleEnd)
+          ++count;
+      }
+      uint64_t global =
+          uint64_t(desc[abi::kTMEDescBase] + rowOffset + g * stride0);
+      run(global, swizzleSharedOffset(shared, sg, ss, sl), count * elemBytes,
+          elemBytes);
+      i += count;
+    }
+    for (int32_t d = 1; d < rank && ++index[d] == box[d]; ++d)
       index[d] = 0;
   }
+}
+
+/// checkGlobal for `bytes` at `global`, a run of elements of `elemBytes`:
+/// at once where the run lies inside one argument tensor, element by
+/// element otherwise (so that errors, margins and live tensors are the
+/// same as for single elements).
+static void checkGlobalRun(uint64_t global, int64_t bytes, int64_t elemBytes,
+                           abi::AccessKind kind) {
+  Worker &w = *tlsWorker;
+  const std::vector<Buffer> &buffers = w.config->buffers;
+  if (bytes > elemBytes && global % uint64_t(elemBytes) == 0 &&
+      w.lastBuffer < buffers.size()) {
+    const Buffer &b = buffers[w.lastBuffer];
+    if (global >= b.base && global - b.base <= b.bytes &&
+        uint64_t(bytes) <= b.bytes - (global - b.base))
+      return;
+  }
+  for (int64_t at = 0; at < bytes; at += elemBytes)
+    checkGlobal(reinterpret_cast<void *>(global + uint64_t(at)),
+                uint64_t(elemBytes), uint64_t(elemBytes), int32_t(kind));
 }
 
 /// A TME tile load, done at once; its bytes count on the barrier.
@@ -864,15 +981,16 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
   int32_t box[] = {b0, b1, b2, b3, b4}, coords[] = {c0, c1, c2, c3, c4};
   bool padNaN = desc[abi::kTMEDescPadNaN] != 0;
   int64_t bytes = 0;
-  forEachBoxElement(
+  forEachBoxRun(
       what, desc, smem, rank, box, coords, sg, ss, sl,
-      [&](uint64_t global, uint64_t shared, int64_t elemBytes) {
+      [&](uint64_t global, uint64_t shared, int64_t runBytes,
+          int64_t elemBytes) {
         char *dst = w.shared + shared;
-        bytes += elemBytes;
+        bytes += runBytes;
         if (global) {
-          checkGlobal(reinterpret_cast<void *>(global), elemBytes,
-                         elemBytes, int32_t(abi::AccessKind::Load));
-          std::memcpy(dst, reinterpret_cast<const void *>(global), elemBytes);
+          checkGlobalRun(global, runBytes, elemBytes, abi::AccessKind::Load);
+          std::memcpy(dst, reinterpret_cast<const void *>(global),
+                      size_t(runBytes));
         } else if (padNaN && elemBytes == 2) {
           uint16_t nan = 0x7E00; // fp16 quiet NaN (bf16 has none here)
           std::memcpy(dst, &nan, 2);
@@ -883,7 +1001,7 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
           uint64_t nan = 0x7FF8000000000000ull;
           std::memcpy(dst, &nan, 8);
         } else {
-          std::memset(dst, 0, elemBytes);
+          std::memset(dst, 0, size_t(elemBytes));
         }
       });
   if (bytes > bar.bytes)
@@ -905,20 +1023,19 @@ static void emuTMEStore(char *smem, uint64_t descAddress, int32_t rank,
   const char *what = "tme.st";
   const int64_t *desc = getTMEDescriptor(descAddress, what);
   int32_t box[] = {b0, b1, b2, b3, b4}, coords[] = {c0, c1, c2, c3, c4};
-  forEachBoxElement(
-      what, desc, smem, rank, box, coords, sg, ss, sl,
-      [&](uint64_t global, uint64_t shared, int64_t elemBytes) {
-        if (!global)
-          return;
-        checkGlobal(reinterpret_cast<void *>(global), elemBytes, elemBytes,
-                       int32_t(abi::AccessKind::Store));
-        std::memcpy(reinterpret_cast<void *>(global), w.shared + shared,
-                    elemBytes);
-      });
+  forEachBoxRun(what, desc, smem, rank, box, coords, sg, ss, sl,
+                [&](uint64_t global, uint64_t shared, int64_t runBytes,
+                    int64_t elemBytes) {
+                  if (!global)
+                    return;
+                  checkGlobalRun(global, runBytes, elemBytes,
+                                 abi::AccessKind::Store);
+                  std::memcpy(reinterpret_cast<void *>(global),
+                              w.shared + shared, size_t(runBytes));
+                });
   ++w.tmeStores;
 }
 
-/// Stores are done when issued; commit and read wait only keep count.
 static void emuTMEStoreCommit() { tlsWorker->tmeCommits = tlsWorker->tmeStores; }
 static void emuTMEStoreReadWait() {}
 
@@ -1027,13 +1144,84 @@ struct SQMMAIssue {
   }
 };
 
+} // extern "C"
+
+/// c[M x N] += a[M x K] x b[K x N], each element's products added in k
+/// order with one rounding per add (the column loop vectorizes; there is
+/// no fused multiply-add in it, as the runtime is built for plain x86-64).
+template <typename T>
+static void addTileProducts(T *__restrict c, const T *__restrict a,
+                            const T *__restrict b, uint32_t M, uint32_t N,
+                            uint32_t K) {
+  for (uint32_t row = 0; row < M; ++row) {
+    T *__restrict cRow = c + size_t(row) * N;
+    for (uint32_t kk = 0; kk < K; ++kk) {
+      T x = a[size_t(row) * K + kk];
+      const T *__restrict bRow = b + size_t(kk) * N;
+      for (uint32_t col = 0; col < N; ++col) {
+        T product = x * bRow[col];
+        cRow[col] = cRow[col] + product;
+      }
+    }
+  }
+}
+
+/// Where accumulator register r of squad thread t is in an m x n SQMMA
+/// tile (row * n + col at t * regs + r), computed once per shape.
+static const std::vector<uint32_t> &sqmmaAccumulatorPlaces(uint32_t m,
+                                                           uint32_t n) {
+  static std::mutex mutex;
+  static std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::vector<uint32_t> &places = known[{m, n}];
+  if (places.empty()) {
+    uint32_t threads = kSquadWarps * 32, regs = m * n / threads;
+    places.resize(size_t(threads) * regs);
+    for (uint32_t t = 0; t < threads; ++t)
+      for (uint32_t r = 0; r < regs; ++r) {
+        SQMMACoord c = sqmmaAccumulatorCoord(m, n, t % 32, t / 32, r);
+        places[size_t(t) * regs + r] = c.row * n + c.col;
+      }
+  }
+  return places;
+}
+
+extern "C" {
+
+/// Operand element `i` of A or B (row-major m x k or k x n) as the matrix
+/// unit reads it: its byte offset from the start of shared memory.
+using SQMMAOperandOffsets = std::vector<uint64_t>;
+
+/// Reads the m x k A and k x n B operands of an SQMMA into `a` and `b`
+/// (value(offset) decodes one element), checking every element's bounds;
+/// with the race check, every element's read is recorded as one by the
+/// calling thread.
+static void readSQMMAOperands(Worker &w, uint32_t elemBytes,
+                              const SQMMAOperandOffsets &offsets,
+                              llvm::function_ref<void(size_t, uint64_t)> read) {
+  uint64_t size = w.config->sharedBytes;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    uint64_t offset = offsets[i];
+    if (w.config->raceCheck || offset % elemBytes != 0 || offset > size ||
+        elemBytes > size - offset)
+      checkShared(w.shared + offset, elemBytes, elemBytes,
+                  int32_t(abi::AccessKind::Load));
+    read(i, offset);
+  }
+}
+
 // One SQMMA instruction of the calling squad (EmulatorABI.h). The squad's
-// 128 threads meet (like the hardware, which issues once per squad), check
-// that they issue the same instruction, and each thread computes its own
-// accumulators (MUSA-FACTS.md's fragment, MatrixUnits.cpp) from A and B in
-// shared memory; one thread checks the operand reads (bounds, races). The
-// result is complete at once; sqmma_wait only closes the count, and a
-// thread that ends with SQMMAs never waited for fails the launch.
+// 128 threads meet (like the hardware, which issues once per squad), and
+// the first thread of the squad checks that all issued the same
+// instruction and computes the whole tile: it reads A and B from shared
+// memory once (checking each element's bounds and, in the race check, its
+// read), and adds A x B to every thread's accumulators, each in its
+// thread's registers as MUSA-FACTS.md's fragment lays them out
+// (MatrixUnits.cpp). Each accumulator adds its products in k order, one
+// rounding per add, as a thread computing only its own would. The threads
+// leave together once the tile is done. The result is complete at once;
+// sqmma_wait only closes the count, and a thread that ends with SQMMAs
+// never waited for fails the launch.
 static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                      int32_t descA, int32_t descB, int32_t transA,
                      int32_t transB, void *acc) {
@@ -1056,6 +1244,13 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   const uint64_t *published = squadExchange(reinterpret_cast<uint64_t>(&mine));
   uint32_t squadThreads = kSquadWarps * 32;
   uint32_t first = (f.tid / squadThreads) * squadThreads;
+  ++f.pendingSQMMA;
+  if (f.tid != first) {
+    // The issues and accumulators live on the threads' stacks: keep them
+    // until the first thread has computed the tile.
+    squadBarrier();
+    return;
+  }
   for (uint32_t t = 0; t < squadThreads; ++t) {
     auto *other = reinterpret_cast<const SQMMAIssue *>(published[t]);
     if (!other->sameInstruction(mine))
@@ -1074,28 +1269,22 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                            ? 2
                        : sqKind == MmaElementKind::TF32 ? 4
                                                         : 1;
-  SQMMADescriptor a = decodeSQMMADescriptor(uint32_t(descA));
-  SQMMADescriptor b = decodeSQMMADescriptor(uint32_t(descB));
+  SQMMADescriptor da = decodeSQMMADescriptor(uint32_t(descA));
+  SQMMADescriptor db = decodeSQMMADescriptor(uint32_t(descB));
+  auto M = uint32_t(m), N = uint32_t(n), K = uint32_t(k);
   // A[row][kk]: K contiguous unless transA; B[kk][col]: N contiguous unless
   // transB.
-  auto aOffset = [&](uint32_t row, uint32_t kk) {
-    return transA ? sqmmaOperandOffset(a, kk, row, elemBytes)
-                  : sqmmaOperandOffset(a, row, kk, elemBytes);
-  };
-  auto bOffset = [&](uint32_t kk, uint32_t col) {
-    return transB ? sqmmaOperandOffset(b, col, kk, elemBytes)
-                  : sqmmaOperandOffset(b, kk, col, elemBytes);
-  };
-  if (f.tid == first) {
-    for (uint32_t row = 0; row < uint32_t(m); ++row)
-      for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
-        checkShared(w.shared + aOffset(row, kk), elemBytes, elemBytes,
-                       int32_t(abi::AccessKind::Load));
-    for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
-      for (uint32_t col = 0; col < uint32_t(n); ++col)
-        checkShared(w.shared + bOffset(kk, col), elemBytes, elemBytes,
-                       int32_t(abi::AccessKind::Load));
-  }
+  SQMMAOperandOffsets aOffsets(size_t(M) * K), bOffsets(size_t(K) * N);
+  for (uint32_t row = 0; row < M; ++row)
+    for (uint32_t kk = 0; kk < K; ++kk)
+      aOffsets[size_t(row) * K + kk] =
+          transA ? sqmmaOperandOffset(da, kk, row, elemBytes)
+                 : sqmmaOperandOffset(da, row, kk, elemBytes);
+  for (uint32_t kk = 0; kk < K; ++kk)
+    for (uint32_t col = 0; col < N; ++col)
+      bOffsets[size_t(kk) * N + col] =
+          transB ? sqmmaOperandOffset(db, col, kk, elemBytes)
+                 : sqmmaOperandOffset(db, kk, col, elemBytes);
   auto value = [&](uint64_t offset) -> float {
     const char *p = w.shared + offset;
     switch (sqKind) {
@@ -1124,28 +1313,47 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
     }
     return 0.0f;
   };
-  uint32_t warpInSquad = f.warp % kSquadWarps;
-  uint32_t regs = uint32_t(m) * uint32_t(n) / squadThreads;
-  for (uint32_t r = 0; r < regs; ++r) {
-    SQMMACoord c = sqmmaAccumulatorCoord(m, n, f.lane, warpInSquad, r);
-    if (sqKind == MmaElementKind::S8) {
-      auto *accI = static_cast<int32_t *>(acc);
-      uint32_t sum = uint32_t(accI[r]);
-      for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
-        sum += uint32_t(int32_t(int8_t(w.shared[aOffset(c.row, kk)])) *
-                        int32_t(int8_t(w.shared[bOffset(kk, c.col)])));
-      accI[r] = int32_t(sum);
-      continue;
-    }
-    auto *accF = static_cast<float *>(acc);
-    float sum = accF[r];
-    // Products of these inputs are exact in f32; one rounding per add.
-    for (uint32_t kk = 0; kk < uint32_t(k); ++kk)
-      sum = sum + value(aOffset(c.row, kk)) * value(bOffset(kk, c.col));
-    accF[r] = sum;
+  uint32_t regs = M * N / squadThreads;
+  const std::vector<uint32_t> &where = sqmmaAccumulatorPlaces(M, N);
+  auto accOf = [&](uint32_t t) {
+    return reinterpret_cast<const SQMMAIssue *>(published[t])->acc;
+  };
+  if (sqKind == MmaElementKind::S8) {
+    std::vector<uint32_t> a(aOffsets.size()), b(bOffsets.size());
+    readSQMMAOperands(w, elemBytes, aOffsets, [&](size_t i, uint64_t o) {
+      a[i] = uint32_t(int32_t(int8_t(w.shared[o])));
+    });
+    readSQMMAOperands(w, elemBytes, bOffsets, [&](size_t i, uint64_t o) {
+      b[i] = uint32_t(int32_t(int8_t(w.shared[o])));
+    });
+    std::vector<uint32_t> c(size_t(M) * N);
+    for (uint32_t t = 0; t < squadThreads; ++t)
+      for (uint32_t r = 0; r < regs; ++r)
+        c[where[size_t(t) * regs + r]] =
+            uint32_t(static_cast<int32_t *>(accOf(t))[r]);
+    // Wrapping integer arithmetic: any order gives the same sums.
+    addTileProducts(c.data(), a.data(), b.data(), M, N, K);
+    for (uint32_t t = 0; t < squadThreads; ++t)
+      for (uint32_t r = 0; r < regs; ++r)
+        static_cast<int32_t *>(accOf(t))[r] =
+            int32_t(c[where[size_t(t) * regs + r]]);
+  } else {
+    std::vector<float> a(aOffsets.size()), b(bOffsets.size());
+    readSQMMAOperands(w, elemBytes, aOffsets,
+                      [&](size_t i, uint64_t o) { a[i] = value(o); });
+    readSQMMAOperands(w, elemBytes, bOffsets,
+                      [&](size_t i, uint64_t o) { b[i] = value(o); });
+    std::vector<float> c(size_t(M) * N);
+    for (uint32_t t = 0; t < squadThreads; ++t)
+      for (uint32_t r = 0; r < regs; ++r)
+        c[where[size_t(t) * regs + r]] = static_cast<float *>(accOf(t))[r];
+    // Products of these inputs are exact in f32; one rounding per add, in
+    // k order for every element.
+    addTileProducts(c.data(), a.data(), b.data(), M, N, K);
+    for (uint32_t t = 0; t < squadThreads; ++t)
+      for (uint32_t r = 0; r < regs; ++r)
+        static_cast<float *>(accOf(t))[r] = c[where[size_t(t) * regs + r]];
   }
-  ++f.pendingSQMMA;
-  // The issues live on the threads' stacks: keep them until all have read.
   squadBarrier();
 }
 
@@ -1167,6 +1375,8 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {abi::kBallot.data(), reinterpret_cast<void *>(&emuBallot)},
       {abi::kCheckGlobal.data(), reinterpret_cast<void *>(&emuCheckGlobal)},
       {abi::kCheckShared.data(), reinterpret_cast<void *>(&emuCheckShared)},
+      {kCheckGlobalNoSwitch, reinterpret_cast<void *>(&checkGlobal)},
+      {kCheckSharedNoSwitch, reinterpret_cast<void *>(&checkShared)},
       {abi::kCount.data(), reinterpret_cast<void *>(&emuCount)},
       {abi::kPrintf.data(), reinterpret_cast<void *>(&emuPrintf)},
       {abi::kAssertFail.data(), reinterpret_cast<void *>(&emuAssertFail)},
@@ -1217,19 +1427,87 @@ static void *mapMemory(size_t bytes, bool low) {
   return p == MAP_FAILED ? nullptr : p;
 }
 
+namespace {
+/// The pool of WorkerMemory between launches, at most kPooledMemories.
+std::mutex memoryPoolMutex;
+std::vector<std::unique_ptr<WorkerMemory>> memoryPool;
+constexpr size_t kPooledMemories = 64;
+} // namespace
+
+/// Memory for `threads` fibers of `stackBytes` each (a page multiple) and
+/// `sharedBytes` (a page multiple) of shared memory: a pooled one that fits,
+/// else a new mapping; null if it cannot be mapped. The shared memory
+/// starts zeroed, as in a fresh mapping.
+static std::unique_ptr<WorkerMemory> acquireMemory(uint32_t threads,
+                                                   size_t stackBytes,
+                                                   size_t sharedBytes) {
+  std::unique_ptr<WorkerMemory> memory;
+  {
+    std::lock_guard<std::mutex> lock(memoryPoolMutex);
+    for (auto it = memoryPool.begin(); it != memoryPool.end(); ++it) {
+      WorkerMemory &m = **it;
+      if (m.threads >= threads && m.stackBytes == stackBytes &&
+          m.sharedBytes >= sharedBytes) {
+        memory = std::move(*it);
+        memoryPool.erase(it);
+        break;
+      }
+    }
+  }
+  if (memory) {
+    std::memset(memory->shared, 0, sharedBytes);
+    return memory;
+  }
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  memory = std::make_unique<WorkerMemory>();
+  memory->stackBytes = stackBytes;
+  memory->threads = threads;
+  // One guard page below each stack turns an overflow into a fault rather
+  // than a silent overwrite of the neighbouring stack.
+  memory->perFiber = stackBytes + page;
+  memory->stacksBytes = memory->perFiber * threads;
+  memory->stacks =
+      static_cast<char *>(mapMemory(memory->stacksBytes, false));
+  if (!memory->stacks)
+    return nullptr;
+  for (uint32_t t = 0; t < threads; ++t)
+    mprotect(memory->stacks + memory->perFiber * t, page, PROT_NONE);
+  memory->sharedBytes = sharedBytes;
+  memory->shared = static_cast<char *>(mapMemory(sharedBytes, true));
+  if (!memory->shared)
+    return nullptr;
+  return memory;
+}
+
+/// Returns a worker's memory to the pool (the oldest one is unmapped when
+/// the pool is full).
+static void releaseMemory(std::unique_ptr<WorkerMemory> memory) {
+  if (!memory)
+    return;
+  std::unique_ptr<WorkerMemory> dropped;
+  std::lock_guard<std::mutex> lock(memoryPoolMutex);
+  if (memoryPool.size() >= kPooledMemories) {
+    dropped = std::move(memoryPool.front());
+    memoryPool.erase(memoryPool.begin());
+  }
+  memoryPool.push_back(std::move(memory));
+}
+
+Worker::~Worker() { releaseMemory(std::move(memory)); }
+
 static llvm::Error setUpWorker(Worker &w, const LaunchConfig &config) {
   size_t page = size_t(sysconf(_SC_PAGESIZE));
   w.config = &config;
   w.stackBytes = config.stackBytes ? config.stackBytes : 256 * 1024;
   w.stackBytes = (w.stackBytes + page - 1) / page * page;
-  // One guard page below each stack turns an overflow into a fault rather
-  // than a silent overwrite of the neighbouring stack.
-  size_t perFiber = w.stackBytes + page;
-  w.stacksBytes = perFiber * config.numThreads;
-  w.stacks = static_cast<char *>(mapMemory(w.stacksBytes, false));
-  if (!w.stacks)
-    return llvm::createStringError("cannot map %zu bytes of fiber stacks",
-                                   w.stacksBytes);
+  size_t sharedBytes = std::max<size_t>(config.sharedBytes, 16);
+  sharedBytes = (sharedBytes + page - 1) / page * page;
+  w.memory = acquireMemory(config.numThreads, w.stackBytes, sharedBytes);
+  if (!w.memory)
+    return llvm::createStringError(
+        "cannot map %zu bytes of fiber stacks and %zu of shared memory",
+        (w.stackBytes + page) * config.numThreads, sharedBytes);
+  w.shared = w.memory->shared;
   w.fibers.resize(config.numThreads);
   for (uint32_t t = 0; t < config.numThreads; ++t) {
     Fiber &f = w.fibers[t];
@@ -1237,9 +1515,7 @@ static llvm::Error setUpWorker(Worker &w, const LaunchConfig &config) {
     f.tid = t;
     f.lane = t % config.warpSize;
     f.warp = t / config.warpSize;
-    char *guard = w.stacks + perFiber * t;
-    mprotect(guard, page, PROT_NONE);
-    f.stackLow = guard + page;
+    f.stackLow = w.memory->stacks + w.memory->perFiber * t + page;
   }
   uint32_t numWarps = (config.numThreads + config.warpSize - 1) / config.warpSize;
   w.warps.resize(numWarps);
@@ -1250,12 +1526,6 @@ static llvm::Error setUpWorker(Worker &w, const LaunchConfig &config) {
   for (Squad &squad : w.squads)
     for (auto &slots : squad.slots)
       slots.assign(kSquadWarps * config.warpSize, 0);
-  w.sharedBytes = std::max<size_t>(config.sharedBytes, 16);
-  w.sharedBytes = (w.sharedBytes + page - 1) / page * page;
-  w.shared = static_cast<char *>(mapMemory(w.sharedBytes, true));
-  if (!w.shared)
-    return llvm::createStringError("cannot map %zu bytes of shared memory",
-                                   w.sharedBytes);
   return llvm::Error::success();
 }
 
@@ -1299,23 +1569,16 @@ static bool runBlock(Worker &w) {
   tlsWorker = &w;
   while (w.live > 0) {
     bool progress = false;
-    for (Fiber &f : w.fibers) {
-      if (f.done)
+    for (size_t i = 0; i < w.fibers.size(); ++i) {
+      if (!runnable(w, w.fibers[i]))
         continue;
-      if (f.wait == Fiber::Wait::Block && w.blockGen == f.waitGen)
-        continue;
-      if (f.wait == Fiber::Wait::Warp && w.warps[f.warp].gen == f.waitGen)
-        continue;
-      if (f.wait == Fiber::Wait::Squad &&
-          w.squads[f.warp / kSquadWarps].gen == f.waitGen)
-        continue;
-      if (f.wait == Fiber::Wait::Async &&
-          w.asyncBarriers[f.waitBarrier].phase == f.waitGen)
-        continue;
-      f.wait = Fiber::Wait::None;
-      tlsFiber = &f;
-      switchToFiber(w, f);
+      w.fibers[i].wait = Fiber::Wait::None;
+      tlsFiber = &w.fibers[i];
+      switchToFiber(w, w.fibers[i]);
+      // The fiber that switched back (yieldToNext may have run later ones).
+      Fiber &f = *tlsFiber;
       tlsFiber = nullptr;
+      i = f.tid;
       progress = true;
       if (w.failed)
         return false;

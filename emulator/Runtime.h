@@ -92,6 +92,13 @@ constexpr int32_t kLoadedPointerAccess = 0x100;
 constexpr const char *kAsyncCopyFromLoadedPointer =
     "__musa_emu_async_copy_loaded_src";
 
+/// `__musa_emu_check_global` and `__musa_emu_check_shared` without the
+/// switch to the other threads first: the instrumentation (Emulator.cpp)
+/// calls these at the accesses where no other thread's turn can change
+/// what the kernel observes (a load with only loads since the last switch).
+constexpr const char *kCheckGlobalNoSwitch = "__musa_emu_check_global_in_turn";
+constexpr const char *kCheckSharedNoSwitch = "__musa_emu_check_shared_in_turn";
+
 /// The kernel's entry trampoline: reads each parameter from an 8-byte slot.
 using EntryFn = void (*)(const uint64_t *slots);
 

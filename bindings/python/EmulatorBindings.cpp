@@ -65,6 +65,14 @@ void bindEmulator(nb::module_ &m) {
       .def_prop_ro("host_ir", &EmulatedKernel::getHostIR,
                    "The instrumented, optimized host LLVM IR.")
       .def(
+          "cache_image",
+          [](const EmulatedKernel &kernel) {
+            std::string image = kernel.getCacheImage();
+            return nb::bytes(image.data(), image.size());
+          },
+          "The kernel's cache image (metadata, host IR, object file), which "
+          "emulator_load_cached links again without compiling.")
+      .def(
           "launch",
           [](const EmulatedKernel &kernel,
              std::tuple<uint32_t, uint32_t, uint32_t> grid, nb::bytes slots,
@@ -119,6 +127,22 @@ void bindEmulator(nb::module_ &m) {
       nb::arg("opt_level") = 2,
       "JIT-compiles the kernel of an LLVM-dialect module lowered for the "
       "emulator target; raises EmulatorError.");
+
+  m.def(
+      "emulator_load_cached",
+      [](nb::bytes image) {
+        return unwrap(EmulatedKernel::loadCached(
+            llvm::StringRef(image.c_str(), image.size())));
+      },
+      nb::arg("image"),
+      "Links a kernel from its cache_image() (written by this library on a "
+      "host of the same CPU); raises EmulatorError for a bad image.");
+
+  m.def(
+      "emulator_host_target",
+      [] { return EmulatedKernel::getHostTarget(); },
+      "The host the emulator compiles for: triple, CPU and its features "
+      "(part of the object cache's key).");
 
   m.def(
       "emulator_host_math_symbols",

@@ -72,3 +72,78 @@ def test_reversed_reads_then_store_within_warp(arch: str) -> None:
     want = buf + buf.flip(0)
     triton.jit(kernel)[(1, )](buf, w, num_warps=1)
     assert torch.equal(buf, want)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The runtime switches threads only at the accesses where a turn can change the result (issue 22): a load
+# with only loads since the last switch or block barrier goes on without one (LockstepPlan in
+# emulator/Emulator.cpp). Each kernel below has a load that needs the switch for a reason the plan must
+# see: a store in the previous iteration (a loop's back edge), a store on one path into a join, an
+# atomic. Without the switch a lane would read its neighbour's slot before the neighbour's store.
+
+
+def test_load_after_store_of_the_previous_iteration(arch: str) -> None:
+    # Each iteration, every lane reads its right neighbour's slot and writes its own: in lockstep all
+    # reads of an iteration see the writes of the one before (the loop's back edge makes the load dirty).
+    def kernel(buf_ptr, iters, W: tl.constexpr):
+        lane = tl.arange(0, W)
+        for it in range(iters):
+            v = tl.load(buf_ptr + (lane + 1) % W)
+            tl.store(buf_ptr + lane, v * 3 + it)
+
+    w, iters = WARP_SIZE[arch], 5
+    buf = torch.arange(w, dtype=torch.int32)
+    want = buf.clone()
+    for it in range(iters):
+        want = torch.roll(want, -1) * 3 + it
+    triton.jit(kernel)[(1, )](buf, iters, w, num_warps=1)
+    assert torch.equal(buf, want)
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_load_after_a_store_on_one_path(arch: str, flag: int) -> None:
+    # A store under a (uniform) branch, then every lane reads its neighbour's slot: where the store ran,
+    # every lane must see every lane's store.
+    def kernel(buf_ptr, out_ptr, flag, W: tl.constexpr):
+        lane = tl.arange(0, W)
+        if flag != 0:
+            tl.store(buf_ptr + lane, lane + 1000)
+        tl.store(out_ptr + lane, tl.load(buf_ptr + (lane + 1) % W))
+
+    w = WARP_SIZE[arch]
+    buf = torch.arange(w, dtype=torch.int32)
+    out = torch.zeros(w, dtype=torch.int32)
+    base = torch.arange(w, dtype=torch.int32) + (1000 if flag else 0)
+    triton.jit(kernel)[(1, )](buf, out, flag, w, num_warps=1)
+    assert torch.equal(out, torch.roll(base, -1))
+
+
+def test_load_after_an_atomic(arch: str) -> None:
+    # An atomic add on each lane's slot, then a load of the neighbour's: the atomic counts as a store.
+    def kernel(buf_ptr, out_ptr, W: tl.constexpr):
+        lane = tl.arange(0, W)
+        tl.atomic_add(buf_ptr + lane, lane * 0 + 7)
+        tl.store(out_ptr + lane, tl.load(buf_ptr + (lane + 1) % W))
+
+    w = WARP_SIZE[arch]
+    buf = torch.arange(w, dtype=torch.int32)
+    out = torch.zeros(w, dtype=torch.int32)
+    triton.jit(kernel)[(1, )](buf, out, w, num_warps=1)
+    assert torch.equal(out, torch.roll(torch.arange(w, dtype=torch.int32) + 7, -1))
+
+
+def test_loads_only_kernel_does_not_switch(arch: str) -> None:
+    # The other side: loads with only loads before them take the check that does not switch, the store
+    # the one that does (the speed of the emulator depends on it).
+    def kernel(x_ptr, y_ptr, out_ptr, W: tl.constexpr):
+        lane = tl.arange(0, W)
+        tl.store(out_ptr + lane, tl.load(x_ptr + lane) + tl.load(y_ptr + lane))
+
+    w = WARP_SIZE[arch]
+    x, y = torch.arange(w, dtype=torch.float32), torch.ones(w)
+    out = torch.zeros(w)
+    compiled = triton.jit(kernel)[(1, )](x, y, out, w, num_warps=1)
+    assert torch.equal(out, x + y)
+    host = compiled.function.host_ir
+    assert host.count("call void @__musa_emu_check_global_in_turn(") >= 2
+    assert "call void @__musa_emu_check_global(" in host

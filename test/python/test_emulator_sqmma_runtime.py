@@ -46,10 +46,11 @@ def shared_image(a: List[List[int]], b: List[List[int]]) -> bytes:
     return bytes(image)
 
 
-def kernel_module(wait: bool = True, desc_b_of_warp1: Optional[int] = None) -> str:
+def kernel_module(wait: bool = True, desc_b_of_warp1: Optional[int] = None, b_base: int = B_BASE) -> str:
     """128 threads copy the shared image from `in`, then issue one sqmma (descriptors with leading strides 32
     and 64 bytes, granularity codes 1 and 2, stride code 3 = 256 B) and store their 16 accumulators to
-    out[tid * 16 + r]. `desc_b_of_warp1`: warp 1 points B elsewhere (a squad that disagrees)."""
+    out[tid * 16 + r]. `desc_b_of_warp1`: warp 1 points B elsewhere (a squad that disagrees); `b_base`: where
+    every warp's B starts."""
     words = SHARED // 4 // 128
     copies = "\n".join(f"""
     %i{j} = llvm.add %tid, %c{j * 128} : i32
@@ -88,7 +89,7 @@ module attributes {{"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32
     %c16 = llvm.mlir.constant(16 : i32) : i32
     %c32 = llvm.mlir.constant(32 : i32) : i32
     %c64 = llvm.mlir.constant(64 : i32) : i32
-    %cB = llvm.mlir.constant({B_BASE} : i32) : i32
+    %cB = llvm.mlir.constant({b_base} : i32) : i32
     %cB2 = llvm.mlir.constant({B_BASE if desc_b_of_warp1 is None else desc_b_of_warp1} : i32) : i32
     %f0 = llvm.mlir.constant(0.0 : f32) : f32
 {consts}
@@ -152,3 +153,11 @@ def test_sqmma_squad_must_agree() -> None:
     with pytest.raises(_musa_mlir.EmulatorError, match=r"sqmma: thread \d+ of the squad issued a different "
                        r"instruction"):
         run(kernel_module(desc_b_of_warp1=B_BASE - 1024), bytes(SHARED))
+
+
+def test_sqmma_operand_outside_shared_memory_fails() -> None:
+    """B starts 512 bytes before the end of the kernel's shared memory and needs 1024: the matrix unit's
+    read of the tile (done once for the squad) reports the first element outside it."""
+    with pytest.raises(_musa_mlir.EmulatorError, match=r"out-of-bounds shared-memory load of 2 bytes at offset "
+                       rf"\d+: the kernel has {SHARED} bytes of shared memory"):
+        run(kernel_module(b_base=SHARED - 512), bytes(SHARED))

@@ -385,3 +385,18 @@ def test_async_barrier_missing_bytes_is_a_deadlock() -> None:
                        r"transferred"):
         run_barrier_kernel(barrier_module(1, 256, 1))
 
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+def test_descriptor_past_the_tensor_is_an_error(arch: str, dtype: torch.dtype) -> None:
+    """A device-made descriptor that claims more rows than the tensor has: the box's last rows are in the
+    descriptor's bounds but outside the argument, and the copy (whole rows at once on mp_31's TME) still
+    reports the first element outside every tensor."""
+    kernel = fresh(_made_desc)
+    M, N, BM, BN = 16, 32, 16, 32
+    x = torch.randn(M - 4, N, dtype=dtype)  # 12 rows; the descriptor says 16
+    out = torch.zeros(M, N, dtype=dtype)
+    nbytes = 2 if dtype == torch.float16 else 4
+    with pytest.raises(_musa_mlir.EmulatorError, match=rf"out-of-bounds (load|store) of {nbytes} bytes at address 0x[0-9a-f]+: "
+                       "outside every tensor passed to the kernel; it is 0 bytes past the end of argument 'x_ptr'"):
+        kernel[(1, 1)](x, out, M, N, BM=BM, BN=BN, PAD="zero")

@@ -1,26 +1,18 @@
 """What a compiled MUSA kernel depends on besides its source and options, for
-the backend's cache key: our library (version and the bytes of its shared library), the
+the backend's cache key: our library (version and the bytes of its shared library, their digest
+remembered across processes by startup_cache.file_digest), the
 SDK's llc (path and LLVM version: a changed SDK never gets a stale binary). The
 switches that change code generation (ENABLE_MUSA_MMA, MUSA_ENABLE_SQMMA) are
 fields of MusaOptions, so the options hash covers them."""
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import importlib.util
 import os
 
 from .. import __version__
+from .startup_cache import file_digest, file_stamp
 from .toolchain import toolchain_key
-
-@functools.lru_cache(maxsize=None)
-def _file_digest(path: str, mtime_ns: int, size: int) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()[:16]
 
 
 def _library_path() -> str | None:
@@ -39,8 +31,7 @@ def library_digest() -> str:
     path = _library_path()
     if path is None:
         return "none"
-    st = os.stat(path)
-    return _file_digest(path, st.st_mtime_ns, st.st_size)
+    return file_digest(path, file_stamp(path))[:16]
 
 
 def backend_key() -> str:

@@ -26,6 +26,7 @@ from .device import choose_device
 from .environment import EMULATOR_ENV, DeviceStatus, emulator_forced
 from .environment import musa_device_status as _musa_device_status
 from .launcher import _SCALARS
+from .startup_cache import install_triton_key_memo
 
 # The triton release this backend is written against (pyproject.toml pins it).
 SUPPORTED_TRITON = "3.6.0"
@@ -58,6 +59,9 @@ class MusaDriver(DriverBase):
 
     def __init__(self) -> None:
         super().__init__()
+        # Triton computes triton_key() on the first compile of every process (hashing 400 MB):
+        # remember it across processes (startup_cache.py).
+        install_triton_key_memo()
         self.device = choose_device()
         self.emulated: bool = self.device.emulated
         self.utils = self.device.utils

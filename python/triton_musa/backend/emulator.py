@@ -8,9 +8,10 @@ warp shuffles and ballots become calls into the emulator runtime
 (``emulator/`` in the C++ library): each GPU thread is a fiber, blocks run in
 parallel on all cores, and every global access is checked against the
 tensors passed in (and, for pointers the kernel loaded from memory, against
-every live torch CPU tensor: see live_tensors.py). The threads of a block take turns at every global and
-shared-memory access, so the lanes of a warp run in lockstep there as on SIMT
-hardware: every lane's k-th access happens before any lane's (k+1)-th.
+every live torch CPU tensor: see live_tensors.py). The threads of a block take turns at the global and
+shared-memory accesses where another thread's turn can change the result (stores, atomics, loads after a
+store since the last turn), so the lanes of a warp run in lockstep there as on SIMT hardware: every lane's
+earlier accesses happen before any lane's next one.
 
 The environment variables it reads are described in environment.py.
 """

@@ -1,16 +1,19 @@
 """Loading and launching kernels on the CPU emulator: packs Triton's launch
 arguments (torch CPU tensors and scalars) into the parameter slots of a kernel
-JIT-compiled by the emulator (``_musa_mlir.emulator_load``)."""
+JIT-compiled by the emulator (``_musa_mlir.emulator_load``), whose object code
+Triton's cache keeps for the next process (``load_kernel``)."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 import struct
 import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from .environment import BOUNDS_ENV, bounds_check_warns, emulator_threads, race_check
+from .environment import BOUNDS_ENV, bounds_check_warns, emulator_threads, object_cache_enabled, race_check
 from .live_tensors import LiveTensors
 
 # TRITON_MUSA_EMULATOR_BOUNDS=warn: the bytes of zeros around each tensor argument's copy that
@@ -244,7 +247,43 @@ class EmulatorLauncher:
             launch_exit_hook(launch_metadata)
 
 
+_OBJECT_FILE = "kernel.emuobj"
+
+
+@functools.lru_cache(maxsize=None)
+def _host_target() -> str:
+    from .. import _musa_mlir
+    return _musa_mlir.emulator_host_target()
+
+
+def _object_cache_key(text: str, count_instructions: bool) -> str:
+    """What the host object code of ``text`` depends on: the text, the instrumentation, our library
+    (the runtime it calls and the compiler that made it) and the host CPU it is compiled for."""
+    from .cache_key import library_digest
+    digest = hashlib.sha256()
+    for part in ("emulator-object-1", library_digest(), _host_target(),
+                 str(count_instructions), text):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
 def load_kernel(llvm_dialect: bytes | str, *, count_instructions: bool = False) -> Any:
+    """JIT-compiles a kernel for the emulator, or links its object code from Triton's cache, where an
+    earlier load (in any process) put it; TRITON_MUSA_EMULATOR_OBJECT_CACHE=0 always compiles."""
     from .. import _musa_mlir
     text = llvm_dialect.decode() if isinstance(llvm_dialect, bytes) else llvm_dialect
-    return _musa_mlir.emulator_load(text, count_instructions=count_instructions)
+    if not object_cache_enabled():
+        return _musa_mlir.emulator_load(text, count_instructions=count_instructions)
+    from triton.runtime.cache import get_cache_manager
+    cache = get_cache_manager(_object_cache_key(text, count_instructions))
+    path = cache.get_file(_OBJECT_FILE)
+    if path is not None:
+        try:
+            with open(path, "rb") as f:
+                return _musa_mlir.emulator_load_cached(f.read())
+        except (OSError, _musa_mlir.EmulatorError):
+            pass  # unreadable or not an image of this library: compile again and replace it
+    kernel = _musa_mlir.emulator_load(text, count_instructions=count_instructions)
+    cache.put(kernel.cache_image(), _OBJECT_FILE, binary=True)
+    return kernel

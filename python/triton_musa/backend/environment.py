@@ -12,6 +12,10 @@ Environment:
   ``TRITON_MUSA_EMULATOR_RACECHECK``  ``1`` reports conflicting shared-memory
       accesses of two threads with no barrier between them (slower; debug).
   ``TRITON_MUSA_EMULATOR_BOUNDS``  ``error`` (default) or ``warn``: see ``bounds_check_warns``.
+  ``TRITON_MUSA_EMULATOR_OBJECT_CACHE``  ``0`` compiles every kernel's host code again instead of
+      linking the object code Triton's cache kept from an earlier process (default ``1``).
+  ``TRITON_MUSA_STARTUP_CACHE``  ``0`` turns off the memos of startup_cache.py (file digests and
+      Triton's ``triton_key()`` remembered across processes).
   ``ENABLE_MUSA_MMA``, ``MUSA_ENABLE_SQMMA``  ``0`` turns the matrix units (SQMMA) off: the defaults
       of the ``enable_mma``/``enable_sqmma`` compile options.
 """
@@ -30,6 +34,7 @@ ARCH_ENV = "TRITON_MUSA_ARCH"
 THREADS_ENV = "TRITON_MUSA_EMULATOR_THREADS"
 RACECHECK_ENV = "TRITON_MUSA_EMULATOR_RACECHECK"
 BOUNDS_ENV = "TRITON_MUSA_EMULATOR_BOUNDS"
+OBJECT_CACHE_ENV = "TRITON_MUSA_EMULATOR_OBJECT_CACHE"
 ENABLE_MMA_ENV = "ENABLE_MUSA_MMA"
 ENABLE_SQMMA_ENV = "MUSA_ENABLE_SQMMA"
 DEFAULT_ARCH = "mp_31"
@@ -95,6 +100,16 @@ def emulator_threads() -> int:
 
 def race_check() -> bool:
     return os.environ.get(RACECHECK_ENV) == "1"
+
+
+def object_cache_enabled() -> bool:
+    """``TRITON_MUSA_EMULATOR_OBJECT_CACHE``: ``0`` turns the emulator's object cache off."""
+    value = os.environ.get(OBJECT_CACHE_ENV, "1").strip().lower()
+    if value in ("1", "true", "yes", "on", ""):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{OBJECT_CACHE_ENV}={value!r}: expected 1 (link cached object code) or 0 (always compile)")
 
 
 def bounds_check_warns() -> bool:
