@@ -168,6 +168,43 @@ def collect(root: Path, paths: Sequence[str], keyword: str, env: Dict[str, str])
     return ids, broken
 
 
+def _watch(proc: "subprocess.Popen[bytes]", progress: Path, results: Dict[str, Result], limit: float,
+           echo: bool) -> Tuple[Optional[Tuple[str, float]], bool]:
+    """Follows one pytest process's progress lines into `results` until it ends, or kills it when its
+    current test has run past `limit` seconds. Returns the test running at the end (if any), and whether
+    it timed out."""
+    current: Optional[Tuple[str, float]] = None
+    offset = 0
+    while True:
+        done = proc.poll() is not None
+        with progress.open(encoding="utf-8") as f:
+            f.seek(offset)
+            chunk = f.read()
+        complete = chunk[:chunk.rfind("\n") + 1]
+        offset += len(complete.encode("utf-8"))
+        for line in complete.splitlines():
+            record = json.loads(line)
+            if "start" in record:
+                current = (record["start"], float(record["t"]))
+            else:
+                res = Result(record["end"], str(record["outcome"]), str(record["message"]),
+                             float(record["duration"]))
+                results[res.nodeid] = res
+                current = None
+                if echo:
+                    print(f"  {res.outcome:8s} {res.duration:7.1f}s  {res.nodeid}", flush=True)
+        if done:
+            return current, False
+        if current is not None and time.time() - current[1] > limit:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            results[current[0]] = Result(current[0], "timeout", f"timed out after {limit:.0f} s", limit)
+            if echo:
+                print(f"  timeout  {limit:7.1f}s  {current[0]}", flush=True)
+            return current, True
+        time.sleep(0.5)
+
+
 def run_file(root: Path, ids: List[str], env: Dict[str, str], limit: float, progress: Path,
              echo: bool) -> List[Result]:
     """Runs `ids` (one file's tests) in pytest processes, killing a process whose current test runs past
@@ -180,37 +217,13 @@ def run_file(root: Path, ids: List[str], env: Dict[str, str], limit: float, prog
         proc = subprocess.Popen(cmd, cwd=root, env={**env, "CLIENT_SUITE_PROGRESS": str(progress)},
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         current: Optional[Tuple[str, float]] = None
-        offset = 0
         timed_out = False
-        while True:
-            done = proc.poll() is not None
-            with progress.open(encoding="utf-8") as f:
-                f.seek(offset)
-                chunk = f.read()
-            complete = chunk[:chunk.rfind("\n") + 1]
-            offset += len(complete.encode("utf-8"))
-            for line in complete.splitlines():
-                record = json.loads(line)
-                if "start" in record:
-                    current = (record["start"], float(record["t"]))
-                else:
-                    res = Result(record["end"], str(record["outcome"]), str(record["message"]),
-                                 float(record["duration"]))
-                    results[res.nodeid] = res
-                    current = None
-                    if echo:
-                        print(f"  {res.outcome:8s} {res.duration:7.1f}s  {res.nodeid}", flush=True)
-            if done:
-                break
-            if current is not None and time.time() - current[1] > limit:
+        try:
+            current, timed_out = _watch(proc, progress, results, limit, echo)
+        finally:
+            if proc.poll() is None:  # interrupted: the pytest process group goes with us
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
-                results[current[0]] = Result(current[0], "timeout", f"timed out after {limit:.0f} s", limit)
-                if echo:
-                    print(f"  timeout  {limit:7.1f}s  {current[0]}", flush=True)
-                timed_out = True
-                break
-            time.sleep(0.5)
         before = len(remaining)
         remaining = [i for i in remaining if i not in results]
         if remaining and not timed_out:

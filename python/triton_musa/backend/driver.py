@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from triton.backends.compiler import GPUTarget
 from triton.backends.driver import Benchmarker, DriverBase
@@ -73,10 +73,11 @@ class MusaDriver(DriverBase):
                           f"{EMULATOR_ENV} to run kernels on the emulator", stacklevel=2)
         return active
 
-    def get_current_device(self) -> int:
+    def get_current_device(self) -> Union[int, str]:
+        """The device index on a MUSA GPU; "cpu" on the emulator (what torch.cpu.current_device() says)."""
         return self.device.current_device()
 
-    def set_current_device(self, device: int) -> None:
+    def set_current_device(self, device: Union[int, str]) -> None:
         self.device.set_current_device(device)
 
     def get_current_stream(self, device: Optional[int] = None) -> int:
