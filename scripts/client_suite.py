@@ -316,7 +316,8 @@ def run_arch(client: Client, root: Path, arch: str, files: Sequence[str], keywor
         by_file[i.split("::", 1)[0]].append(i)
     results: List[Result] = list(broken)
     out.mkdir(parents=True, exist_ok=True)
-    for file in sorted(by_file):
+    order = [f"{client.tests}/{f}" for f in files] if files else sorted(by_file)
+    for file in [f for f in order if f in by_file]:
         start = time.time()
         print(f"{arch}: {file} ({len(by_file[file])} tests)", flush=True)
         file_results = run_file(root, by_file[file], env, limit, out / f"progress-{arch}.jsonl", echo)
@@ -333,8 +334,8 @@ def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("client", choices=sorted(CLIENTS))
     parser.add_argument("--arch", action="append", choices=ARCHS, help="emulated arch (default: mp_31, then mp_22)")
-    parser.add_argument("--file", action="append", default=[], help="a test file in the client's test folder "
-                        "(default: all)")
+    parser.add_argument("--file", action="append", default=[], help="a test file in the client's test folder, "
+                        "run in the order given (default: all, in name order)")
     parser.add_argument("-k", dest="keyword", default="", help="pytest -k expression")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds one test may run (default 120)")
     parser.add_argument("--cache", type=Path, default=None, help="where the source distribution is unpacked")
@@ -342,6 +343,8 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--no-install", action="store_true", help="do not pip-install the tests' imports")
     parser.add_argument("-v", dest="echo", action="store_true", help="print each test's outcome as it ends")
     args = parser.parse_args(argv)
+    # A SIGTERM ends the run as Ctrl-C does, through run_file's cleanup of its pytest process group.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
     client = CLIENTS[args.client]
     root = fetch(client, args.cache or default_cache())
