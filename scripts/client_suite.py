@@ -43,12 +43,14 @@ OUTCOMES = ("passed", "failed", "skipped", "timeout", "expected")
 @dataclasses.dataclass(frozen=True)
 class Expected:
     """A test whose failure is not ours to fix: `pattern` (a regular expression searched in the node id),
-    the archs it applies to, the outcome it has there (failed / error / timeout / collection), why, and the
-    evidence for the why."""
+    the archs it applies to, the outcome it has there (failed / error / timeout / collection), a regular
+    expression its failure message must match (so that another failure of the same test still counts), why,
+    and the evidence for the why."""
     pattern: str
     outcome: str
     reason: str
     evidence: str
+    message: str = ""
     archs: Tuple[str, ...] = ARCHS
 
 
@@ -81,6 +83,44 @@ LIGER = Client(
                    "get_device_properties, so the file cannot be collected where Liger picks the CPU device",
             evidence="test_tvd.py:50; `python -c 'import torch; torch.cpu.get_device_properties'` raises "
                      "AttributeError: module 'torch.cpu' has no attribute 'get_device_properties'"),
+        Expected(
+            pattern=r"^test/transformers/test_layer_norm\.py::test_liger_layer_norm\[dtype1-", outcome="failed",
+            message=r"^assert False",
+            reason="a torch CPU limitation: the bf16 reference is torch's CPU LayerNorm backward, which sums the "
+                   "weight and bias gradients over the rows in bf16; Liger sums in fp32 and rounds once, and lands "
+                   "closer to the exact gradient than the reference does, but outside the test's 2e-2 tolerance "
+                   "of the reference",
+            evidence="for x = randn(2, 8, 64, bf16), dy = randn_like(x): torch's bias grad differs from the exact "
+                     "sum of dy over rows by 0.072, bf16(exact sum) by at most 0.028; against an fp64 LayerNorm the "
+                     "max error of Liger's weight/bias grads is 0.027/0.028, of torch's bf16 ones 0.052/0.072 "
+                     "(2-8-64 case, mp_31 and mp_22 alike)"),
+        Expected(
+            pattern=r"^test/transformers/test_dyt\.py::", outcome="failed",
+            message=r"UnboundLocalError: cannot access local variable 'NUM_SMS'",
+            reason="the client has no CPU path here: liger_dyt_bwd sets NUM_SMS only for infer_device() in "
+                   "cuda/xpu/npu, and Liger picks the CPU device where no GPU is present, so every backward "
+                   "raises before a kernel is launched",
+            evidence="src/liger_kernel/ops/dyt.py:130-137 (0.8.5); the failure is "
+                     "UnboundLocalError: cannot access local variable 'NUM_SMS' at dyt.py:137"),
+        Expected(
+            pattern=r"^test/transformers/", outcome="failed", archs=("mp_22",),
+            message=r"OutOfResources: out of resource: threads, Required: (2048|4096), Hardware limit: 1024",
+            reason="a hardware limit: QY2's warps have 128 lanes and a block at most 1024 threads, so the "
+                   "num_warps=16 (or 32) that Liger's calculate_settings picks for rows of 8192 or more columns "
+                   "asks for 2048 (4096) threads; the launch ends in Triton's OutOfResources naming the limit",
+            evidence="src/liger_kernel/ops/utils.py:57-74 (0.8.5): BLOCK_SIZE >= 8192 -> num_warps 16, >= 32768 -> "
+                     "32; the message is 'out of resource: threads, Required: 2048, Hardware limit: 1024' "
+                     "(e.g. test_swiglu.py::test_triton_silumul_correctness[fp32-shape5], n_cols 11008)"),
+        Expected(
+            pattern=r"^test/transformers/test_group_norm\.py::test_liger_group_norm\[dtype0-0\.0001-0\.0001-16-48-12-8192\]",
+            outcome="failed", message=r"Bias grads different|Weight grads different",
+            reason="a torch CPU limitation: the fp32 reference is torch's CPU GroupNorm backward, whose bias and "
+                   "weight grads (sums over 16 x 8192 = 131072 values per channel) are 4-5x further from the exact "
+                   "sums than Liger's; each is within the test's 1e-4 tolerance of an fp64 GroupNorm, their "
+                   "difference is not (Liger's atomics make its own rounding vary from run to run)",
+            evidence="same inputs as the test: max |grad - fp64| of the bias grad 1.4e-4..1.5e-4 (Liger, two runs) vs "
+                     "6.8e-4 (torch), of the weight grad 1.5e-4..2.1e-4 vs 3.8e-4; allclose(each, fp64, 1e-4, 1e-4) "
+                     "holds for Liger and for torch; mp_31 and mp_22 alike"),
     ),
 )
 
@@ -244,7 +284,7 @@ def match_expected(results: Iterable[Result], expected: Sequence[Expected], arch
         if res.outcome in ("passed", "skipped"):
             continue
         for e in entries:
-            if e.outcome == res.outcome and re.search(e.pattern, res.nodeid):
+            if e.outcome == res.outcome and re.search(e.pattern, res.nodeid) and re.search(e.message, res.message):
                 res.expected = e
                 used.add(e)
                 break

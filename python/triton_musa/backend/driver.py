@@ -117,8 +117,10 @@ class MusaDriver(DriverBase):
             raise ValueError(f"no C type for Triton argument type {ty!r} on MUSA") from None
 
     def get_benchmarker(self) -> Benchmarker:
-        from ..testing import do_bench
-        return do_bench
+        """What the autotuner times configs with: MUSA events on a device; on the emulator one warm-up and
+        one timed run per config (testing.do_bench_once)."""
+        from ..testing import do_bench, do_bench_once
+        return do_bench_once if self.emulated else do_bench
 
     def get_empty_cache_for_benchmark(self) -> Any:
         return self.device.empty_cache_for_benchmark()
