@@ -397,6 +397,9 @@ def run_arch(client: Client, root: Path, arch: str, files: Sequence[str], keywor
         counts = Counter(r.outcome for r in file_results)
         print(f"{arch}: {file}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
               + f" ({time.time() - start:.0f} s)", flush=True)
+        # After every file, so that a run stopped early leaves what it did (--from-junit tables it).
+        match_expected(results, client.expected, arch)
+        write_junit(results, arch, out / f"junit-{client.name}-{arch}.xml")
     stale = match_expected(results, client.expected, arch)
     write_junit(results, arch, out / f"junit-{client.name}-{arch}.xml")
     return results, stale
