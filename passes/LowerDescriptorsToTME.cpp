@@ -193,7 +193,38 @@ struct PlannedLoad {
   int32_t stages = 1;
   int32_t firstBarrier = 0;
   Value buffer;
+  /// The matrix-unit operand buffer the loaded tile is copied into
+  /// (getMatrixOperandAlloc), which the TME buffer replaces; null if none.
+  ttg::LocalAllocOp operandAlloc;
 };
+
+/// The `ttg.local_alloc` that copies `load`'s tile into a matrix-unit
+/// operand buffer, where TME can write that buffer itself: the tile's only
+/// use, in the same block, immutable, with a #musagpu.tme_shared encoding,
+/// and read only by musagpu.sqmma ops of that block each waited for there.
+/// A later load into the same slot is issued after a block barrier in a
+/// later iteration, so no SQMMA still reads the slot then.
+ttg::LocalAllocOp getMatrixOperandAlloc(triton::DescriptorLoadOp load) {
+  if (!load->hasOneUse())
+    return {};
+  auto alloc = dyn_cast<ttg::LocalAllocOp>(*load->getUsers().begin());
+  if (!alloc || !alloc.getSrc() || alloc->getBlock() != load->getBlock())
+    return {};
+  ttg::MemDescType type = alloc.getType();
+  if (type.getMutableMemory() ||
+      !isa<mgpu::TMESharedEncodingAttr>(type.getEncoding()))
+    return {};
+  Block *block = load->getBlock();
+  for (Operation *user : alloc->getUsers()) {
+    auto mma = dyn_cast<mgpu::SQMMAOp>(user);
+    if (!mma || mma->getBlock() != block ||
+        llvm::none_of(mma->getUsers(), [&](Operation *u) {
+          return isa<mgpu::SQMMAWaitOp>(u) && u->getBlock() == block;
+        }))
+      return {};
+  }
+  return alloc;
+}
 
 /// Per descriptor load/store of a function: why it stays without TME, or ""
 /// if it need not.
@@ -246,9 +277,15 @@ public:
   void rewriteStore(triton::DescriptorStoreOp store);
   /// A buffer of `buffers` tiles for `op`, allocated before its outermost
   /// enclosing op and freed after it; `beforeFree` runs just before the
-  /// free.
+  /// free. Its layout is `operandAlloc`'s where given (the tiles are the
+  /// matrix unit's operands), else chooseSharedEncoding's.
   Value allocateBuffer(Operation *op, RankedTensorType tile, int32_t buffers,
-                       function_ref<void()> beforeFree);
+                       function_ref<void()> beforeFree,
+                       ttg::LocalAllocOp operandAlloc = {});
+  /// Replaces the load of `load` by `slot`'s tile: the operand buffer by
+  /// the slot itself where the load has one, else by a local_load of it
+  /// (at the insertion point).
+  void replaceLoad(PlannedLoad &load, Value slot);
 
 private:
   Value i32c(int64_t v) {
@@ -290,11 +327,19 @@ void TMERewriter::initBarriers(MutableArrayRef<PlannedLoad> loads) {
 
 Value TMERewriter::allocateBuffer(Operation *op, RankedTensorType tile,
                                   int32_t buffers,
-                                  function_ref<void()> beforeFree) {
+                                  function_ref<void()> beforeFree,
+                                  ttg::LocalAllocOp operandAlloc) {
   SmallVector<Operation *> ancestors = getAncestors(op, func);
   Operation *outer = ancestors.empty() ? op : ancestors.front();
-  auto [encoding, alignment] = chooseSharedEncoding(
+  auto [chosen, alignment] = chooseSharedEncoding(
       ctx, tile.getShape(), tile.getElementType().getIntOrFloatBitWidth());
+  Attribute encoding = chosen;
+  if (operandAlloc) {
+    // The matrix unit's layout, with the alignment its swizzle needs.
+    encoding = operandAlloc.getType().getEncoding();
+    if (auto align = operandAlloc->getAttrOfType<IntegerAttr>("alignment"))
+      alignment = std::max<int32_t>(alignment, align.getInt());
+  }
   SmallVector<int64_t> shape;
   if (buffers > 1)
     shape.push_back(buffers);
@@ -310,6 +355,18 @@ Value TMERewriter::allocateBuffer(Operation *op, RankedTensorType tile,
   beforeFree();
   ttg::LocalDeallocOp::create(rewriter, op->getLoc(), alloc);
   return alloc;
+}
+
+void TMERewriter::replaceLoad(PlannedLoad &load, Value slot) {
+  Location loc = load.op.getLoc();
+  if (load.operandAlloc) {
+    rewriter.replaceOp(load.operandAlloc, slot);
+    rewriter.eraseOp(load.op);
+    return;
+  }
+  Value result =
+      ttg::LocalLoadOp::create(rewriter, loc, load.op.getType(), slot, Value());
+  rewriter.replaceOp(load.op, result);
 }
 
 void TMERewriter::issue(PlannedLoad &load, ValueRange indices, Value buffer,
@@ -422,9 +479,7 @@ LogicalResult TMERewriter::rewriteRing(ArrayRef<PlannedLoad *> group) {
           Value view = ttg::MemDescIndexOp::create(
               rewriter, loadLoc, getSlotType(load->buffer), load->buffer,
               slot);
-          Value result = ttg::LocalLoadOp::create(
-              rewriter, loadLoc, load->op.getType(), view, Value());
-          rewriter.replaceOp(load->op, result);
+          replaceLoad(*load, view);
         }
         return SmallVector<Value>(newLoop.getResults().take_back(2));
       });
@@ -439,17 +494,15 @@ LogicalResult TMERewriter::rewriteLoad(PlannedLoad &load) {
   triton::DescriptorLoadOp op = load.op;
   Location loc = op.getLoc();
   auto tile = cast<RankedTensorType>(op.getType());
-  Value buffer = allocateBuffer(op, tile, 1, [] {});
+  Value buffer = allocateBuffer(op, tile, 1, [] {}, load.operandAlloc);
   Value bar = barrierId(load.firstBarrier);
-  Value result;
+  Operation *wait = nullptr;
   FailureOr<SmallVector<Value>> phase = threadState(
       rewriter, op, func, {zero},
       [&](ValueRange at) -> FailureOr<SmallVector<Value>> {
         rewriter.setInsertionPoint(op);
         issue(load, op.getIndices(), buffer, bar);
-        mgpu::AsyncBarrierWaitOp::create(rewriter, loc, bar, at[0]);
-        result =
-            ttg::LocalLoadOp::create(rewriter, loc, tile, buffer, Value());
+        wait = mgpu::AsyncBarrierWaitOp::create(rewriter, loc, bar, at[0]);
         return SmallVector<Value>{
             arith::XOrIOp::create(rewriter, loc, at[0], one)};
       });
@@ -457,7 +510,9 @@ LogicalResult TMERewriter::rewriteLoad(PlannedLoad &load) {
     return op.emitError() << kPassFlag
                           << ": cannot carry the async barrier phase "
                              "through the enclosing loops";
-  rewriter.replaceOp(op, result);
+  // The tile is read right after the wait.
+  rewriter.setInsertionPointAfter(wait);
+  replaceLoad(load, buffer);
   return success();
 }
 
@@ -724,7 +779,8 @@ LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
       continue;
     }
     if (auto load = dyn_cast<triton::DescriptorLoadOp>(op))
-      loads.push_back({load, stages.lookup(op), 0, Value()});
+      loads.push_back({load, stages.lookup(op), 0, Value(),
+                       getMatrixOperandAlloc(load)});
     else
       stores.push_back(cast<triton::DescriptorStoreOp>(op));
   }
@@ -738,7 +794,8 @@ LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
   for (PlannedLoad &load : loads)
     if (load.stages > 1) {
       auto tile = cast<RankedTensorType>(load.op.getType());
-      load.buffer = tme.allocateBuffer(load.op, tile, load.stages, [] {});
+      load.buffer = tme.allocateBuffer(load.op, tile, load.stages, [] {},
+                                       load.operandAlloc);
       rings[load.op->getParentOp()].push_back(&load);
     }
   for (auto &ring : rings)

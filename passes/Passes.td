@@ -395,6 +395,14 @@ def MUSALowerDescriptorsToTME
     phase flipping on the wrap; through enclosing loops too. Loads that
     cannot be issued ahead stay unpipelined, with a remark.
 
+    Matrix-unit operands: where the loaded tile's only use is its copy into
+    an SQMMA operand buffer (an immutable `ttg.local_alloc` of the tile with
+    a `#musagpu.tme_shared` layout, in the same block, read only by
+    `musagpu.sqmma` ops that are waited for in that block), the TME buffer
+    (or ring) takes that layout and the SQMMA reads the slot itself: no
+    `ttg.local_load` and no copy. A later load into the slot is issued in
+    a later iteration after a block barrier, when no SQMMA reads it.
+
     A store: (in a loop, `musagpu.tme_store_wait` so that the previous
     store has read the buffer) `ttg.local_store`, `musagpu.tme_store`,
     `musagpu.tme_store_commit`; after the outermost enclosing op (or the

@@ -57,47 +57,6 @@ constexpr unsigned kMaxCopyBytes = 16;
 /// Narrowest per-thread copy of the g2s intrinsic, in bytes.
 constexpr unsigned kMinCopyBytes = 4;
 
-/// The number of consecutive registers (a power of two, at most `maxVec`)
-/// each of which the current thread copies together: register r + j must
-/// hold the element at slot(r) + j of the buffer (`toSlots` maps registers,
-/// lanes and warps to slots), with slot(r) a multiple of the width.
-unsigned getSharedVectorWidth(const LinearLayout &toSlots,
-                              const SharedBuffer &buffer, unsigned maxVec) {
-  int offsetDim = -1;
-  for (auto [i, name] : llvm::enumerate(toSlots.getOutDimNames()))
-    if (name == kOffset)
-      offsetDim = i;
-  if (offsetDim < 0)
-    return 1;
-  unsigned vec = 1;
-  unsigned registerBits = toSlots.getInDimSizeLog2(kRegister);
-  for (unsigned k = 0; k < registerBits && (vec << 1) <= maxVec; ++k) {
-    SmallVector<int32_t> slot =
-        applyLayout(toSlots, {{kRegister, int32_t(1) << k}});
-    if (slot[offsetDim] != (int32_t(1) << k))
-      break;
-    vec <<= 1;
-  }
-  // Every other basis must keep the low bits of the slot clear.
-  auto aligned = [&](unsigned width) {
-    for (const auto &[name, bases] : toSlots.getBases())
-      for (auto [i, basis] : llvm::enumerate(bases)) {
-        if (name == kRegister && (1u << i) < width)
-          continue;
-        if (basis[offsetDim] & int32_t(width - 1))
-          return false;
-      }
-    if (buffer.padded)
-      for (unsigned interval : buffer.padded.getIntervals())
-        if (interval % width != 0)
-          return false;
-    return true;
-  };
-  while (vec > 1 && !aligned(vec))
-    vec >>= 1;
-  return vec;
-}
-
 /// Replaces `op`'s token result by the run-time token, an i32 0.
 void replaceWithToken(Operation *op, ConversionPatternRewriter &rewriter) {
   rewriter.replaceOp(op, i32Const(rewriter, op->getLoc(), 0));

@@ -65,6 +65,47 @@ FailureOr<SmallVector<Value>> mlir::triton_musa::emitSharedSlots(
   return slots;
 }
 
+unsigned mlir::triton_musa::getSharedVectorWidth(const LinearLayout &toSlots,
+                              const SharedBuffer &buffer, unsigned maxVec) {
+  int offsetDim = -1;
+  for (auto [i, name] : llvm::enumerate(toSlots.getOutDimNames()))
+    if (name == kOffset)
+      offsetDim = i;
+  if (offsetDim < 0)
+    return 1;
+  unsigned vec = 1;
+  unsigned registerBits = toSlots.getInDimSizeLog2(kRegister);
+  for (unsigned k = 0; k < registerBits && (vec << 1) <= maxVec; ++k) {
+    SmallVector<int32_t> slot =
+        applyLayout(toSlots, {{kRegister, int32_t(1) << k}});
+    if (slot[offsetDim] != (int32_t(1) << k))
+      break;
+    vec <<= 1;
+  }
+  // Every other basis must keep the low bits of the slot clear.
+  auto aligned = [&](unsigned width) {
+    for (const auto &[name, bases] : toSlots.getBases())
+      for (auto [i, basis] : llvm::enumerate(bases)) {
+        if (name == kRegister && (1u << i) < width)
+          continue;
+        if (basis[offsetDim] & int32_t(width - 1))
+          return false;
+      }
+    // Padding keeps a vector whole and aligned when both the interval and
+    // the padding are multiples of it.
+    if (buffer.padded)
+      for (auto [interval, padding] :
+           llvm::zip(buffer.padded.getIntervals(),
+                     buffer.padded.getPaddings()))
+        if (interval % width != 0 || padding % width != 0)
+          return false;
+    return true;
+  };
+  while (vec > 1 && !aligned(vec))
+    vec >>= 1;
+  return vec;
+}
+
 Value mlir::triton_musa::emitSharedSlotPointer(RewriterBase &rewriter,
                                                Location loc,
                                                const SharedBuffer &buffer,
@@ -107,6 +148,50 @@ Type getMemoryType(Type llvmElementType) {
   return llvmElementType;
 }
 
+/// A vector of `vec` elements of `memoryType` (the type itself for 1).
+Type getAccessType(Type memoryType, unsigned vec) {
+  return vec == 1 ? memoryType : VectorType::get({int64_t(vec)}, memoryType);
+}
+
+/// How the current thread reaches its registers' elements in a buffer:
+/// the slot of every register and the vector width (registers r .. r +
+/// width - 1, r a multiple of it, sit in consecutive slots; at most 16
+/// bytes, the widest shared-memory access).
+struct SharedAccess {
+  SmallVector<Value> slots;
+  unsigned vectorWidth = 1;
+  unsigned alignment = 1;
+};
+
+FailureOr<SharedAccess>
+getSharedAccess(RewriterBase &rewriter, Location loc,
+                const TargetInfo &targetInfo, const SharedBuffer &buffer,
+                const LinearLayout &layout, Type llvmElementType,
+                function_ref<InFlightDiagnostic()> emitError) {
+  FailureOr<SmallVector<Value>> slots =
+      emitSharedSlots(rewriter, loc, targetInfo, buffer, layout, emitError);
+  if (failed(slots))
+    return failure();
+  SharedAccess access;
+  access.slots = std::move(*slots);
+  unsigned bytes = getSharedElementBytes(buffer.elementType);
+  access.alignment = bytes;
+  // Only integer and float elements form vectors (not i1, kept as i8, nor
+  // pointers).
+  if (!llvmElementType.isIntOrFloat() || llvmElementType.isInteger(1))
+    return access;
+  llvm::Expected<LinearLayout> toSlots =
+      invertAndCompose(buffer.layout, layout);
+  if (!toSlots) {
+    llvm::consumeError(toSlots.takeError());
+    return access;
+  }
+  access.vectorWidth =
+      getSharedVectorWidth(*toSlots, buffer, std::max(1u, kMaxSharedAccessBytes / bytes));
+  access.alignment = bytes * access.vectorWidth;
+  return access;
+}
+
 } // namespace
 
 LogicalResult mlir::triton_musa::storeDistributedToShared(
@@ -114,30 +199,43 @@ LogicalResult mlir::triton_musa::storeDistributedToShared(
     const SharedBuffer &buffer, const LinearLayout &layout,
     ArrayRef<Value> values, Type llvmElementType,
     function_ref<InFlightDiagnostic()> emitError) {
-  FailureOr<SmallVector<Value>> slots =
-      emitSharedSlots(rewriter, loc, targetInfo, buffer, layout, emitError);
-  if (failed(slots))
+  FailureOr<SharedAccess> access = getSharedAccess(
+      rewriter, loc, targetInfo, buffer, layout, llvmElementType, emitError);
+  if (failed(access))
     return failure();
-  if (slots->size() != values.size())
-    return emitError() << "expected " << slots->size()
+  if (access->slots.size() != values.size())
+    return emitError() << "expected " << access->slots.size()
                        << " values to store to shared memory, got "
                        << values.size();
   int32_t duplicates = getDuplicateRegisterMask(layout);
   Value owner = emitOwnerPredicate(rewriter, loc, targetInfo, layout);
   Type memoryType = getMemoryType(llvmElementType);
-  unsigned alignment = getSharedElementBytes(buffer.elementType);
+  unsigned vec = access->vectorWidth;
+  Type vectorType = getAccessType(memoryType, vec);
   SmallVector<std::pair<Value, Value>> stores;
-  for (auto [r, slot] : llvm::enumerate(*slots)) {
+  for (unsigned r = 0; r < values.size(); r += vec) {
     if (r & duplicates)
       continue;
-    Value value = values[r];
-    if (memoryType != llvmElementType)
-      value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
-    stores.push_back({value, emitSharedSlotPointer(rewriter, loc, buffer, slot)});
+    Value stored;
+    for (unsigned j = 0; j < vec; ++j) {
+      Value value = values[r + j];
+      if (memoryType != llvmElementType)
+        value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
+      if (vec == 1) {
+        stored = value;
+        break;
+      }
+      if (!stored)
+        stored = LLVM::UndefOp::create(rewriter, loc, vectorType);
+      stored = LLVM::InsertElementOp::create(rewriter, loc, stored, value,
+                                             i32Const(rewriter, loc, j));
+    }
+    stores.push_back(
+        {stored, emitSharedSlotPointer(rewriter, loc, buffer, access->slots[r])});
   }
   emitGuarded(rewriter, loc, owner, [&] {
     for (auto [value, ptr] : stores)
-      LLVM::StoreOp::create(rewriter, loc, value, ptr, alignment);
+      LLVM::StoreOp::create(rewriter, loc, value, ptr, access->alignment);
   });
   return success();
 }
@@ -146,21 +244,29 @@ FailureOr<SmallVector<Value>> mlir::triton_musa::loadDistributedFromShared(
     RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
     const SharedBuffer &buffer, const LinearLayout &layout,
     Type llvmElementType, function_ref<InFlightDiagnostic()> emitError) {
-  FailureOr<SmallVector<Value>> slots =
-      emitSharedSlots(rewriter, loc, targetInfo, buffer, layout, emitError);
-  if (failed(slots))
+  FailureOr<SharedAccess> access = getSharedAccess(
+      rewriter, loc, targetInfo, buffer, layout, llvmElementType, emitError);
+  if (failed(access))
     return failure();
   Type memoryType = getMemoryType(llvmElementType);
-  unsigned alignment = getSharedElementBytes(buffer.elementType);
+  unsigned vec = access->vectorWidth;
+  Type vectorType = getAccessType(memoryType, vec);
   SmallVector<Value> values;
   // Registers holding the same element load the same slot; CSE merges them.
-  for (Value slot : *slots) {
-    Value ptr = emitSharedSlotPointer(rewriter, loc, buffer, slot);
-    Value value = LLVM::LoadOp::create(rewriter, loc, memoryType, ptr,
-                                       alignment);
-    if (memoryType != llvmElementType)
-      value = LLVM::TruncOp::create(rewriter, loc, llvmElementType, value);
-    values.push_back(value);
+  for (unsigned r = 0; r < access->slots.size(); r += vec) {
+    Value ptr = emitSharedSlotPointer(rewriter, loc, buffer, access->slots[r]);
+    Value loaded = LLVM::LoadOp::create(rewriter, loc, vectorType, ptr,
+                                        access->alignment);
+    for (unsigned j = 0; j < vec; ++j) {
+      Value value = vec == 1 ? loaded
+                             : LLVM::ExtractElementOp::create(
+                                   rewriter, loc, loaded,
+                                   i32Const(rewriter, loc, j))
+                                   .getResult();
+      if (memoryType != llvmElementType)
+        value = LLVM::TruncOp::create(rewriter, loc, llvmElementType, value);
+      values.push_back(value);
+    }
   }
   return values;
 }

@@ -48,14 +48,26 @@ emitSharedSlots(RewriterBase &rewriter, Location loc,
                 const mlir::triton_musa::LinearLayout &layout,
                 function_ref<InFlightDiagnostic()> emitError);
 
+/// The widest access of one thread to shared memory, in bytes.
+inline constexpr unsigned kMaxSharedAccessBytes = 16;
+
+/// The number of consecutive registers (a power of two, at most `maxVec`)
+/// the current thread accesses together: register r + j must hold the
+/// element at slot(r) + j of the buffer (`toSlots` maps registers, lanes
+/// and warps to slots), with slot(r) a multiple of the width (buffers start
+/// aligned to their widest access).
+unsigned getSharedVectorWidth(const mlir::triton_musa::LinearLayout &toSlots,
+                              const SharedBuffer &buffer, unsigned maxVec);
+
 /// Pointer to element slot `slot` of `buffer` (padding applied).
 Value emitSharedSlotPointer(RewriterBase &rewriter, Location loc,
                             const SharedBuffer &buffer, Value slot);
 
 /// Stores the current thread's `values` (converted element values, one per
-/// register of `layout`) into `buffer`. Registers that repeat lower
-/// registers are skipped and only one of the lanes/warps holding the same
-/// elements writes (a branch around the stores).
+/// register of `layout`) into `buffer`, as vectors of registers that are
+/// consecutive in the buffer (getSharedVectorWidth). Registers that repeat
+/// lower registers are skipped and only one of the lanes/warps holding the
+/// same elements writes (a branch around the stores).
 LogicalResult storeDistributedToShared(
     RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
     const SharedBuffer &buffer, const mlir::triton_musa::LinearLayout &layout,
@@ -63,7 +75,8 @@ LogicalResult storeDistributedToShared(
     function_ref<InFlightDiagnostic()> emitError);
 
 /// Loads, for every register of `layout`, the element the current thread
-/// holds there from `buffer`; values have type `llvmElementType`.
+/// holds there from `buffer` (vectors as storeDistributedToShared); values
+/// have type `llvmElementType`.
 FailureOr<SmallVector<Value>> loadDistributedFromShared(
     RewriterBase &rewriter, Location loc, const TargetInfo &targetInfo,
     const SharedBuffer &buffer, const mlir::triton_musa::LinearLayout &layout,

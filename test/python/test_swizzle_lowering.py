@@ -1,5 +1,6 @@
 """A real swizzle (`#ttg.swizzled_shared` with maxPhase > 1) through local_alloc and local_load:
-every thread's shared-memory byte address, for both archs, against the swizzle's definition.
+every thread's shared-memory byte address, for both archs, against the swizzle's definition
+(element by element, also inside the vectors a thread stores and loads at once).
 
 The lowered function's address arithmetic is straight-line integer code, so it is evaluated
 here for every thread id (a tiny interpreter over the llvm ops it uses): the store of the
@@ -79,6 +80,15 @@ _BINARY = {"and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a,
            "sub": lambda a, b: (a - b) & 0xFFFFFFFF}
 
 
+def _element_bytes(type_text: str) -> int:
+    """Bytes of the f16/f32 elements in an op's type."""
+    return 2 if "f16" in type_text else 4
+
+
+def _vector_lanes(type_text: str) -> int:
+    return int(re.search(r"vector<(\d+)x", type_text).group(1))
+
+
 def run_thread(body: List[str], tid: int) -> Tuple[Dict[int, int], Dict[int, int]]:
     """(input register -> byte it is stored at, output register -> byte it is loaded from) for thread `tid`."""
     env: Dict[str, object] = {}
@@ -103,12 +113,23 @@ def run_thread(body: List[str], tid: int) -> Tuple[Dict[int, int], Dict[int, int
             env[name] = env[operands[0]] + env[operands[1]]
         elif op == "extractvalue" and operands[0] == "%arg0":
             env[name] = ("in", int(re.search(r"\[(\d+)\]", rest).group(1)))
+        elif op == "mlir.undef" and "vector<" in rest:
+            env[name] = {}  # vector lane -> value
+        elif op == "insertelement":
+            env[name] = {**env[operands[1]], env[operands[2]]: env[operands[0]]}
+        elif op == "extractelement":
+            vector, lane = env[operands[0]], env[operands[1]]
+            assert vector[0] == "smem-vector", f"extracts from a loaded vector: {line}"
+            env[name] = ("smem", vector[1] + lane * _element_bytes(rest))
         elif op == "store" and "!llvm.ptr<3>" in rest:
             value = env[operands[0]]
-            assert isinstance(value, tuple) and value[0] == "in", f"stores an input register: {line}"
-            stores[value[1]] = env[operands[1]]
+            lanes = value if isinstance(value, dict) else {0: value}
+            assert not isinstance(value, dict) or sorted(lanes) == list(range(_vector_lanes(rest))), line
+            for lane, element in lanes.items():
+                assert isinstance(element, tuple) and element[0] == "in", f"stores an input register: {line}"
+                stores[element[1]] = env[operands[1]] + lane * _element_bytes(rest)
         elif op == "load" and "!llvm.ptr<3>" in rest:
-            env[name] = ("smem", env[operands[0]])
+            env[name] = ("smem-vector" if "vector<" in rest else "smem", env[operands[0]])
         elif op == "insertvalue" and isinstance(env.get(operands[0]), tuple):
             result[int(re.search(r"\[(\d+)\]", rest).group(1))] = env[operands[0]][1]
         elif op in ("call", "return", "mlir.undef", "insertvalue", "extractvalue"):

@@ -8,6 +8,9 @@ refers to these lines.
     device      not usable: torch_musa is not installed (...)
     sdk         not found: the MUSA SDK is needed to turn LLVM IR into a mubin, and its llc was not found; ...
     templates   Triton's AOT tool will not find them: .../triton/tools/extra/musa/compile.c is missing
+    selftest    python -m triton_musa.tools.selftest (or doctor --selftest) checks every inferred hardware fact ...
+
+``--selftest`` then runs the bring-up kit (triton_musa.tools.selftest).
 """
 
 from __future__ import annotations
@@ -90,8 +93,13 @@ def check_templates() -> Check:
     return "templates", True, f"Triton's AOT tool reads them from {triton_template_dir()}"
 
 
+def check_selftest() -> Check:
+    return "selftest", True, "python -m triton_musa.tools.selftest (or doctor --selftest) checks every inferred " \
+        "hardware fact on this machine's device and SDK and writes a report to attach to a bug report"
+
+
 CHECKS: Sequence[Callable[[], Check]] = (check_triton, check_backend, check_driver, check_device, check_sdk,
-                                         check_templates)
+                                         check_templates, check_selftest)
 
 
 def run(checks: Sequence[Callable[[], Check]] = CHECKS) -> List[Check]:
@@ -105,10 +113,16 @@ def run(checks: Sequence[Callable[[], Check]] = CHECKS) -> List[Check]:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
     results = run()
     for topic, fine, what in results:
         print(f"{topic:<11} {'' if fine else '[!] '}{what}")
-    return 0 if all(fine for _, fine, _ in results[:3]) else 1
+    status = 0 if all(fine for _, fine, _ in results[:3]) else 1
+    if "--selftest" in args:
+        from .selftest import main as selftest_main
+        print()
+        status = max(status, selftest_main([a for a in args if a != "--selftest"]))
+    return status
 
 
 if __name__ == "__main__":

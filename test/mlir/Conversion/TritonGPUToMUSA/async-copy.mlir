@@ -12,6 +12,10 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,MUSA --input-file=%t.mp_22.mlir --implicit-check-not="!llvm.ptr<1> -> vector"
 // RUN: musa-opt %s -split-input-file --musa-allocate-shared-memory=arch=mp_31 --musa-insert-barriers=arch=mp_31 "--convert-tritongpu-to-musa=arch=mp_31 target=emulator" -o %t.emu.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,EMU --input-file=%t.emu.mlir --implicit-check-not="!llvm.ptr<1> -> vector"
+// RUN: musa-opt %s -split-input-file --musa-allocate-shared-memory=arch=mp_31 --musa-insert-barriers=arch=mp_31 "--convert-tritongpu-to-musa=arch=mp_31 target=proxy" -o %t.proxy.mlir
+// RUN: FileCheck %s --check-prefix=PROXY --input-file=%t.proxy.mlir --implicit-check-not="!llvm.ptr<1> -> vector"
+// On the proxy a copy is cp.async: `.cg` (L1 bypassed) for 16 bytes, `.ca`
+// (the only form there is) for 4 and 8; the wait is cp.async.wait.all.
 // A synchronous vector load from global memory (what a copy lowered as a
 // plain load would print) appears nowhere (--implicit-check-not).
 
@@ -22,6 +26,9 @@
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
   // CHECK-LABEL: llvm.func @copy_masked
+  // PROXY-LABEL: llvm.func @copy_masked
+  // PROXY: llvm.cond_br
+  // PROXY: llvm.call @llvm.nvvm.cp.async.cg.shared.global.16(
   // CHECK: llvm.cond_br %{{.*}}, ^[[COPY:bb[0-9]+]], ^[[SKIP:bb[0-9]+]]
   // CHECK: ^[[COPY]]:
   // MUSA: llvm.call @llvm.musa.memcpy.g2s(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {convergent, no_unwind} : (!llvm.ptr<3>, !llvm.ptr<1>, i32, i32) -> ()
@@ -39,10 +46,12 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // MUSA-NEXT: llvm.call @llvm.musa.barrier0()
   // EMU: llvm.call @__musa_emu_async_copy_wait() : () -> ()
   // EMU-NEXT: llvm.call @__musa_emu_barrier()
+  // PROXY: llvm.call @llvm.nvvm.cp.async.wait.all() : () -> ()
+  // PROXY: llvm.call @llvm.nvvm.barrier.cta.sync.aligned.all(
   // Only one wait, and the local_load reads shared memory after it.
   // MUSA-NOT: llvm.musa.memcpy.g2s.wait
   // EMU-NOT: __musa_emu_async_copy_wait
-  // CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> f16
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
   // CHECK: llvm.return
   tt.func public @copy_masked(%ptrs: tensor<32x64x!tt.ptr<f16>, #blocked> {tt.divisibility = 16 : i32}, %mask: tensor<32x64xi1, #blocked>) -> tensor<32x64xf16, #blocked> {
     %other = arith.constant dense<1.000000e+00> : tensor<32x64xf16, #blocked>
@@ -63,6 +72,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
   // CHECK-LABEL: llvm.func @copy_unmasked
+  // PROXY-LABEL: llvm.func @copy_unmasked
   // Two copies of 16 bytes (prefetch 0 on MUSA).
   // CHECK: %[[B0:.*]] = llvm.mlir.constant(16 : i32) : i32
   // MUSA-NEXT: %[[P0:.*]] = llvm.mlir.constant(0 : i32) : i32
@@ -72,6 +82,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // MUSA-NEXT: %[[P1:.*]] = llvm.mlir.constant(0 : i32) : i32
   // MUSA-NEXT: llvm.call @llvm.musa.memcpy.g2s(%{{.*}}, %{{.*}}, %[[B1]], %[[P1]])
   // EMU-NEXT: llvm.call @__musa_emu_async_copy(%{{.*}}, %{{.*}}, %[[B1]])
+  // PROXY: llvm.call @llvm.nvvm.cp.async.cg.shared.global.16(%{{.*}}, %{{.*}}) : (!llvm.ptr<3>, !llvm.ptr<1>) -> ()
+  // PROXY: llvm.call @llvm.nvvm.cp.async.cg.shared.global.16(
+  // PROXY-NOT: cp.async.ca
+  // PROXY: llvm.return
   // CHECK-NOT: llvm.store
   // CHECK: llvm.return
   tt.func public @copy_unmasked(%ptrs: tensor<32x64x!tt.ptr<f16>, #blocked> {tt.divisibility = 16 : i32}) {
@@ -79,6 +93,31 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %t = ttg.async_copy_global_to_local %ptrs, %buf {contiguity = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked> -> <32x64xf16, #shared, #smem, mutable>
     %g = ttg.async_commit_group tokens %t
     %w = ttg.async_wait %g {num = 0 : i32}
+    tt.return
+  }
+}
+
+// -----
+
+// Four f16 per thread and vector: one 8-byte copy per vector.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
+  // CHECK-LABEL: llvm.func @copy_8_bytes
+  // PROXY-LABEL: llvm.func @copy_8_bytes
+  // CHECK: llvm.mlir.constant(8 : i32) : i32
+  // MUSA-NEXT: llvm.mlir.constant(0 : i32) : i32
+  // MUSA-NEXT: llvm.call @llvm.musa.memcpy.g2s(
+  // EMU-NEXT: llvm.call @__musa_emu_async_copy(
+  // PROXY: llvm.call @llvm.nvvm.cp.async.ca.shared.global.8(
+  // PROXY-NOT: cp.async.cg
+  // PROXY: llvm.return
+  // CHECK: llvm.return
+  tt.func public @copy_8_bytes(%ptrs: tensor<16x32x!tt.ptr<f16>, #blocked> {tt.divisibility = 16 : i32}) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<16x32xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %ptrs, %buf {contiguity = 4 : i32} : tensor<16x32x!tt.ptr<f16>, #blocked> -> <16x32xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
     tt.return
   }
 }
@@ -124,7 +163,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // MUSA-NEXT: llvm.call @llvm.musa.barrier0()
   // EMU: llvm.call @__musa_emu_async_copy_wait()
   // EMU-NEXT: llvm.call @__musa_emu_barrier()
-  // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
   // The refill of the other buffer waits for every thread's reads of the
   // ring (--musa-insert-barriers: a copy writes its whole allocation).
   // MUSA: llvm.call @llvm.musa.syncthreads.lm()

@@ -13,7 +13,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // CHECK-NEXT: %[[OFF:.*]] = llvm.mlir.constant(2112 : i32) : i32
   // CHECK-NEXT: %[[VIEW:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   // CHECK: llvm.getelementptr %[[VIEW]][
-  // CHECK-COUNT-4: llvm.store %{{.*}} : f16, !llvm.ptr<3>
+  // A thread's 4 elements of a row are one 8-byte vector (the view starts
+  // at a slot that keeps it aligned), two rows per thread.
+  // CHECK-COUNT-2: llvm.store %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  // CHECK: llvm.return
   tt.func public @subslice(%x: tensor<16x32xf16, #blocked>) {
     %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
     %v = ttg.memdesc_subslice %a[16, 32] : !ttg.memdesc<32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x32xf16, #shared, #smem, mutable, 32x64>

@@ -15,7 +15,8 @@
 // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @alloc_load(
 // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
-// Store slots (row-major 16 columns): lane * 4 + warp * (4 * warpSize) + r.
+// Store slots (row-major 16 columns): lane * 4 + warp * (4 * warpSize) + r;
+// a thread's 4 registers are 4 consecutive slots, stored as one vector.
 // CHECK: %[[TID:.*]] = llvm.call @llvm.musa.read.ptx.sreg.tid.x()
 // MP31-NEXT: llvm.mlir.constant(31 : i32)
 // MP22-NEXT: llvm.mlir.constant(127 : i32)
@@ -27,27 +28,24 @@
 // MP22-NEXT: llvm.mlir.constant(9 : i32)
 // CHECK-NEXT: %[[W:.*]] = llvm.shl %[[WARP]], %{{.*}} : i32
 // CHECK-NEXT: %[[S0:.*]] = llvm.or %[[L]], %[[W]] : i32
-// CHECK: llvm.mlir.constant(1 : i32)
-// CHECK-NEXT: %[[S1:.*]] = llvm.or %[[S0]], %{{.*}} : i32
+// CHECK-COUNT-4: llvm.insertelement %{{.*}} : vector<4xf16>
 // Bytes = slot * 2.
 // CHECK: %[[B0:.*]] = llvm.mul %[[S0]], %{{.*}} : i32
 // CHECK-NEXT: %[[P0:.*]] = llvm.getelementptr %[[BASE]][%[[B0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-// CHECK-NEXT: llvm.mlir.constant(2 : i32)
-// CHECK-NEXT: %[[B1:.*]] = llvm.mul %[[S1]], %{{.*}} : i32
-// CHECK-NEXT: %[[P1:.*]] = llvm.getelementptr %[[BASE]][%[[B1]]]
-// CHECK: llvm.store %{{.*}}, %[[P0]] {alignment = 2 : i64} : f16, !llvm.ptr<3>
-// CHECK-NEXT: llvm.store %{{.*}}, %[[P1]] {alignment = 2 : i64} : f16, !llvm.ptr<3>
-// CHECK-COUNT-2: llvm.store %{{.*}} : f16, !llvm.ptr<3>
+// CHECK-NEXT: llvm.store %{{.*}}, %[[P0]] {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
 // The barrier the insertion pass put between the alloc and the load.
 // CHECK-NEXT: llvm.call @llvm.musa.syncthreads.lm()
-// The dot operand: each thread reads its row's 16 k values:
-// slot = (lane & ~3) * 4 + warp * (4 * warpSize) + k.
+// The dot operand: each thread reads its row's 16 k values, two 16-byte
+// vectors: slot = (lane & ~3) * 4 + warp * (4 * warpSize) + k.
 // MP31: llvm.mlir.constant(28 : i32)
 // MP22: llvm.mlir.constant(124 : i32)
 // CHECK-NEXT: %[[ROW:.*]] = llvm.and %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT: llvm.mlir.constant(2 : i32)
 // CHECK-NEXT: %[[R4:.*]] = llvm.shl %[[ROW]], %{{.*}} : i32
-// CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> f16
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-8: llvm.extractelement
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-8: llvm.extractelement
 // CHECK-NOT: llvm.store
 // CHECK: llvm.return
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -86,8 +84,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: llvm.call @llvm.musa.syncthreads.lm()
 // CHECK: llvm.cond_br %{{.*}}, ^[[THEN:.*]], ^[[JOIN:.*]]
 // CHECK: ^[[THEN]]:
-// MP31-COUNT-8: llvm.store %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<3>
-// MP22-COUNT-32: llvm.store %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<3>
+// Each row's 4 registers as one vector.
+// MP31-COUNT-2: llvm.store %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
+// MP22-COUNT-8: llvm.store %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
 // CHECK-NEXT: llvm.br ^[[JOIN]]
 // CHECK: ^[[JOIN]]:
 // CHECK-NEXT: llvm.call @llvm.musa.syncthreads.lm()
@@ -138,14 +137,38 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK-NEXT: llvm.mlir.constant(4 : i32)
 // CHECK-NEXT: %[[BYTES:.*]] = llvm.mul %[[PHYS]], %{{.*}} : i32
 // CHECK-NEXT: llvm.getelementptr %{{.*}}[%[[BYTES]]]
-// CHECK-COUNT-4: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// The interval (16) is a multiple of the 4 registers of a row, so they
+// stay one 16-byte vector after padding.
+// CHECK-NEXT: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK-NEXT: llvm.call @llvm.musa.syncthreads.lm()
-// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.padded_shared<[16:+4] {order = [1, 0], shape = [32, 16]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
   tt.func public @padded(%x: tensor<32x16xf32, #blocked>) -> tensor<32x16xf32, #blocked> {
+    %a = ttg.local_alloc %x : (tensor<32x16xf32, #blocked>) -> !ttg.memdesc<32x16xf32, #shared, #smem>
+    %l = ttg.local_load %a : !ttg.memdesc<32x16xf32, #shared, #smem> -> tensor<32x16xf32, #blocked>
+    tt.return %l : tensor<32x16xf32, #blocked>
+  }
+}
+
+// -----
+
+// #ttg.padded_shared<[16:+2]>: a padding of 2 slots would misalign the
+// second vector of 4 registers of every row after it (slot 16 is at 18), so
+// the 4 registers go as two 8-byte vectors, which the padding keeps aligned.
+// CHECK-LABEL: llvm.func @padded_odd(
+// CHECK-COUNT-2: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK-NEXT: llvm.call @llvm.musa.syncthreads.lm()
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK-NOT: vector<4xf32>
+// CHECK: llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.padded_shared<[16:+2] {order = [1, 0], shape = [32, 16]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
+  tt.func public @padded_odd(%x: tensor<32x16xf32, #blocked>) -> tensor<32x16xf32, #blocked> {
     %a = ttg.local_alloc %x : (tensor<32x16xf32, #blocked>) -> !ttg.memdesc<32x16xf32, #shared, #smem>
     %l = ttg.local_load %a : !ttg.memdesc<32x16xf32, #shared, #smem> -> tensor<32x16xf32, #blocked>
     tt.return %l : tensor<32x16xf32, #blocked>

@@ -39,6 +39,21 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32
 
 // -----
 
+// Four f16 per thread and vector: one 8-byte copy per vector.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [16, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32, ttg.target = "musa:mp_22"} {
+  tt.func public @copy_8_bytes(%ptrs: tensor<64x32x!tt.ptr<f16>, #blocked> {tt.divisibility = 16 : i32}) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %ptrs, %buf {contiguity = 4 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    tt.return
+  }
+}
+
+// -----
+
 // One f16 per thread and vector (2 bytes, under the 4-byte minimum of a g2s
 // copy): a plain global load (or `other`) and a plain shared store.
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 8], warpsPerCTA = [4, 1], order = [1, 0]}>

@@ -41,3 +41,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32
     tt.return %l : tensor<128x16xf32, #blocked>
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.padded_shared<[16:+2] {order = [1, 0], shape = [128, 16]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32, ttg.target = "musa:mp_22"} {
+  tt.func public @padded_odd(%x: tensor<128x16xf32, #blocked>) -> tensor<128x16xf32, #blocked> {
+    %a = ttg.local_alloc %x : (tensor<128x16xf32, #blocked>) -> !ttg.memdesc<128x16xf32, #shared, #smem>
+    %l = ttg.local_load %a : !ttg.memdesc<128x16xf32, #shared, #smem> -> tensor<128x16xf32, #blocked>
+    tt.return %l : tensor<128x16xf32, #blocked>
+  }
+}
