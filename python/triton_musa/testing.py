@@ -16,7 +16,7 @@ import warnings
 from types import ModuleType
 from typing import Any, Callable, List, Optional, Sequence
 
-__all__ = ["do_bench"]
+__all__ = ["do_bench", "do_bench_once"]
 
 
 
@@ -42,6 +42,36 @@ def do_bench(fn: Callable[[], Any], warmup: int = 25, rep: int = 100, grad_to_no
                       "not a MUSA GPU", stacklevel=2)
     return _stock_do_bench(fn, warmup=warmup, rep=rep, grad_to_none=grad_to_none, quantiles=quantiles,
                            return_mode=return_mode)
+
+
+def do_bench_once(fn: Callable[[], Any], warmup: int = 25, rep: int = 100,
+                  grad_to_none: Optional[Sequence[Any]] = None, quantiles: Optional[List[float]] = None,
+                  return_mode: str = "mean") -> Any:
+    """The autotuner's benchmarker on the CPU emulator (``driver.get_benchmarker()``): ``fn`` runs once to
+    warm up (compiling the config), then once more timed with a host clock, in milliseconds, in the shape
+    ``do_bench`` gives (one value per quantile, or the one time for any ``return_mode``). The stock loop's
+    dozens of repetitions only make emulator times steadier, and emulator times say nothing about a GPU,
+    so an autotuned kernel costs two runs per config instead (``warmup``/``rep`` are accepted and unused)."""
+    import time
+    from triton.runtime import driver
+    if not getattr(driver.active, "emulated", False):
+        raise RuntimeError("triton_musa.testing.do_bench_once times the CPU emulator; on a MUSA device use "
+                           "triton.musa_testing.do_bench")
+    warnings.warn("triton-musa: benchmarking on the CPU emulator: times measure the emulator, "
+                  "not a MUSA GPU", stacklevel=2)
+    if return_mode not in ("min", "max", "mean", "median", "all"):
+        raise ValueError(f"return_mode must be min, max, mean, median or all; got {return_mode!r}")
+    fn()
+    if grad_to_none is not None:
+        for x in grad_to_none:
+            x.grad = None
+    start = time.perf_counter()
+    fn()
+    ms = (time.perf_counter() - start) * 1000.0
+    if quantiles is not None:
+        values = [ms for _ in quantiles]
+        return values[0] if len(values) == 1 else values
+    return [ms] if return_mode == "all" else ms
 
 
 def _stock_do_bench(fn: Callable[[], Any], **kwargs: Any) -> Any:

@@ -145,6 +145,32 @@ def test_do_bench_measures_the_emulator() -> None:
     assert ms > 0
 
 
+def test_autotuner_runs_each_config_twice_on_the_emulator() -> None:
+    """The autotuner's benchmarker on the emulator: a warm-up and a timed run per config, then the chosen
+    config runs the call itself; the result is the kernel's, whichever config won."""
+    runs: Dict[int, int] = {}
+
+    def counter(block: int) -> Any:
+        def hook(nargs: Dict[str, Any]) -> None:
+            runs[block] = runs.get(block, 0) + 1
+        return hook
+
+    blocks = (128, 256, 1024)
+    tuned = triton.autotune(configs=[triton.Config({"BLOCK": b}, num_warps=4, pre_hook=counter(b)) for b in blocks],
+                            key=["n"])(add_kernel)
+    n = 3000
+    x, y = torch.rand(n), torch.rand(n)
+    out = torch.full_like(x, float("nan"))
+    with pytest.warns(UserWarning, match="measure the emulator"):
+        tuned[lambda meta: (triton.cdiv(n, meta["BLOCK"]), )](x, y, out, n)
+    torch.testing.assert_close(out, x + y)
+    best = tuned.best_config.kwargs["BLOCK"]
+    assert runs == {b: 2 + (b == best) for b in blocks}
+    bench = triton.runtime.driver.active.get_benchmarker()
+    with pytest.warns(UserWarning, match="measure the emulator"):
+        assert len(bench(lambda: None, quantiles=(0.5, 0.2, 0.8))) == 3
+
+
 def test_current_target_is_the_emulated_arch() -> None:
     target = triton.runtime.driver.active.get_current_target()
     expected = os.environ.get("TRITON_MUSA_ARCH", "mp_31")

@@ -91,6 +91,9 @@ def test_emulated_device_properties_follow_the_arch(arch: str) -> None:
     from triton_musa.backend.environment import emulated_arch, emulator_threads
     properties = driver.active.utils.get_device_properties(None)  # torch.device("cpu").index
     assert properties == driver.active.utils.get_device_properties(0)
+    # The driver's current device is torch's name for the CPU's current device.
+    assert driver.active.get_current_device() == torch.cpu.current_device() == "cpu"
+    assert properties == driver.active.utils.get_device_properties(driver.active.get_current_device())
     assert properties["warpSize"] == emulated_arch().warp_size == (32 if arch == "mp_31" else 128)
     assert properties["max_shared_mem"] == emulated_arch().max_shared_memory_bytes
     assert properties["multiprocessor_count"] == (emulator_threads() or os.cpu_count())
@@ -99,7 +102,7 @@ def test_emulated_device_properties_follow_the_arch(arch: str) -> None:
         triton.testing.get_dram_gbps()
     with pytest.raises(KeyError, match="'arch': the MUSA CPU emulator .* it is not one of them"):
         properties["arch"]
-    with pytest.raises(ValueError, match="one device, 0; got 1"):
+    with pytest.raises(ValueError, match="one device, 'cpu' \\(or 0\\); got 1"):
         driver.active.utils.get_device_properties(1)
 
 

@@ -272,6 +272,10 @@ class MusaBackend(BaseBackend):
         passes.ttgpuir.add_optimize_thread_locality(pm)
         passes.ttgpuir.add_remove_layout_conversions(pm)
         passes.ttir.add_loop_aware_cse(pm)
+        # Loop nests marked `tl.range(..., flatten=True)` become one loop, as Triton's NVIDIA
+        # stages (sm80/sm90) do before pipelining: target-independent, on scf and arith only.
+        passes.ttgpuir.add_fuse_nested_loops(pm)
+        passes.common.add_canonicalizer(pm)
         passes.ttir.add_triton_licm(pm)
         passes.common.add_canonicalizer(pm)
         # Without accelerate_matmul the dots keep blocked (FMA) operand layouts. This pass is

@@ -8,7 +8,7 @@ The probe that says whether the MUSA device is usable, and why not, is
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple, Type
+from typing import Any, Optional, Tuple, Type, Union
 
 from . import emulator
 from .environment import arch_override, emulated_arch
@@ -90,12 +90,14 @@ class EmulatorDevice:
         self.utils = emulator.EmulatorUtils()
         self.launcher_cls: Type[Any] = EmulatorLauncher
 
-    def current_device(self) -> int:
-        return 0
+    def current_device(self) -> Union[int, str]:
+        """The emulator's device is the CPU, and the current device is what torch names it
+        (``torch.cpu.current_device()``, "cpu"), so the generic ``getattr(torch, device).current_device()``
+        gives the key Triton files the compiled kernels under, as it does on a GPU."""
+        return emulator.EMULATOR_DEVICE
 
-    def set_current_device(self, device: int) -> None:
-        if device != 0:
-            raise ValueError(f"the MUSA CPU emulator has one device, 0; got {device}")
+    def set_current_device(self, device: Union[int, str]) -> None:
+        emulator.check_emulator_device(device)
 
     def current_stream(self, device: Optional[int]) -> int:
         return 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from triton.backends.compiler import GPUTarget
 from triton.backends.driver import Benchmarker, DriverBase
@@ -77,10 +77,11 @@ class MusaDriver(DriverBase):
                           f"{EMULATOR_ENV} to run kernels on the emulator", stacklevel=2)
         return active
 
-    def get_current_device(self) -> int:
+    def get_current_device(self) -> Union[int, str]:
+        """The device index on a MUSA GPU; "cpu" on the emulator (what torch.cpu.current_device() says)."""
         return self.device.current_device()
 
-    def set_current_device(self, device: int) -> None:
+    def set_current_device(self, device: Union[int, str]) -> None:
         self.device.set_current_device(device)
 
     def get_current_stream(self, device: Optional[int] = None) -> int:
@@ -120,8 +121,10 @@ class MusaDriver(DriverBase):
             raise ValueError(f"no C type for Triton argument type {ty!r} on MUSA") from None
 
     def get_benchmarker(self) -> Benchmarker:
-        from ..testing import do_bench
-        return do_bench
+        """What the autotuner times configs with: MUSA events on a device; on the emulator one warm-up and
+        one timed run per config (testing.do_bench_once)."""
+        from ..testing import do_bench, do_bench_once
+        return do_bench_once if self.emulated else do_bench
 
     def get_empty_cache_for_benchmark(self) -> Any:
         return self.device.empty_cache_for_benchmark()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import os
 import time
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple, Union
 
 from .driver_utils import DeviceProperties, RefusesCudaOnlyUtils
 from .environment import emulated_arch, emulator_forced, emulator_threads, musa_device_status
@@ -71,6 +71,17 @@ def emulated_registers_per_thread(threads_per_block: int) -> int:
     return max(1, EMULATED_REGISTERS_PER_MULTIPROCESSOR // max(1, threads_per_block))
 
 
+# The emulator's one device, named as torch names the CPU's current device (torch.cpu.current_device()).
+EMULATOR_DEVICE = "cpu"
+
+
+def check_emulator_device(device: Union[int, str, None]) -> None:
+    """Accepts the names of the emulator's one device: "cpu" (the driver's current device), 0, or None
+    (``torch.device("cpu").index``)."""
+    if device not in (EMULATOR_DEVICE, 0, None):
+        raise ValueError(f"the MUSA CPU emulator has one device, {EMULATOR_DEVICE!r} (or 0); got {device!r}")
+
+
 class EmulatorUtils(RefusesCudaOnlyUtils):
     """``driver.utils`` of the emulator: loads kernels, describes the emulated device (see the README's
     emulator section for what each number means here)."""
@@ -83,11 +94,11 @@ class EmulatorUtils(RefusesCudaOnlyUtils):
         # so nothing spills.
         return loaded, loaded, n_regs, 0, MAX_THREADS_PER_BLOCK
 
-    def get_device_properties(self, device: Optional[int]) -> Dict[str, Any]:
-        """The emulated device's properties. ``device`` is 0, or None as the index of the emulator's torch
-        device (``torch.device("cpu").index``)."""
-        if device not in (0, None):
-            raise ValueError(f"the MUSA CPU emulator has one device, 0; got {device}")
+    def get_device_properties(self, device: Union[int, str, None]) -> Dict[str, Any]:
+        """The emulated device's properties. ``device`` is the driver's current device ("cpu", as
+        ``torch.cpu.current_device()``), 0, or None as the index of the emulator's torch device
+        (``torch.device("cpu").index``)."""
+        check_emulator_device(device)
         from .. import _musa_mlir  # noqa: F401  (fails early if the library is missing)
         arch = emulated_arch()
         values = {
@@ -136,8 +147,8 @@ class EmulatorDeviceInterface:
         pass
 
     @staticmethod
-    def current_device() -> int:
-        return 0
+    def current_device() -> str:
+        return EMULATOR_DEVICE
 
     @staticmethod
     def device_count() -> int:
