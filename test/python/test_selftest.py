@@ -16,6 +16,7 @@ from typing import Dict, Iterator
 
 import pytest
 
+import triton_musa
 from triton_musa.backend import toolchain as musa_toolchain
 from triton_musa.backend.emulator import emulator_active
 from triton_musa.tools.selftest import abi, device, facts
@@ -24,7 +25,9 @@ from triton_musa.tools.selftest.report import CONFIRMED, DIFFERS, NOT_CHECKED
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
 
-REPO = Path(__file__).resolve().parents[2]
+# The triton_musa under test: the source tree in a dev setup, site-packages after `pip install .` (whose
+# source tree lacks the built extension modules).
+PACKAGE_ROOT = Path(triton_musa.__file__).resolve().parent.parent
 PROBES = {probe.name: probe for probe in device.PROBES}
 
 
@@ -230,7 +233,7 @@ def test_the_command_without_sdk_or_device(tmp_path: Path) -> None:
     """Here: every device probe on the emulator confirms, the ABI section says why it did not run, exit 0."""
     env = {k: v for k, v in os.environ.items() if k not in (musa_toolchain.LLC_ENV, musa_toolchain.LLD_ENV)}
     env.update(MUSA_HOME=str(tmp_path / "no-sdk"), TRITON_MUSA_EMULATOR="1",
-               PYTHONPATH=os.pathsep.join([str(REPO / "python"), env.get("PYTHONPATH", "")]))
+               PYTHONPATH=os.pathsep.join([str(PACKAGE_ROOT), env.get("PYTHONPATH", "")]))
     proc = subprocess.run([sys.executable, "-m", "triton_musa.tools.selftest", "--out", str(tmp_path)],
                           env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
