@@ -12,6 +12,7 @@
 #include "conversion/TritonGPUToMUSA/Scratch.h"
 #include "target/TargetInfo.h"
 
+#include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 
@@ -28,6 +29,7 @@ namespace mlir::triton_musa {
 using namespace mlir;
 using namespace mlir::triton_musa;
 namespace ttg = mlir::triton::gpu;
+namespace mgpu = mlir::musagpu;
 
 namespace {
 
@@ -139,6 +141,13 @@ private:
       addViewed(load.getSrc(), /*write=*/false, accesses);
       return accesses;
     }
+    // SQMMA reads both operand buffers (until its wait; the pipeline places
+    // that wait before the buffers are refilled).
+    if (auto sqmma = dyn_cast<mgpu::SQMMAOp>(op)) {
+      addViewed(sqmma.getA(), /*write=*/false, accesses);
+      addViewed(sqmma.getB(), /*write=*/false, accesses);
+      return accesses;
+    }
     if (isa<ttg::LocalDeallocOp, ttg::MemDescIndexOp, ttg::MemDescSubsliceOp,
             ttg::MemDescTransOp, ttg::MemDescReshapeOp,
             ttg::MemDescReinterpretOp, triton::CallOp>(op))
@@ -161,6 +170,14 @@ private:
         addViewed(operand, /*write=*/false, accesses);
       }
     return accesses;
+  }
+
+  static bool conflictsWithPending(ArrayRef<Access> accesses,
+                                   const Pending &pending) {
+    return llvm::any_of(accesses, [&](const Access &a) {
+      return llvm::any_of(pending,
+                          [&](const Access &p) { return a.conflictsWith(p); });
+    });
   }
 
   Pending processBlock(Block &block, Pending pending, bool insert) {
@@ -241,12 +258,32 @@ private:
       pending = entry;
     }
 
+    // The TME lowering's own block barriers (TMEOpToLLVM.cpp): a TME store
+    // is issued after one, a store's read wait and an async-barrier init end
+    // in one.
+    if (isa<mgpu::TMEStoreOp, mgpu::TMEStoreWaitOp, mgpu::AsyncBarrierInitOp>(
+            op))
+      return {};
+
+    // One thread issues a TME load, so every thread's pending access of the
+    // buffer must be done first. The engine's writes do not stay pending: a
+    // block barrier does not order them, the async-barrier wait every
+    // reader makes does.
+    if (auto tmeLoad = dyn_cast<mgpu::TMELoadOp>(op)) {
+      SmallVector<Access> writes;
+      addViewed(tmeLoad.getDst(), /*write=*/true, writes);
+      if (conflictsWithPending(writes, pending)) {
+        if (insert) {
+          OpBuilder b(op);
+          ttg::LocalBarrierOp::create(b, op->getLoc());
+        }
+        pending.clear();
+      }
+      return pending;
+    }
+
     SmallVector<Access> accesses = getAccesses(op);
-    bool conflict = llvm::any_of(accesses, [&](const Access &a) {
-      return llvm::any_of(pending,
-                          [&](const Access &p) { return a.conflictsWith(p); });
-    });
-    if (conflict) {
+    if (conflictsWithPending(accesses, pending)) {
       if (insert) {
         OpBuilder b(op);
         ttg::LocalBarrierOp::create(b, op->getLoc());

@@ -156,7 +156,16 @@ def MUSAInsertBarriers : Pass<"musa-insert-barriers", "mlir::ModuleOp"> {
        and completes every copy started before it;
      - an op with scratch (e.g. `ttg.convert_layout` through shared memory,
        cross-warp `tt.reduce`) writes then reads its scratch range; barriers
-       inside one op are its lowering's job.
+       inside one op are its lowering's job;
+     - `musagpu.sqmma` reads its two operand buffers;
+     - `musagpu.tme_load` is issued by one thread, so a pending access of
+       its buffer puts a barrier before it; its writes are the engine's and
+       do not stay pending (a block barrier does not order them; every
+       reader waits on the load's async barrier), so neither a second load
+       nor the SQMMA that reads the waited tile gets a barrier;
+     - `musagpu.tme_store`, `musagpu.tme_store_wait` and
+       `musagpu.async_barrier_init` are barriers: their lowerings
+       synchronize the block.
 
     A forward dataflow keeps the accesses made since the last barrier; an
     op that writes bytes pending a read or write, or reads bytes pending a

@@ -7,7 +7,8 @@
 //
 // Who issues what (MUSA-FACTS.md, last section): thread 0 of the block
 // issues TME loads and stores after a block barrier (so every thread's
-// earlier shared-memory accesses of the buffer are done), commits stores,
+// earlier shared-memory accesses of the buffer are done: for a load,
+// --musa-insert-barriers places it where one is pending), commits stores,
 // initializes barriers (then a block barrier, so nobody waits on a barrier
 // not yet set up), adds expected bytes and arrives; every thread waits.
 // A `tme_store_wait` is thread 0's read wait followed by a block barrier,
@@ -152,9 +153,9 @@ getTransfers(Operation *op, ArrayRef<int32_t> box, ValueRange coords,
   return transfers;
 }
 
-/// musagpu.tme_load / musagpu.tme_store -> a block barrier, then thread 0
-/// starts one tile transfer per split of the box (a load completes on the
-/// op's barrier).
+/// musagpu.tme_load / musagpu.tme_store -> (for a store, the source fence
+/// and a block barrier,) then thread 0 starts one tile transfer per split
+/// of the box (a load completes on the op's barrier).
 template <typename OpTy>
 struct TMETransferOpConversion : public MUSAPattern<OpTy> {
   using MUSAPattern<OpTy>::MUSAPattern;
@@ -178,9 +179,14 @@ struct TMETransferOpConversion : public MUSAPattern<OpTy> {
                                   sharedLowered, rewriter);
     if (failed(transfers))
       return failure();
-    if constexpr (!kIsLoad)
+    // A load's barrier (earlier accesses of the buffer done before thread 0
+    // issues) is --musa-insert-barriers' to place: it knows when none is
+    // pending. A store's source was just written by every thread, after the
+    // target's fence.
+    if constexpr (!kIsLoad) {
       targetInfo.tmeStoreSourceFence(rewriter, loc);
-    targetInfo.barrier(rewriter, loc);
+      targetInfo.barrier(rewriter, loc);
+    }
     FailureOr<Value> desc = getDescriptorAddress(
         op, op.getDesc(), adaptor.getDesc(), rewriter, targetInfo);
     if (failed(desc))

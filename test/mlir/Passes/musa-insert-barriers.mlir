@@ -203,3 +203,69 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A TME ring feeding SQMMA. Thread 0 issues the loads, so the refill waits
+// for every thread's SQMMA reads of the previous iteration (one barrier);
+// the engine's writes are ordered by the async-barrier wait, not by block
+// barriers, so neither the second load nor the SQMMA gets one.
+#shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b128, swizzleLine = b128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [128, 128, 64]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 98304 : i32} {
+  // CHECK-LABEL: tt.func public @tme_ring
+  tt.func public @tme_ring(%da: !tt.tensordesc<tensor<128x64xf16>>, %db: !tt.tensordesc<tensor<64x128xf16>>, %k: i32, %acc0: tensor<128x128xf32, #sqmma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c3 = arith.constant 3 : i32
+    %bytes = arith.constant 32768 : i32
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc {allocation.offset = 49152 : i32} : () -> !ttg.memdesc<3x64x128xf16, #shared, #smem, mutable>
+    // CHECK: scf.for
+    // CHECK: musagpu.async_barrier_expect_bytes
+    // CHECK-NEXT: ttg.local_barrier
+    // CHECK-NEXT: musagpu.tme_load
+    // CHECK-NEXT: musagpu.tme_load
+    // CHECK-NEXT: musagpu.async_barrier_arrive
+    // CHECK-NEXT: musagpu.async_barrier_wait
+    // CHECK-NEXT: musagpu.sqmma
+    // CHECK-NEXT: musagpu.sqmma_wait
+    %r:2 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0, %slot = %c0) -> (tensor<128x128xf32, #sqmma>, i32) : i32 {
+      %sa = ttg.memdesc_index %a[%slot] : !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+      %sb = ttg.memdesc_index %b[%slot] : !ttg.memdesc<3x64x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+      musagpu.async_barrier_expect_bytes %c1, %bytes
+      musagpu.tme_load %da[%i, %c0] to %sa, barrier %c1 box [64, 128] : !tt.tensordesc<tensor<128x64xf16>>, !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+      musagpu.tme_load %db[%c0, %i] to %sb, barrier %c1 box [128, 64] : !tt.tensordesc<tensor<64x128xf16>>, !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+      musagpu.async_barrier_arrive %c1
+      musagpu.async_barrier_wait %c1, phase %c0
+      %d = musagpu.sqmma %sa, %sb, %acc : !ttg.memdesc<128x64xf16, #shared, #smem, mutable>, !ttg.memdesc<64x128xf16, #shared, #smem, mutable> -> tensor<128x128xf32, #sqmma>
+      %w = musagpu.sqmma_wait %d : tensor<128x128xf32, #sqmma>
+      %next = arith.addi %slot, %c1 : i32
+      %wrap = arith.remui %next, %c3 : i32
+      scf.yield %w, %wrap : tensor<128x128xf32, #sqmma>, i32
+    }
+    tt.return
+  }
+
+  // A TME store's lowering synchronizes the block after the source's
+  // writes, and its read wait ends in a block barrier: no barrier of ours
+  // before either the store or the next write of its source.
+  // CHECK-LABEL: tt.func public @tme_store
+  // CHECK: ttg.local_store
+  // CHECK-NEXT: musagpu.tme_store
+  // CHECK-NEXT: musagpu.tme_store_commit
+  // CHECK-NEXT: musagpu.tme_store_wait
+  // CHECK-NEXT: ttg.local_store
+  // CHECK-NEXT: tt.return
+  tt.func public @tme_store(%dc: !tt.tensordesc<tensor<128x128xf16>>, %x: tensor<128x128xf16, #sqmma>) {
+    %c0 = arith.constant 0 : i32
+    %c = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<128x128xf16, #shared, #smem, mutable>
+    ttg.local_store %x, %c : tensor<128x128xf16, #sqmma> -> !ttg.memdesc<128x128xf16, #shared, #smem, mutable>
+    musagpu.tme_store %c to %dc[%c0, %c0] box [128, 128] : !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, !tt.tensordesc<tensor<128x128xf16>>
+    musagpu.tme_store_commit
+    musagpu.tme_store_wait
+    ttg.local_store %x, %c : tensor<128x128xf16, #sqmma> -> !ttg.memdesc<128x128xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
