@@ -172,6 +172,86 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM
     tl.store(o_ptr + base + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty))
 
 
+@triton.jit
+def matmul_batched_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C[z] = A[z] @ B[z] for contiguous [Z, M, K] and [Z, K, N] batches, the batch on grid axis 2."""
+    z = tl.program_id(2)
+    a_ptr += z * M * K
+    b_ptr += z * K * N
+    c_ptr += z * M * N
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def matmul_fp8_kernel(a_ptr, bt_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B in f16 from fp8 e4m3 A [M, K] and B given transposed, Bt [N, K] (K-major, as fp8 matrix
+    units read it), f32 accumulation."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(bt_ptr + rn[None, :] * K + (k + rk)[:, None])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def addmm_kernel(x_ptr, a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                 BK: tl.constexpr):
+    """C = gelu(X + A @ B + bias) (tanh form): an addmm with the epilogue fused, f32 accumulation."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc += tl.dot(a, b)
+    acc += tl.load(x_ptr + rm[:, None] * N + rn[None, :]).to(tl.float32)
+    acc += tl.load(bias_ptr + rn).to(tl.float32)[None, :]
+    inner = 0.7978845608028654 * (acc + 0.044715 * acc * acc * acc)
+    t = 2.0 / (1.0 + tl.exp(-2.0 * inner)) - 1.0
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], (0.5 * acc * (1.0 + t)).to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def attention_causal_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM: tl.constexpr,
+                            BN: tl.constexpr):
+    """Causal flash-attention forward: key blocks up to the query block's diagonal, the diagonal masked."""
+    bh = tl.program_id(1)
+    start_m = tl.program_id(0) * BM
+    rm = start_m + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    base = bh * seq * D
+    q = tl.load(q_ptr + base + rm[:, None] * D + rd[None, :])
+    m_i = tl.full((BM, ), -float("inf"), tl.float32)
+    l_i = tl.zeros((BM, ), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for start in range(0, start_m + BM, BN):
+        rn = start + tl.arange(0, BN)
+        kt = tl.load(k_ptr + base + rn[None, :] * D + rd[:, None])
+        s = tl.dot(q, kt) * scale
+        s = tl.where(rm[:, None] >= rn[None, :], s, -float("inf"))
+        m_new = tl.maximum(m_i, tl.max(s, axis=1))
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, axis=1)
+        v = tl.load(v_ptr + base + rn[:, None] * D + rd[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    tl.store(o_ptr + base + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty))
+
+
 @dataclass
 class Setup:
     """A case's tensors on a device, ready to launch and check."""
@@ -420,13 +500,14 @@ def _setup_matmul_desc(dev: Any, c: Case) -> Setup:
     from triton.tools.tensor_descriptor import TensorDescriptor
     m, n, k = c.values["M"], c.values["N"], c.values["K"]
     bm, bn, bk = c.values["BM"], c.values["BN"], c.values["BK"]
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[c.signature["a_desc"].split("<")[1].split("[")[0]]
     g = _gen(dev)
-    a = torch.randn(m, k, device=dev, generator=g).to(torch.float16)
-    b = torch.randn(k, n, device=dev, generator=g).to(torch.float16)
-    out = torch.empty(m, n, device=dev, dtype=torch.float16)
+    a = torch.randn(m, k, device=dev, generator=g).to(dtype)
+    b = torch.randn(k, n, device=dev, generator=g).to(dtype)
+    out = torch.empty(m, n, device=dev, dtype=dtype)
 
     def check() -> Optional[str]:
-        return _close(out.float(), (a.float() @ b.float()).half().float(), 2e-2, 0.25)
+        return _close(out.float(), (a.float() @ b.float()).to(dtype).float(), 2e-2, 0.25)
 
     descriptors = {"a_desc": TensorDescriptor.from_tensor(a, [bm, bk]),
                    "b_desc": TensorDescriptor.from_tensor(b, [bk, bn]),
@@ -452,6 +533,75 @@ def _setup_attention(dev: Any, c: Case) -> Setup:
     return Setup(c.value_args({"q_ptr": q, "k_ptr": k, "v_ptr": v, "o_ptr": out}), (seq // c.values["BM"], bh),
                  lambda: _close(out.float(), reference().float(), tol, tol), lambda: None,
                  lambda: sdpa(q[None], k[None], v[None]))
+
+
+def _setup_matmul_batched(dev: Any, c: Case) -> Setup:
+    import torch
+    z, m, n, k = c.values["Z"], c.values["M"], c.values["N"], c.values["K"]
+    g = _gen(dev)
+    a = torch.randn(z, m, k, device=dev, generator=g).half()
+    b = torch.randn(z, k, n, device=dev, generator=g).half()
+    out = torch.empty(z, m, n, device=dev, dtype=torch.float16)
+    return Setup(c.value_args({"a_ptr": a, "b_ptr": b, "c_ptr": out}),
+                 (m // c.values["BM"], n // c.values["BN"], z),
+                 lambda: _close(out.float(), torch.bmm(a.float(), b.float()).half().float(), 2e-2, 0.25),
+                 lambda: None, lambda: torch.bmm(a, b))
+
+
+def _setup_matmul_fp8(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n, k = c.values["M"], c.values["N"], c.values["K"]
+    g = _gen(dev)
+    # Values of e4m3 exactly: products and f32 sums of K of them round once, to f16.
+    a = torch.randn(m, k, device=dev, generator=g).to(torch.float8_e4m3fn)
+    bt = torch.randn(n, k, device=dev, generator=g).to(torch.float8_e4m3fn)
+    out = torch.empty(m, n, device=dev, dtype=torch.float16)
+    ones = torch.ones((), device=dev)
+
+    def scaled_mm() -> Any:
+        return torch._scaled_mm(a, bt.t(), scale_a=ones, scale_b=ones, out_dtype=torch.float16)
+
+    return Setup(c.value_args({"a_ptr": a, "bt_ptr": bt, "c_ptr": out}), (m // c.values["BM"], n // c.values["BN"]),
+                 lambda: _close(out.float(), (a.float() @ bt.float().t()).half().float(), 2e-2, 0.25),
+                 lambda: None, scaled_mm)
+
+
+def _setup_addmm(dev: Any, c: Case) -> Setup:
+    import torch
+    m, n, k = c.values["M"], c.values["N"], c.values["K"]
+    g = _gen(dev)
+    x = torch.randn(m, n, device=dev, generator=g).half()
+    a = torch.randn(m, k, device=dev, generator=g).half()
+    b = torch.randn(k, n, device=dev, generator=g).half()
+    bias = torch.randn(n, device=dev, generator=g).half()
+    out = torch.empty(m, n, device=dev, dtype=torch.float16)
+    gelu = torch.nn.functional.gelu
+
+    def check() -> Optional[str]:
+        ref = gelu(x.float() + a.float() @ b.float() + bias.float(), approximate="tanh")
+        return _close(out.float(), ref.half().float(), 2e-2, 0.25)
+
+    return Setup(c.value_args({"x_ptr": x, "a_ptr": a, "b_ptr": b, "bias_ptr": bias, "c_ptr": out}),
+                 (m // c.values["BM"], n // c.values["BN"]), check, lambda: None,
+                 lambda: gelu(torch.addmm(x, a, b) + bias, approximate="tanh"))
+
+
+def _setup_attention_causal(dev: Any, c: Case) -> Setup:
+    import torch
+    bh, seq, d = c.values["BH"], c.values["seq"], c.values["D"]
+    g = _gen(dev)
+    q, k, v = (torch.randn(bh, seq, d, device=dev, generator=g).half() for _ in range(3))
+    out = torch.empty_like(q)
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+
+    def reference() -> Any:
+        s = (q.double() @ k.double().transpose(1, 2)) * c.values["scale"]
+        causal = torch.ones(seq, seq, device=dev, dtype=torch.bool).tril()
+        return (torch.softmax(s.masked_fill(~causal, float("-inf")), dim=-1) @ v.double()).half()
+
+    return Setup(c.value_args({"q_ptr": q, "k_ptr": k, "v_ptr": v, "o_ptr": out}), (seq // c.values["BM"], bh),
+                 lambda: _close(out.float(), reference().float(), 2e-2, 2e-2), lambda: None,
+                 lambda: sdpa(q[None], k[None], v[None], is_causal=True))
 
 
 def cases() -> List[Case]:
@@ -537,16 +687,46 @@ def matrix_unit_cases() -> List[Case]:
         Case("matmul_fp16_8192", matmul_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", **mm_sig},
              dict(tiles, M=2 * big, N=2 * big, K=2 * big), 4, "TFLOP/s", 2.0 * (2 * big)**3, _setup_matmul_tc,
              num_stages=3),
+    ] + [
         # Host tensor descriptors: TME rings (TMA and mbarriers on the proxy) feeding the matrix unit.
-        Case("matmul_desc_fp16", matmul_desc_kernel,
-             {"a_desc": "tensordesc<fp16[128, 64]>", "b_desc": "tensordesc<fp16[64, 128]>",
-              "c_desc": "tensordesc<fp16[128, 128]>", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+        Case(f"matmul_desc_{ty}", matmul_desc_kernel,
+             {"a_desc": f"tensordesc<{ty}[128, 64]>", "b_desc": f"tensordesc<{ty}[64, 128]>",
+              "c_desc": f"tensordesc<{ty}[128, 128]>", "K": "i32", "BM": "constexpr", "BN": "constexpr",
               "BK": "constexpr"},
              {"M": big, "N": big, "K": big, "BM": 128, "BN": 128, "BK": 64}, 4, "TFLOP/s", 2.0 * big**3,
-             _setup_matmul_desc, num_stages=3),
+             _setup_matmul_desc, num_stages=3)
+        for ty in ("fp16", "bf16")
+    ] + [
+        Case("matmul_batched_fp16", matmul_batched_kernel,
+             {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+              "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+             {"Z": 16, "M": 2048, "N": 2048, "K": 1024, "BM": 128, "BN": 128, "BK": 64}, 4, "TFLOP/s",
+             2.0 * 16 * 2048 * 2048 * 1024, _setup_matmul_batched, num_stages=3),
+        Case("matmul_fp8e4m3", matmul_fp8_kernel,
+             {"a_ptr": "*fp8e4nv", "bt_ptr": "*fp8e4nv", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+              "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+             {"M": big, "N": big, "K": big, "BM": 128, "BN": 128, "BK": 128}, 4, "TFLOP/s", 2.0 * big**3,
+             _setup_matmul_fp8, num_stages=3),
+        Case("addmm_gelu_fp16", addmm_kernel,
+             {"x_ptr": "*fp16", "a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp16", "c_ptr": "*fp16",
+              "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+             dict(M=big, N=big, K=big, BM=128, BN=128, BK=64), 4, "TFLOP/s", 2.0 * big**3, _setup_addmm,
+             num_stages=3),
     ] + [
         Case("attention_fp16", attention_kernel, {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16",
                                                   "o_ptr": "*fp16", **attention_sig},
              {"seq": seq, "scale": 1.0 / math.sqrt(d), "D": d, "BM": 128, "BN": 64, "BH": bh, "PRECISION": "tf32"},
              4, "TFLOP/s", 4.0 * bh * seq * seq * d, _setup_attention, num_stages=3),
+        Case("attention_fp16_d128", attention_kernel, {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16",
+                                                       "o_ptr": "*fp16", **attention_sig},
+             {"seq": seq, "scale": 1.0 / math.sqrt(128), "D": 128, "BM": 128, "BN": 64, "BH": bh // 2,
+              "PRECISION": "tf32"},
+             # Two stages: three rings of 128-wide K and V tiles exceed the shared memory.
+             8, "TFLOP/s", 4.0 * (bh // 2) * seq * seq * 128, _setup_attention, num_stages=2),
+        # Causal: about half the key blocks (the diagonal block's upper half masked).
+        Case("attention_causal_fp16", attention_causal_kernel,
+             {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16", "seq": "i32", "scale": "fp32",
+              "D": "constexpr", "BM": "constexpr", "BN": "constexpr"},
+             {"seq": seq, "scale": 1.0 / math.sqrt(d), "D": d, "BM": 128, "BN": 64, "BH": bh}, 4, "TFLOP/s",
+             2.0 * bh * seq * seq * d, _setup_attention_causal, num_stages=3),
     ]

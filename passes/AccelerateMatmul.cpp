@@ -236,6 +236,20 @@ DotPath selectSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                              const mgpu::MatrixInstr *y) {
     return std::make_tuple(x->m, x->n, x->k) < std::make_tuple(y->m, y->n, y->k);
   });
+  // Rows that read K-major operands only (the proxy's tf32/8-bit wgmma)
+  // cannot take an operand stored M-major (A) or N-major (B) in a buffer it
+  // is loaded from; an operand this pass stages itself is stored K-major for
+  // them.
+  bool orderFixedA = dot.getA().getDefiningOp<ttg::LocalLoadOp>() != nullptr;
+  bool orderFixedB = dot.getB().getDefiningOp<ttg::LocalLoadOp>() != nullptr;
+  bool kMajorReachable =
+      (!orderFixedA || !transA) && (!orderFixedB || transB);
+  bool skippedForMajor = false;
+  llvm::erase_if(rows, [&](const mgpu::MatrixInstr *row) {
+    bool skip = row->operandsKMajorOnly && !kMajorReachable;
+    skippedForMajor |= skip;
+    return skip;
+  });
   std::optional<SQMMAChoice> best;
   SmallVector<unsigned> bestWarps;
   int64_t bestCount = 0;
@@ -264,10 +278,12 @@ DotPath selectSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
         unsigned instM = row->m, instN = row->n, instK = row->k;
         if (m % (instM * squadsM) || n % (instN * warpsN) || k % instK)
           continue;
-        if ((transA ? instM : instK) * elemBytes > row->maxContiguousBytes ||
-            (transB ? instK : instN) * elemBytes > row->maxContiguousBytes)
-          continue;
         SQMMAChoice c{row, transA, transB};
+        if (row->operandsKMajorOnly)
+          c.transA = false, c.transB = true;
+        if ((c.transA ? instM : instK) * elemBytes > row->maxContiguousBytes ||
+            (c.transB ? instK : instN) * elemBytes > row->maxContiguousBytes)
+          continue;
         int64_t count = (m / (instM * squadsM)) * (n / (instN * warpsN)) *
                         (k / instK);
         if (better(c, count, warpsM)) {
@@ -280,6 +296,14 @@ DotPath selectSQMMA(triton::DotOp dot, const MUSAArchInfo &arch,
       }
     }
   }
+  if (!best && skippedForMajor && rows.empty())
+    return stayOnFMA(llvm::formatv(
+                         "the target's SQMMA reads {0} operands K-major only, "
+                         "and {1} is stored {2}-major",
+                         mgpu::stringifyMmaElementKind(kind),
+                         orderFixedA && transA ? "A" : "B",
+                         orderFixedA && transA ? "M" : "N")
+                         .str());
   if (!best)
     return stayOnFMA(
         llvm::formatv("no SQMMA instruction tiles {0}{1}x{2}x{3} with "

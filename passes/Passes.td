@@ -273,7 +273,10 @@ def MUSAAccelerateMatmul
     same heuristic over the SQMMA shapes wgmma can run, whose encodings carry
     wgmma's accumulator fragment (`fragment = wgmma_warpgroup`) and Hopper's
     operand swizzles; the TTGIR is mp_31's up to those encodings (and FMA
-    for dots no proxy row tiles: the proxy has no WMMA).
+    for dots no proxy row tiles: the proxy has no WMMA). Its tf32 and 8-bit
+    rows read both operands K-major (wgmma has no transpose for them): an
+    operand the pass stages itself is stored K-major, and one read from a
+    buffer stored the other way leaves the dot on FMA, saying so.
 
     Before (`musa:mp_22`, 4 warps):
     ```mlir

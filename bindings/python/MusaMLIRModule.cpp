@@ -257,6 +257,7 @@ std::vector<std::map<std::string, ArchField>> matrixInstructions() {
         {"operands_in_shared_memory",
          row.operands == mgpu::OperandSource::SharedMemory},
         {"max_contiguous_bytes", int64_t(row.maxContiguousBytes)},
+        {"operands_k_major_only", row.operandsKMajorOnly},
         {"emulator_atom", emulatorAtom},
         {"description", row.describe()},
     });

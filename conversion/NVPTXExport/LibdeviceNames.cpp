@@ -8,6 +8,9 @@ using namespace mlir::triton_musa;
 
 std::optional<std::string>
 mlir::triton_musa::getNVLibdeviceName(llvm::StringRef mtName) {
+  // libdevice.py's fp32 rsqrt is a MUSA intrinsic, not an `__mt_` function.
+  if (mtName == "llvm.musa.rsq")
+    return std::string("__nv_rsqrtf");
   llvm::StringRef name = mtName;
   if (!name.consume_front("__mt_"))
     return std::nullopt;

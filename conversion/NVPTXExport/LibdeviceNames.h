@@ -20,7 +20,8 @@
 namespace mlir::triton_musa {
 
 /// The libdevice.10.bc name of the MUSA libdevice function `mtName`
-/// (`__mt_...`), or nullopt when `mtName` is not a `__mt_` name.
+/// (`__mt_...`, or the intrinsic `llvm.musa.rsq` that libdevice.py's fp32
+/// `rsqrt` calls), or nullopt when `mtName` is neither.
 std::optional<std::string> getNVLibdeviceName(llvm::StringRef mtName);
 
 } // namespace mlir::triton_musa

@@ -185,10 +185,12 @@ llvm::Error linkLibdevice(llvm::Module &module,
   for (llvm::Function &func : module) {
     if (!func.isDeclaration())
       continue;
-    if (func.getName().starts_with("__mt_"))
+    bool musaLibdevice = func.getName().starts_with("__mt_") ||
+                         func.getName() == "llvm.musa.rsq";
+    if (musaLibdevice)
       calls.push_back(&func);
-    if (firstCall.empty() && (func.getName().starts_with("__mt_") ||
-                              func.getName().starts_with("__nv_")))
+    if (firstCall.empty() &&
+        (musaLibdevice || func.getName().starts_with("__nv_")))
       firstCall = func.getName().str();
   }
   if (firstCall.empty())

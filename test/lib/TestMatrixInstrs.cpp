@@ -102,7 +102,8 @@ FailureOr<std::string> issue(ModuleOp module, const TargetInfo &target,
   if (row.unit == mgpu::MatrixUnitKind::SQMMA &&
       target.getKind() == TargetKind::Proxy) {
     // The proxy issues an instruction from its operand tiles (several
-    // wgmma): A K-major, B N-major, in the swizzle their rows fill.
+    // wgmma): A K-major, B N-major (K-major where the row reads only that),
+    // in the swizzle their rows fill.
     unsigned bytes = mgpu::getMmaElementBits(row.a) / 8;
     auto tile = [&](unsigned innerBytes, unsigned rows) {
       SQMMAOperandTile t;
@@ -117,9 +118,12 @@ FailureOr<std::string> issue(ModuleOp module, const TargetInfo &target,
       t.pieceStrideBytes = innerBytes > 128 ? int64_t(rows) * 128 : 0;
       return t;
     };
-    FailureOr<SmallVector<Value>> d =
-        target.sqmmaOnTiles(b, loc, SQMMAInstr{row}, tile(row.k * bytes, row.m),
-                            tile(row.n * bytes, row.k), c);
+    SQMMAInstr instr{row};
+    instr.transB = row.operandsKMajorOnly;
+    SQMMAOperandTile bTile = instr.transB ? tile(row.k * bytes, row.n)
+                                          : tile(row.n * bytes, row.k);
+    FailureOr<SmallVector<Value>> d = target.sqmmaOnTiles(
+        b, loc, instr, tile(row.k * bytes, row.m), bTile, c);
     issued = success(succeeded(d));
   } else if (row.unit == mgpu::MatrixUnitKind::SQMMA) {
     SmallVector<Value> desc = values(b.getI32Type(), 2);

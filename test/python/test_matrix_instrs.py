@@ -69,15 +69,18 @@ def test_lowered_row_has_emulator_atom(row: Dict[str, Any]) -> None:
 
 
 def test_proxy_rows_are_the_wgmma_subset_of_mp31() -> None:
-    """The proxy's SQMMA rows are mp_31's f16/bf16 rows that wgmma can run (64 rows per warpgroup, PTX ISA),
-    with wgmma's fragment, so that the selection picks the same instruction on both where it can."""
+    """The proxy's SQMMA rows are mp_31's rows that wgmma can run (64 rows per warpgroup, PTX ISA), with
+    wgmma's fragment, so that the selection picks the same instruction on both where it can. wgmma reads
+    tf32 and 8-bit operands K-major only (no imm-trans-a/b for them, PTX ISA), f16/bf16 in both majors."""
     device = {(r["a"], r["m"], r["n"], r["k"]) for r in DEVICE_LOWERED if r["unit"] == "sqmma"}
     proxy = {(r["a"], r["m"], r["n"], r["k"]) for r in PROXY_LOWERED}
-    expected = {key for key in device if key[0] in ("f16", "bf16") and key[1] % 64 == 0}
+    expected = {key for key in device if key[1] % 64 == 0}
     assert proxy == expected
     for r in PROXY_LOWERED:
         assert r["unit"] == "sqmma" and r["fragment"] == "wgmma_warpgroup" and r["operands_in_shared_memory"]
         assert r["max_contiguous_bytes"] == 256 and not r["emulator_atom"], row_id(r)
+        assert r["operands_k_major_only"] == (r["a"] not in ("f16", "bf16")), row_id(r)
+    assert not any(r["operands_k_major_only"] for r in DEVICE_LOWERED)
 
 
 def test_not_lowered_rows_say_why() -> None:
@@ -147,11 +150,14 @@ def test_lowered_row_has_layout_and_targets(row: Dict[str, Any], remarks: Set[st
         runtime = "__musa_emu_sqmma" if row["unit"] == "sqmma" else "__musa_emu_wmma"
         assert head + f"emulator calls {runtime}" in remarks
     if "proxy" in targets:
-        # PTX ISA: wgmma.mma_async m64nNk16 for f16/bf16, one per 64 rows and 16 of K, between one fence
-        # and one commit_group, after the async-proxy fence for the operands' generic-proxy writes.
+        # PTX ISA: wgmma.mma_async m64nNkK' (K' 16 for f16/bf16, 8 for tf32, 32 for 8-bit types), one per
+        # 64 rows and K' of K, between one fence and one commit_group, after the async-proxy fence for the
+        # operands' generic-proxy writes.
         t = row["a"]
-        count = row["m"] // 64 * row["k"] // 16
-        wgmma = " ".join([f"wgmma.mma_async.sync.aligned.m64n{row['n']}k16.f32.{t}.{t}"] * count)
+        k_step, acc = {"f16": (16, "f32"), "bf16": (16, "f32"), "tf32": (8, "f32"), "s8": (32, "s32"),
+                       "e4m3": (32, "f32"), "e5m2": (32, "f32")}[t]
+        count = row["m"] // 64 * row["k"] // k_step
+        wgmma = " ".join([f"wgmma.mma_async.sync.aligned.m64n{row['n']}k{k_step}.{acc}.{t}.{t}"] * count)
         assert head + ("proxy calls llvm.nvvm.fence.proxy.async.shared_cta llvm.nvvm.wgmma.fence.sync.aligned " +
                        wgmma +
                        " llvm.nvvm.wgmma.commit_group.sync.aligned") in remarks

@@ -83,6 +83,7 @@ def math_kernel(x_ptr, y_ptr, out_ptr, d_ptr, BLOCK: tl.constexpr):
     d = tl.load(d_ptr + offs)
     r = libdevice.tanh(x) + libdevice.pow(x, y) + libdevice.fast_expf(x) + tl.math.erf(y)
     r += libdevice.isnan(x).to(tl.float32) + libdevice.div_rn(d, d + 1.0).to(tl.float32)
+    r += libdevice.rsqrt(y)  # llvm.musa.rsq on the device
     tl.store(out_ptr + offs, r)
 
 
@@ -91,7 +92,8 @@ def test_libdevice_maps_onto_nv_libdevice() -> None:
     src = ASTSource(math_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "d_ptr": "*fp64",
                                   "BLOCK": "constexpr"}, {"BLOCK": 256})
     kernel = triton.compile(src, target=PROXY)
-    assert "__mt_" not in kernel.asm["llir"] and "__nv_" not in kernel.asm["ptx"]
+    llir = kernel.asm["llir"]
+    assert "__mt_" not in llir and "llvm.musa." not in llir and "__nv_" not in kernel.asm["ptx"]
     assert "call" not in kernel.asm["ptx"].split(".entry")[1]
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
 

@@ -126,6 +126,7 @@ struct Group {
   std::initializer_list<unsigned> ks;
   StringRef notLowered;
   MatrixFragment fragment;
+  bool operandsKMajorOnly = false;
 };
 
 /// The intrinsic name stem of `kind` on `unit` (MUSA-INTRINSICS.txt).
@@ -162,6 +163,8 @@ constexpr std::initializer_list<Shape> kSQMMATF32MN = {
 constexpr std::initializer_list<Shape> kProxySQMMAMN = {
     {64, 16, 0},  {64, 32, 0},  {64, 64, 0}, {64, 128, 0},
     {128, 32, 0}, {128, 64, 0}, {128, 128, 0}};
+constexpr std::initializer_list<Shape> kProxySQMMATF32MN = {
+    {64, 16, 0}, {64, 32, 0}, {64, 64, 0}, {128, 64, 0}, {128, 128, 0}};
 
 constexpr StringRef kUnconfirmedQY2 =
     "no public source confirms this QY2 atom (MUSA-FACTS.md: only f16/bf16 "
@@ -188,11 +191,17 @@ const Group kGroups[] = {
      {Kind::S8, Kind::E4M3, Kind::E5M2}, kSQMMAMN, {32, 64, 128}, "",
      MatrixFragment::SQMMASquad},
     // The GPU proxy's SQMMA (run as wgmma, target/ProxyTargetInfo.cpp):
-    // f16/bf16, whose wgmma reads both majors. tf32 and 8-bit wgmma read
-    // K-major operands only; they are not rows yet.
+    // f16/bf16, whose wgmma reads both majors; tf32 and 8-bit, whose wgmma
+    // reads K-major operands only (PTX ISA: no imm-trans for them).
     {MatrixUnitKind::SQMMA, 3, targetBit(TargetKind::Proxy),
      {Kind::F16, Kind::BF16}, kProxySQMMAMN, {16, 32, 64}, "",
      MatrixFragment::WGMMAWarpgroup},
+    {MatrixUnitKind::SQMMA, 3, targetBit(TargetKind::Proxy), {Kind::TF32},
+     kProxySQMMATF32MN, {8, 16, 32}, "", MatrixFragment::WGMMAWarpgroup,
+     /*operandsKMajorOnly=*/true},
+    {MatrixUnitKind::SQMMA, 3, targetBit(TargetKind::Proxy),
+     {Kind::S8, Kind::E4M3, Kind::E5M2}, kProxySQMMAMN, {32, 64, 128}, "",
+     MatrixFragment::WGMMAWarpgroup, /*operandsKMajorOnly=*/true},
     // QY2 WMMA (128-thread warps).
     {MatrixUnitKind::WMMA, 2, kDeviceAndEmulator, {Kind::F16, Kind::BF16},
      {{32, 32, 16}}, {}, "", MatrixFragment::QY2WMMA},
@@ -226,7 +235,7 @@ std::vector<MatrixInstr> expand() {
             kind == Kind::S8 ? MmaAccKind::S32 : MmaAccKind::F32, m, n, k,
             g.notLowered, stemOf(g.unit, kind), g.fragment,
             sq ? OperandSource::SharedMemory : OperandSource::Registers,
-            sq ? 256u : 0u});
+            sq ? 256u : 0u, g.operandsKMajorOnly});
       };
       for (Shape s : g.shapes) {
         if (g.ks.size() == 0)

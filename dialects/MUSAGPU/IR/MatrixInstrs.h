@@ -116,6 +116,9 @@ struct MatrixInstr {
   /// swizzle line; the proxy's rows keep mp_31's limit, so that both pick
   /// the same instructions); 0: no constraint.
   unsigned maxContiguousBytes;
+  /// Both operands must be stored K-major (A [M, K] with K contiguous, B
+  /// with K contiguous): the proxy's tf32 and 8-bit wgmma have no transpose.
+  bool operandsKMajorOnly = false;
 
   bool isLowered() const { return notLowered.empty(); }
   bool isFor(TargetKind target) const { return targets & targetBit(target); }
