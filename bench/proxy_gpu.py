@@ -16,11 +16,15 @@ each checked, for races that show once in a while) and times ours, Triton's
 and PyTorch's with ``triton.testing.do_bench`` (the median of TIMING_ROUNDS calls each, in alternating
 order, so that the GPU's clock drop under load does not favour the kernel timed first). It prints a markdown table and writes
 ``proxy_results.json`` (to $OUT when set).
+
+``--client liger`` does the same for Liger-Kernel's own kernels (bench/proxy_liger.py): ``build`` also
+copies Liger's sources into the bundle (``liger_src/``) and both steps import its kernels from there.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import statistics
@@ -28,7 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -38,15 +42,26 @@ DEFAULT_BUNDLE = Path(__file__).resolve().parent / "proxy_bundle"
 PROXY_ARCH = "proxy_sm90"
 # do_bench calls per kernel, in alternating order; the table gives their median.
 TIMING_ROUNDS = 4
+# --client: a client library's own kernels, from a module beside this file with prepare_bundle(bundle)
+# (copies what the GPU machine imports into the bundle) and cases(bundle) (imports them from there).
+CLIENTS = {"liger": "proxy_liger"}
 
 
-def build(out: Path, only: List[str]) -> int:
+def _cases(client: Optional[str], bundle: Path) -> List[Any]:
+    if client is None:
+        return proxy_kernels.cases()
+    return importlib.import_module(CLIENTS[client]).cases(bundle)
+
+
+def build(out: Path, only: List[str], client: Optional[str] = None) -> int:
     from triton.backends.compiler import GPUTarget
     import triton
     out.mkdir(parents=True, exist_ok=True)
+    if client is not None:
+        importlib.import_module(CLIENTS[client]).prepare_bundle(out)
     target = GPUTarget("musa", PROXY_ARCH, 32)
     failures = 0
-    for case in proxy_kernels.cases():
+    for case in _cases(client, out):
         if only and case.name not in only:
             continue
         start = time.perf_counter()
@@ -92,7 +107,7 @@ def _rate(case: Any, ms: float) -> float:
     return case.amount * scale / (ms * 1e-3)
 
 
-def run(bundle: Path, only: List[str], repeat: int = 1) -> int:
+def run(bundle: Path, only: List[str], repeat: int = 1, client: Optional[str] = None) -> int:
     import torch
     import triton
     from triton.backends.compiler import GPUTarget
@@ -101,7 +116,7 @@ def run(bundle: Path, only: List[str], repeat: int = 1) -> int:
     target = GPUTarget("cuda", 90, 32)
     rows: List[Dict[str, Any]] = []
     tmp = Path(tempfile.mkdtemp(prefix="proxy-"))
-    for case in proxy_kernels.cases():
+    for case in _cases(client, bundle):
         if only and case.name not in only:
             continue
         row: Dict[str, Any] = {"kernel": case.name, "unit": case.unit, "memory_bound": case.memory_bound}
@@ -178,16 +193,19 @@ def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="compile the bundle for the proxy (here)")
-    b.add_argument("--out", type=Path, default=DEFAULT_BUNDLE)
+    b.add_argument("--out", type=Path, default=None, help=f"default {DEFAULT_BUNDLE}[/<client>]")
+    b.add_argument("--client", choices=CLIENTS, default=None, help="a client library's kernels instead")
     b.add_argument("cases", nargs="*", help="only these cases")
     r = sub.add_parser("run", help="launch, check and time the bundle (on the GPU machine)")
-    r.add_argument("--bundle", type=Path, default=DEFAULT_BUNDLE)
+    r.add_argument("--bundle", type=Path, default=None, help=f"default {DEFAULT_BUNDLE}[/<client>]")
+    r.add_argument("--client", choices=CLIENTS, default=None, help="a client library's kernels instead")
     r.add_argument("--repeat", type=int, default=1, help="launch and check each kernel this many times")
     r.add_argument("cases", nargs="*", help="only these cases")
     args = parser.parse_args(argv)
+    default = DEFAULT_BUNDLE / args.client if args.client else DEFAULT_BUNDLE
     if args.command == "build":
-        return build(args.out, args.cases)
-    return run(args.bundle, args.cases, args.repeat)
+        return build(args.out or default, args.cases, args.client)
+    return run(args.bundle or default, args.cases, args.repeat, args.client)
 
 
 if __name__ == "__main__":
