@@ -26,9 +26,6 @@ DOCUMENTED_SKIPS = (
     # reason names what is missing (musa_device_marker.missing_device). Everything else they use is also covered
     # on the emulator and against a stand-in driver.
     "needs a MUSA device",
-    # test_proxy_liger.py compiles Liger-Kernel's kernels from its sdist, which pip fetches from PyPI; where that
-    # fails the reason names the error (test_client_liger.py, which runs the client's suite, fails instead).
-    "the Liger-Kernel sdist cannot be fetched",
 )
 _undocumented_skips: list[str] = []
 
