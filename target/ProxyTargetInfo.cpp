@@ -198,6 +198,20 @@ public:
                      std::to_string(bytes),
                  {}, {dst, src}, CalleeKind::SideEffects);
   }
+  /// cp.async's source-size form: 0 bytes read where `pred` is off, the
+  /// rest of the copy zero-filled (as Triton's NVIDIA lowering masks).
+  bool asyncCopyGlobalToSharedOrZero(OpBuilder &b, Location loc, Value dst,
+                                     Value src, unsigned bytes,
+                                     Value pred) const override {
+    std::string form = bytes == 16 ? "cg" : "ca";
+    Value size = LLVM::SelectOp::create(b, loc, pred, i32Const(b, loc, bytes),
+                                        i32Const(b, loc, 0));
+    callFunction(b, loc,
+                 "llvm.nvvm.cp.async." + form + ".shared.global." +
+                     std::to_string(bytes) + ".s",
+                 {}, {dst, src, size}, CalleeKind::SideEffects);
+    return true;
+  }
   void asyncCopyWait(OpBuilder &b, Location loc) const override {
     callFunction(b, loc, "llvm.nvvm.cp.async.wait.all", {}, {},
                  CalleeKind::SideEffects);

@@ -229,6 +229,16 @@ public:
   /// that wait.
   virtual void asyncCopyGlobalToShared(OpBuilder &b, Location loc, Value dst,
                                        Value src, unsigned bytes) const = 0;
+  /// As asyncCopyGlobalToShared where `pred` (i1) holds; where it does not,
+  /// reads nothing and fills `dst` with zeros instead. One instruction on a
+  /// target whose copy takes a source size (returns true); false, emitting
+  /// nothing, where the caller must branch (MUSA's g2s has no source size).
+  virtual bool asyncCopyGlobalToSharedOrZero(OpBuilder &b, Location loc,
+                                             Value dst, Value src,
+                                             unsigned bytes,
+                                             Value pred) const {
+    return false;
+  }
   /// Waits until every asynchronous copy the calling thread has started has
   /// landed (only this thread's copies: there are no copy groups).
   virtual void asyncCopyWait(OpBuilder &b, Location loc) const = 0;

@@ -10,7 +10,9 @@
 //    which Triton's axis analysis computed from the pointers, their
 //    alignment and the mask) and in the shared buffer's layout. A masked-off
 //    vector is not copied: the thread stores `other` (or zero) there with a
-//    plain store. Vectors of fewer than 4 bytes are loaded and stored
+//    plain store (on a target whose copy takes a source size, such as the
+//    GPU proxy's cp.async, a zero `other` is the copy's own zero fill
+//    instead). Vectors of fewer than 4 bytes are loaded and stored
 //    synchronously, which the wait semantics allow (the data just lands
 //    early). Cache modifiers and eviction policies are hints the g2s
 //    intrinsic has no operand for; they are dropped.
@@ -44,6 +46,7 @@
 #include "layouts/LinearLayout.h"
 #include "target/LLVMCalls.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/bit.h"
 
 using namespace mlir;
@@ -112,6 +115,10 @@ struct AsyncCopyGlobalToLocalOpConversion
       masks = unpackOrSplat(rewriter, loc, adaptor.getMask(), n);
     if (adaptor.getOther())
       others = unpackOrSplat(rewriter, loc, adaptor.getOther(), n);
+    // A masked-off copy stores zeros (no `other`, or +0 / 0 splatted).
+    Value otherTensor = op.getOther();
+    bool zeroOther = !otherTensor || matchPattern(otherTensor, m_Zero()) ||
+                     matchPattern(otherTensor, m_PosZeroFloat());
 
     // Width of one copy: what the global side allows (Triton's contiguity),
     // what the shared layout allows, at most 16 bytes.
@@ -175,6 +182,9 @@ struct AsyncCopyGlobalToLocalOpConversion
           copy();
           continue;
         }
+        if (zeroOther && targetInfo.asyncCopyGlobalToSharedOrZero(
+                             rewriter, loc, dst, ptrs[i], bytes, masks[i]))
+          continue;
         emitIfThen(rewriter, loc, masks[i], copy, Value());
         // Masked off: the buffer still receives `other` (zero by default).
         Value off = LLVM::XOrOp::create(

@@ -66,6 +66,38 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A mask and no `other` (zeros): MUSA branches around each copy and stores
+// zeros where the mask is off; the proxy's cp.async takes a source size
+// instead (0 where the mask is off: nothing read, the 16 bytes zero-filled),
+// with no branch and no shared store.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
+  // CHECK-LABEL: llvm.func @copy_masked_zero
+  // CHECK: llvm.cond_br
+  // MUSA: llvm.call @llvm.musa.memcpy.g2s(
+  // EMU: llvm.call @__musa_emu_async_copy(
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // PROXY-LABEL: llvm.func @copy_masked_zero
+  // PROXY-NOT: llvm.cond_br
+  // PROXY: %[[SIZE:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i32
+  // PROXY: llvm.call @llvm.nvvm.cp.async.cg.shared.global.16.s(%{{.*}}, %{{.*}}, %[[SIZE]])
+  // PROXY: %[[SIZE2:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i32
+  // PROXY: llvm.call @llvm.nvvm.cp.async.cg.shared.global.16.s(%{{.*}}, %{{.*}}, %[[SIZE2]])
+  // PROXY-NOT: llvm.store {{.*}} !llvm.ptr<3>
+  // PROXY-NOT: llvm.cond_br
+  // PROXY: llvm.return
+  tt.func public @copy_masked_zero(%ptrs: tensor<32x64x!tt.ptr<f16>, #blocked> {tt.divisibility = 16 : i32}, %mask: tensor<32x64xi1, #blocked>) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %ptrs, %buf mask %mask {contiguity = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked> -> <32x64xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    tt.return
+  }
+}
+
+// -----
+
 // Without a mask every vector is copied; no shared store at all.
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>

@@ -23,6 +23,21 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32
 
 // -----
 
+// A mask and no `other`: zeros where it is off.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 128 : i32, ttg.target = "musa:mp_22"} {
+  tt.func public @copy_masked_zero(%ptrs: tensor<128x64x!tt.ptr<f16>, #blocked> {tt.divisibility = 16 : i32}, %mask: tensor<128x64xi1, #blocked>) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %ptrs, %buf mask %mask {contiguity = 8 : i32} : tensor<128x64x!tt.ptr<f16>, #blocked> -> <128x64xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    tt.return
+  }
+}
+
+// -----
+
 // Without a mask every vector is copied; no shared store at all.
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
