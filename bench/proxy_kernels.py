@@ -562,7 +562,9 @@ def _setup_matmul_fp8(dev: Any, c: Case) -> Setup:
         return torch._scaled_mm(a, bt.t(), scale_a=ones, scale_b=ones, out_dtype=torch.float16)
 
     return Setup(c.value_args({"a_ptr": a, "bt_ptr": bt, "c_ptr": out}), (m // c.values["BM"], n // c.values["BN"]),
-                 lambda: _close(out.float(), (a.float() @ bt.float().t()).half().float(), 2e-2, 0.25),
+                 # Hopper's fp8 wgmma accumulates below f32 precision (Triton NVIDIA's compile of this
+                 # kernel misses the exact sums by up to 1.4 at K = 4096 as ours does), hence atol 2.
+                 lambda: _close(out.float(), (a.float() @ bt.float().t()).half().float(), 2e-2, 2.0),
                  lambda: None, scaled_mm)
 
 

@@ -332,8 +332,12 @@ def MUSASinkAccumulatorConversions
     epilogue (chosen before any matrix unit existed) may convert again.
     Three rewrites, on conversions out of those two layouts only:
      - an elementwise op (`arith.truncf`, a scale by a splat, ...) whose
-       tensor operands all come out of one accumulator layout, each used
-       once, runs in that layout, the conversion moving after it;
+       tensor operands come out of one accumulator layout, each used once,
+       runs in that layout, the conversion moving after it; its other
+       operands are rebuilt there when they are splats, broadcast row or
+       column vectors or elementwise trees of those (a causal mask), or
+       converted in when they extend a narrower tile (an f16 bias
+       extended to f32): a tile as wide as the accumulator stops it;
      - `convert_layout(convert_layout(x))` becomes one conversion;
      - `ttg.local_store`, `ttg.local_alloc` and `tt.descriptor_store` store
        the accumulator from its own layout (they write through its linear

@@ -16,9 +16,14 @@
 //    local_store) take the accumulator layout itself: they write through the
 //    layout's linear layout whatever it is, so the conversion is dropped;
 //  * an elementwise operand broadcast from a row or column vector
-//    (tt.broadcast of tt.expand_dims, e.g. `s - m[:, None]`) is rebuilt in
-//    the accumulator layout from the vector, converted into its slice: the
-//    vector moves, not the tile;
+//    (tt.broadcast of tt.expand_dims, e.g. `s - m[:, None]`, also with a
+//    conversion of the N x 1 tile between the two) is rebuilt in the
+//    accumulator layout from the vector, converted into its slice: the
+//    vector moves, not the tile; so is an elementwise tree of such operands
+//    and splats (a causal mask `rm[:, None] >= rn[None, :]`);
+//  * an operand extended from a narrower tile (`x.to(tl.float32)` of an
+//    f16 tile, an addmm's bias) is converted in before the extension: the
+//    narrow tile moves, not the accumulator;
 //  * a tt.reduce of an accumulator runs in its layout, and the (much
 //    smaller) result is converted instead;
 //  * a row or column vector of an accumulator (a slice of its layout) is
@@ -41,6 +46,7 @@
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -113,7 +119,12 @@ triton::ExpandDimsOp getBroadcastVector(Value value) {
   auto broadcast = value.getDefiningOp<triton::BroadcastOp>();
   if (!broadcast)
     return {};
-  auto expand = broadcast.getSrc().getDefiningOp<triton::ExpandDimsOp>();
+  // Triton's layout passes may have converted the expanded vector (an
+  // N x 1 tile) between the expand_dims and the broadcast.
+  Value expanded = broadcast.getSrc();
+  if (auto cvt = expanded.getDefiningOp<ttg::ConvertLayoutOp>())
+    expanded = cvt.getSrc();
+  auto expand = expanded.getDefiningOp<triton::ExpandDimsOp>();
   if (!expand || cast<RankedTensorType>(value.getType()).getRank() != 2)
     return {};
   return expand;
@@ -136,6 +147,92 @@ Value broadcastInLayout(PatternRewriter &rewriter, Location loc, Value value,
       rewriter.getI32IntegerAttr(axis));
   return triton::BroadcastOp::create(
       rewriter, loc, withEncoding(value.getType(), encoding), expanded);
+}
+
+/// How an operand of an elementwise op on accumulators is brought into
+/// their layout.
+enum class Rebuild {
+  /// Not without converting the tile itself.
+  No,
+  /// Recomputed there from scalars and vectors: a splat (constant or
+  /// tt.splat), a broadcast vector, or an elementwise op of such operands
+  /// (a causal mask `rm[:, None] >= rn[None, :]`): only vectors move.
+  FromVectors,
+  /// An extension of a narrower tile (`x.to(tl.float32)` of a loaded f16
+  /// tile): the narrow tile is converted in, then extended, which moves
+  /// fewer bytes than converting the accumulator out.
+  FromNarrowTile,
+};
+
+Rebuild getRebuild(Value value, unsigned accBits, unsigned depth = 0) {
+  DenseElementsAttr splat;
+  if ((matchPattern(value, m_Constant(&splat)) && splat.isSplat()) ||
+      value.getDefiningOp<triton::SplatOp>() || getBroadcastVector(value))
+    return Rebuild::FromVectors;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumResults() != 1 || def->getNumRegions() != 0 ||
+      !def->hasTrait<OpTrait::Elementwise>() || !isMemoryEffectFree(def))
+    return Rebuild::No;
+  if (isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp>(def)) {
+    auto narrow = cast<RankedTensorType>(def->getOperand(0).getType());
+    if (getRebuild(def->getOperand(0), accBits, depth + 1) ==
+            Rebuild::FromVectors)
+      return Rebuild::FromVectors;
+    return narrow.getElementTypeBitWidth() < accBits ? Rebuild::FromNarrowTile
+                                                     : Rebuild::No;
+  }
+  if (depth >= 4)
+    return Rebuild::No;
+  for (Value operand : def->getOperands())
+    if (!isa<RankedTensorType>(operand.getType()) ||
+        getRebuild(operand, accBits, depth + 1) != Rebuild::FromVectors)
+      return Rebuild::No;
+  return Rebuild::FromVectors;
+}
+
+/// `value` (getRebuild != No) computed in `encoding`.
+Value rebuildInLayout(PatternRewriter &rewriter, Location loc, Value value,
+                      Attribute encoding) {
+  RankedTensorType type = withEncoding(value.getType(), encoding);
+  DenseElementsAttr splat;
+  if (matchPattern(value, m_Constant(&splat)))
+    return arith::ConstantOp::create(rewriter, loc, type,
+                                     splat.resizeSplat(type));
+  if (auto scalar = value.getDefiningOp<triton::SplatOp>())
+    return triton::SplatOp::create(rewriter, loc, type, scalar.getSrc());
+  if (getBroadcastVector(value))
+    return broadcastInLayout(rewriter, loc, value, encoding);
+  Operation *def = value.getDefiningOp();
+  SmallVector<Value> operands;
+  for (Value operand : def->getOperands()) {
+    auto accBits = cast<RankedTensorType>(type).getElementTypeBitWidth();
+    if (getRebuild(operand, accBits) == Rebuild::FromVectors)
+      operands.push_back(rebuildInLayout(rewriter, loc, operand, encoding));
+    else
+      operands.push_back(ttg::ConvertLayoutOp::create(
+          rewriter, loc, withEncoding(operand.getType(), encoding), operand));
+  }
+  Operation *rebuilt = rewriter.clone(*def);
+  rebuilt->setOperands(operands);
+  rebuilt->getResult(0).setType(type);
+  return rebuilt->getResult(0);
+}
+
+/// Erases the op defining `value` and, transitively, its operands' defining
+/// ops, while they are memory-effect free and unused: the originals of
+/// operands rebuilt in an accumulator layout, which would otherwise keep
+/// their conversions' scratch and barriers.
+void eraseDeadTree(PatternRewriter &rewriter, Value value) {
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !def->use_empty() || def->getNumRegions() != 0 ||
+        !isMemoryEffectFree(def))
+      continue;
+    SmallVector<Value> operands(def->getOperands());
+    rewriter.eraseOp(def);
+    worklist.append(operands);
+  }
 }
 
 /// convert_layout of a splat constant -> the constant in the new layout (a
@@ -170,7 +267,7 @@ struct SinkThroughElementwise : public RewritePattern {
         !isa<RankedTensorType>(op->getResult(0).getType()))
       return failure();
     Attribute source;
-    bool otherVectors = false;
+    unsigned accBits = 0;
     for (Value operand : op->getOperands()) {
       if (Attribute encoding = accumulatorSource(operand)) {
         // A vector's conversion may stay for other users (it is cheap); a
@@ -179,19 +276,20 @@ struct SinkThroughElementwise : public RewritePattern {
             (!operand.hasOneUse() && !isa<ttg::SliceEncodingAttr>(encoding)))
           return failure();
         source = encoding;
-        continue;
+        accBits = std::max(accBits, cast<RankedTensorType>(operand.getType())
+                                        .getElementTypeBitWidth());
       }
-      DenseElementsAttr splat;
-      if (matchPattern(operand, m_Constant(&splat)) && splat.isSplat())
-        continue;
-      if (!operand.getDefiningOp<triton::SplatOp>() &&
-          !getBroadcastVector(operand))
-        otherVectors = true;
     }
-    // Other operands are converted in: only where that moves a vector (the
-    // source is a slice of an accumulator layout), not a tile.
-    if (!source || (otherVectors && !isa<ttg::SliceEncodingAttr>(source)))
+    if (!source)
       return failure();
+    // Other operands are rebuilt in the layout, or converted in where that
+    // moves a vector (the source is a slice of an accumulator layout) or a
+    // tile narrower than the accumulator, not one as wide.
+    bool vectors = isa<ttg::SliceEncodingAttr>(source);
+    for (Value operand : op->getOperands())
+      if (!accumulatorSource(operand) && !vectors &&
+          getRebuild(operand, accBits) == Rebuild::No)
+        return failure();
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
       if (accumulatorSource(operand)) {
@@ -199,32 +297,25 @@ struct SinkThroughElementwise : public RewritePattern {
             operand.getDefiningOp<ttg::ConvertLayoutOp>().getSrc());
         continue;
       }
-      DenseElementsAttr splat;
-      RankedTensorType type = withEncoding(operand.getType(), source);
-      if (matchPattern(operand, m_Constant(&splat))) {
-        operands.push_back(arith::ConstantOp::create(
-            rewriter, op->getLoc(), type, splat.resizeSplat(type)));
-        continue;
-      }
-      if (auto scalar = operand.getDefiningOp<triton::SplatOp>()) {
-        operands.push_back(triton::SplatOp::create(rewriter, op->getLoc(), type,
-                                                   scalar.getSrc()));
-        continue;
-      }
-      if (!getBroadcastVector(operand)) {
+      if (getRebuild(operand, accBits) != Rebuild::No) {
         operands.push_back(
-            ttg::ConvertLayoutOp::create(rewriter, op->getLoc(), type, operand));
+            rebuildInLayout(rewriter, op->getLoc(), operand, source));
         continue;
       }
-      operands.push_back(
-          broadcastInLayout(rewriter, op->getLoc(), operand, source));
+      operands.push_back(ttg::ConvertLayoutOp::create(
+          rewriter, op->getLoc(), withEncoding(operand.getType(), source),
+          operand));
     }
     Operation *moved = rewriter.clone(*op);
     moved->setOperands(operands);
     Type resultType = op->getResult(0).getType();
     moved->getResult(0).setType(withEncoding(resultType, source));
+    SmallVector<Value> originals(op->getOperands());
     rewriter.replaceOpWithNewOp<ttg::ConvertLayoutOp>(op, resultType,
                                                       moved->getResult(0));
+    for (Value original : originals)
+      if (!accumulatorSource(original))
+        eraseDeadTree(rewriter, original);
     return success();
   }
 };

@@ -165,3 +165,69 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Operands rebuilt in the SQMMA layout instead of converting the
+// accumulator out (mp_31):
+//  * a row vector whose N x 1 tile Triton converted between expand_dims and
+//    broadcast: only the vector is converted, into the slice;
+//  * a causal mask `rm[:, None] >= rn[None, :]`: the comparison is rebuilt
+//    from its two broadcast vectors, no i1 tile moves;
+//  * an f16 bias extended to f32: the f16 tile is converted in, not the
+//    f32 accumulator out.
+// CHECK-LABEL: @row_scale_through_convert
+// CHECK-NOT: tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// CHECK: %[[V:.*]] = ttg.convert_layout %arg1 : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked{{[0-9]*}}}>> -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>>
+// CHECK-NEXT: %[[E:.*]] = tt.expand_dims %[[V]] {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>> -> tensor<64x1xf32, #sqmma>
+// CHECK-NEXT: %[[B:.*]] = tt.broadcast %[[E]] : tensor<64x1xf32, #sqmma> -> tensor<64x64xf32, #sqmma>
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %arg0, %[[B]] : tensor<64x64xf32, #sqmma>
+// CHECK-NEXT: ttg.convert_layout %[[M]] : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// CHECK-NEXT: tt.return
+// CHECK-LABEL: @causal_mask
+// CHECK-NOT: ttg.convert_layout %{{.*}} : tensor<64x64xi1
+// CHECK-NOT: tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// CHECK: %[[C:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : tensor<64x64xi32, #sqmma>
+// CHECK: %[[S:.*]] = arith.select %[[C]], %arg0, %{{.*}} : tensor<64x64xi1, #sqmma>, tensor<64x64xf32, #sqmma>
+// CHECK-NEXT: ttg.convert_layout %[[S]] : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// CHECK-NEXT: tt.return
+// CHECK-LABEL: @extended_bias
+// CHECK: %[[X:.*]] = ttg.convert_layout %arg1 : tensor<64x64xf16, #blocked{{[0-9]*}}> -> tensor<64x64xf16, #sqmma>
+// CHECK-NEXT: %[[XE:.*]] = arith.extf %[[X]] : tensor<64x64xf16, #sqmma> to tensor<64x64xf32, #sqmma>
+// CHECK-NEXT: %[[A:.*]] = arith.addf %arg0, %[[XE]] : tensor<64x64xf32, #sqmma>
+// CHECK-NEXT: ttg.convert_layout %[[A]] : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @row_scale_through_convert(%acc: tensor<64x64xf32, #sqmma>, %v: tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked1}>>) -> tensor<64x64xf32, #blocked> {
+    %d = ttg.convert_layout %acc : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+    %e = tt.expand_dims %v {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xf32, #blocked1>
+    %c = ttg.convert_layout %e : tensor<64x1xf32, #blocked1> -> tensor<64x1xf32, #blocked>
+    %b = tt.broadcast %c : tensor<64x1xf32, #blocked> -> tensor<64x64xf32, #blocked>
+    %m = arith.mulf %d, %b : tensor<64x64xf32, #blocked>
+    tt.return %m : tensor<64x64xf32, #blocked>
+  }
+  tt.func public @causal_mask(%acc: tensor<64x64xf32, #sqmma>, %off: i32) -> tensor<64x64xf32, #blocked> {
+    %minf = arith.constant dense<0xFF800000> : tensor<64x64xf32, #blocked>
+    %d = ttg.convert_layout %acc : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+    %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %rn0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %offs = tt.splat %off : i32 -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %rn = arith.addi %rn0, %offs : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %rme = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %rmb = tt.broadcast %rme : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %rne = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %rnb = tt.broadcast %rne : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %mask = arith.cmpi sge, %rmb, %rnb : tensor<64x64xi32, #blocked>
+    %s = arith.select %mask, %d, %minf : tensor<64x64xi1, #blocked>, tensor<64x64xf32, #blocked>
+    tt.return %s : tensor<64x64xf32, #blocked>
+  }
+  tt.func public @extended_bias(%acc: tensor<64x64xf32, #sqmma>, %x: tensor<64x64xf16, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = ttg.convert_layout %acc : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+    %xe = arith.extf %x : tensor<64x64xf16, #blocked> to tensor<64x64xf32, #blocked>
+    %a = arith.addf %d, %xe : tensor<64x64xf32, #blocked>
+    tt.return %a : tensor<64x64xf32, #blocked>
+  }
+}
