@@ -47,17 +47,22 @@ def MUSAScheduleAsyncCopies
     order, so the copies run while the dots compute. A loop is left alone
     when one of those ops has memory effects (moving it past the copies
     could reorder memory accesses); data dependencies stay satisfied because
-    everything the moved ops use precedes the terminator. Run it before
-    --musa-insert-barriers, which then puts a barrier between the reads of
-    the ring and the copies that refill it.
+    everything the moved ops use precedes the terminator. The
+    `ttg.local_load`s that only feed a moved dot move with it when they read
+    ring slots this iteration's copies do not refill (the ring grows by one
+    slot, as below, where they would), so the dot's operand registers are
+    not live across the copies. Run it before --musa-insert-barriers, which
+    then puts a barrier between the copies and the reads of the ring.
 
     A `musagpu.sqmma` reads the ring slots themselves, and Triton's ring
     refills in iteration i the slot iteration i reads. Where the ring's slot
     indices are Triton's wrapping counters and the arch's shared memory has
     room, the ring gets one more slot (its type grows, the counters wrap one
-    later), so iteration i refills the slot iteration i - 1 read; then the
-    sqmma and its `musagpu.sqmma_wait` move below the copies like a dot, and
-    the copies overlap the sqmma.
+    later), so iteration i refills the slot iteration i - 1 read. Then the
+    `musagpu.sqmma_wait` (and what depends on it) moves below the copies
+    like a dot, while an sqmma that depends on no moved op stays ahead of
+    them: the copies are issued while it runs. An sqmma fed by a moved op
+    (attention's second one, on the P tile) moves with its wait.
 
     Before:
     ```mlir

@@ -10,7 +10,11 @@
 // on it in the body, goes to just before the terminator. That is legal
 // whenever all of those ops are free of memory effects (then only their
 // data dependencies matter, and every op they use still precedes them); a
-// loop where one is not is left alone. See the pass description.
+// loop where one is not is left alone. The dot's operand local_loads go
+// with it when they read slots the copies do not refill (growing the ring
+// as below): a 64x64x16 fp32 FMA dot otherwise holds 192 operand registers
+// per thread across the copies (128 registers and spills on the proxy,
+// against 96 without). See the pass description.
 //
 // A musagpu.sqmma reads its operands from the ring slots themselves, and
 // Triton's ring (num_stages - 1 slots, filled num_stages - 1 iterations
@@ -21,10 +25,12 @@
 // copies go first and overlap the sqmma. The ring grows when its indices
 // are Triton's wrapping counters (which also gives every slot index in the
 // prologue as a constant) and the shared memory of the arch holds the extra
-// slot; then the sqmma and its wait are moved like a dot. (The wait stays
-// in the iteration: each thread's wait covers only its own warp's part of
-// the squad's reads, and the block barrier of the next iteration's copy
-// wait must follow every warp's wait before the copies refill the slot.)
+// slot; then the sqmma's wait (and what depends on it) is moved like a
+// dot, while an sqmma that needs nothing moved stays ahead of the copies:
+// its MMA runs while they are issued. (The wait stays in the iteration:
+// each thread's wait covers only its own warp's part of the squad's reads,
+// and the block barrier of the next iteration's copy wait must follow every
+// warp's wait before the copies refill the slot.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -185,20 +191,22 @@ LogicalResult addRingSlots(scf::ForOp loop, ArrayRef<ttg::LocalAllocOp> rings,
   return success();
 }
 
-/// Whether the copies of `body` may start before its sqmma ops: each sqmma
-/// reads ring slots that no copy of this iteration refills, after giving
-/// rings one more slot where needed (and where the arch's shared memory has
-/// room for it: `sharedBytes` of the kernel so far, `limit` at most). Every
-/// change is made only once all are known to succeed.
-bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<mgpu::SQMMAOp> sqmmas,
+/// Whether the copies of `body` may start before the reads `reads` (the
+/// operands of its sqmma ops, and the buffers of the local_loads that feed
+/// its dots): each reads ring slots that no copy of this iteration refills,
+/// after giving rings one more slot where needed (and where the arch's
+/// shared memory has room for it: `sharedBytes` of the kernel so far,
+/// `limit` at most). Every change is made only once all are known to
+/// succeed.
+bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<Value> reads,
                             ArrayRef<ttg::AsyncCopyGlobalToLocalOp> copies,
                             int64_t &sharedBytes, int64_t limit) {
-  // Per ring the sqmma ops read: its read counter and its refill counters.
+  // Per ring read: its read counter and its refill counters.
   llvm::MapVector<Operation *, std::pair<RingCounter, SmallVector<RingCounter>>>
       rings;
-  // Every copy refills a ring slot; an sqmma operand that is no ring slot
-  // must be a buffer no copy writes (one the body stores a tensor into, or
-  // one from before the loop that is no ring's).
+  // Every copy refills a ring slot; a read that is no ring slot must be of
+  // a buffer no copy writes (one the body stores a tensor into, or one from
+  // before the loop that is no ring's).
   SmallVector<RingSlot> written;
   llvm::SmallPtrSet<Operation *, 4> copied;
   for (ttg::AsyncCopyGlobalToLocalOp copy : copies) {
@@ -208,23 +216,22 @@ bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<mgpu::SQMMAOp> sqmmas,
     written.push_back(*slot);
     copied.insert(slot->ring);
   }
-  for (mgpu::SQMMAOp sqmma : sqmmas)
-    for (Value operand : {sqmma.getA(), sqmma.getB()}) {
-      if (std::optional<RingSlot> read = matchRingSlot(operand, loop)) {
-        rings.insert({read->ring, {read->counter, {}}});
-        continue;
-      }
-      Value buffer = operand;
-      while (Operation *def = buffer.getDefiningOp()) {
-        if (!isa<ttg::MemDescIndexOp, ttg::MemDescTransOp>(def))
-          break;
-        buffer = def->getOperand(0);
-      }
-      auto alloc = buffer.getDefiningOp<ttg::LocalAllocOp>();
-      if (!alloc || copied.contains(alloc) ||
-          (!alloc.getSrc() && loop->isAncestor(alloc)))
-        return false;
+  for (Value operand : reads) {
+    if (std::optional<RingSlot> read = matchRingSlot(operand, loop)) {
+      rings.insert({read->ring, {read->counter, {}}});
+      continue;
     }
+    Value buffer = operand;
+    while (Operation *def = buffer.getDefiningOp()) {
+      if (!isa<ttg::MemDescIndexOp, ttg::MemDescTransOp>(def))
+        break;
+      buffer = def->getOperand(0);
+    }
+    auto alloc = buffer.getDefiningOp<ttg::LocalAllocOp>();
+    if (!alloc || copied.contains(alloc) ||
+        (!alloc.getSrc() && loop->isAncestor(alloc)))
+      return false;
+  }
   for (const RingSlot &slot : written) {
     auto it = rings.find(slot.ring);
     if (it != rings.end())
@@ -283,7 +290,8 @@ bool makeRoomForEarlyCopies(scf::ForOp loop, ArrayRef<mgpu::SQMMAOp> sqmmas,
 /// last async copy, with their users in the body, to just before its
 /// terminator, if all of them but the sqmma ops, their waits and the
 /// buffers the sqmma ops read that the body fills are free of memory
-/// effects.
+/// effects. An sqmma that uses no other moved op is not moved (only its
+/// wait is): it is issued before the copies.
 void scheduleBody(scf::ForOp loop, int64_t &sharedBytes, int64_t limit) {
   Block &body = *loop.getBody();
   Operation *lastCopy = nullptr;
@@ -318,6 +326,30 @@ void scheduleBody(scf::ForOp loop, int64_t &sharedBytes, int64_t limit) {
         if (inBody && inBody != body.getTerminator())
           moved.insert(inBody);
       }
+  // The local_loads that only feed moved dots move with them, reading
+  // slots no copy of the iteration refills (the ring grows by one slot
+  // where needed, as for an sqmma): otherwise the barrier before the copies
+  // would keep every operand register of the dot live across them (a
+  // 64x64x16 fp32 FMA dot: 192 values per thread, spilled on the proxy).
+  SmallVector<Value> reads;
+  for (mgpu::SQMMAOp sqmma : sqmmas)
+    reads.append({sqmma.getA(), sqmma.getB()});
+  SmallVector<Operation *> operandLoads;
+  for (Operation *op : moved) {
+    if (!isa<triton::DotOp>(op))
+      continue;
+    for (Value operand : op->getOperands()) {
+      auto load = operand.getDefiningOp<ttg::LocalLoadOp>();
+      if (!load || load->getBlock() != &body ||
+          !load->isBeforeInBlock(lastCopy) ||
+          llvm::is_contained(operandLoads, load.getOperation()) ||
+          !llvm::all_of(load->getUsers(),
+                        [&](Operation *user) { return moved.contains(user); }))
+        continue;
+      operandLoads.push_back(load);
+      reads.push_back(load.getSrc());
+    }
+  }
   // Besides the sqmma ops and their waits, a moved op may store a tensor
   // into a buffer of its own (the operand of a later sqmma), which no copy
   // touches.
@@ -333,10 +365,33 @@ void scheduleBody(scf::ForOp loop, int64_t &sharedBytes, int64_t limit) {
         return op->isBeforeInBlock(lastCopy);
       }))
     return;
-  if (!sqmmas.empty() &&
-      !makeRoomForEarlyCopies(loop, sqmmas, copies, sharedBytes, limit))
-    return;
-  SmallVector<Operation *> ordered(moved.begin(), moved.end());
+  if (!reads.empty() &&
+      !makeRoomForEarlyCopies(loop, reads, copies, sharedBytes, limit)) {
+    // The dots still move, their operand loads stay.
+    if (!sqmmas.empty())
+      return;
+    operandLoads.clear();
+  }
+  // An sqmma that depends on no other moved op (it reads the slots this
+  // iteration waited for and accumulates onto the carried accumulator)
+  // stays where it is, ahead of the copies, and only its wait and what
+  // depends on it move: its MMA then runs while the copies are issued. The
+  // copies refill other slots (makeRoomForEarlyCopies), and the slot they
+  // refill was read by the previous iteration's sqmma, which every warp
+  // waited for before the barrier of this iteration's async_wait.
+  auto isIssuedEarly = [&](Operation *op) {
+    return isa<mgpu::SQMMAOp>(op) &&
+           llvm::none_of(op->getOperands(), [&](Value operand) {
+             Operation *def = operand.getDefiningOp();
+             Operation *inBody = def ? body.findAncestorOpInBlock(*def)
+                                     : nullptr;
+             return inBody && moved.contains(inBody);
+           });
+  };
+  SmallVector<Operation *> ordered(operandLoads);
+  for (Operation *op : moved)
+    if (!isIssuedEarly(op))
+      ordered.push_back(op);
   llvm::sort(ordered, [](Operation *a, Operation *b) {
     return a->isBeforeInBlock(b);
   });
