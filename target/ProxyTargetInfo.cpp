@@ -26,9 +26,10 @@
 // SQMMA -> wgmma (both are 4-warp MMAs on shared-memory operands with an
 // asynchronous wait). One SQMMA instruction (M x N x K per squad, M a
 // multiple of 64) is M/64 x K/k wgmma.mma_async.m64nNk<k> (k = 16 for
-// 16-bit types, 8 for tf32, 32 for 8-bit types), after a fence.proxy.async
-// (the operands were written through the generic proxy), between one
-// wgmma.fence and one wgmma.commit_group; musagpu.sqmma_wait is
+// 16-bit types, 8 for tf32, 32 for 8-bit types), between one wgmma.fence
+// and one wgmma.commit_group (operand tiles the threads stored are fenced
+// by their writers: fenceSharedWritesForAsyncReads; cp.async and TMA
+// writes need no fence, as in Triton's own Hopper code); musagpu.sqmma_wait is
 // wgmma.wait_group 0 returning the accumulators (so no read of them is
 // scheduled before it). The accumulator is Hopper's fragment
 // (layouts/HopperFragments.h): instruction t's registers are t's N/2.
@@ -222,7 +223,8 @@ public:
   FailureOr<Value>
   getTMEDescriptorAddress(OpBuilder &b, Location loc,
                           const TMEDescriptorFields &fields) const override;
-  void tmeStoreSourceFence(OpBuilder &b, Location loc) const override {
+  void fenceSharedWritesForAsyncReads(OpBuilder &b,
+                                      Location loc) const override {
     emitPTX(b, loc, "fence.proxy.async.shared::cta;", "", {});
   }
   void tmeLoad(OpBuilder &b, Location loc, Value barrier,
@@ -596,17 +598,6 @@ static SmallVector<Value> emitWGMMA(OpBuilder &b, Location loc,
   return d;
 }
 
-/// wgmma reads its operands through the async proxy, and the operand
-/// tiles were written through the generic one (cp.async, st.shared of a
-/// stored tensor), by this thread and, before the barrier that
-/// --musa-insert-barriers placed, by the others: fence.proxy.async makes
-/// those writes visible to the wgmma that follows (PTX ISA, "Async Proxy").
-/// Without it the proxy's flash attention read stale P tiles now and then.
-static void fenceOperandWrites(OpBuilder &b, Location loc) {
-  callFunction(b, loc, "llvm.nvvm.fence.proxy.async.shared_cta", {}, {},
-               CalleeKind::SideEffects);
-}
-
 /// Checks that wgmma can run `instr`: M a multiple of 64, K of whole wgmma
 /// steps, the majors the element type allows, c of the instruction's size.
 static LogicalResult checkWGMMA(Location loc, const SQMMAInstr &instr,
@@ -641,7 +632,6 @@ ProxyTargetInfo::sqmma(OpBuilder &b, Location loc, const SQMMAInstr &instr,
                           << " SQMMA instruction as several wgmma, from its "
                              "operand tiles (sqmmaOnTiles), not from two "
                              "descriptors";
-  fenceOperandWrites(b, loc);
   callFunction(b, loc, "llvm.nvvm.wgmma.fence.sync.aligned", {}, {},
                CalleeKind::Convergent);
   SmallVector<Value> d = emitWGMMA(b, loc, type, instr.row.n, instr.transA,
@@ -681,7 +671,6 @@ ProxyTargetInfo::sqmmaOnTiles(OpBuilder &b, Location loc,
   };
   unsigned perWGMMA = instr.row.n / 2;
   SmallVector<Value> d(c);
-  fenceOperandWrites(b, loc);
   callFunction(b, loc, "llvm.nvvm.wgmma.fence.sync.aligned", {}, {},
                CalleeKind::Convergent);
   for (unsigned mt = 0; mt < instr.row.m / 64; ++mt) {

@@ -295,10 +295,12 @@ public:
   /// a MUtensorDescriptor (64) on the MUSA GPU.
   virtual unsigned getTMEDescriptorBytes() const { return kTMEDescriptorBytes; }
   /// Makes the calling thread's earlier shared-memory writes visible to the
-  /// tensor memory engine; every thread runs it before the block barrier
-  /// that precedes a tile store (nothing where TME reads shared memory as
-  /// the threads wrote it).
-  virtual void tmeStoreSourceFence(OpBuilder &b, Location loc) const {}
+  /// asynchronous readers of shared memory: a TME tile store's source and
+  /// an SQMMA's operand tiles. Every writing thread runs it before the block
+  /// barrier that precedes the read (nothing where those units read shared
+  /// memory as the threads wrote it, as on MUSA).
+  virtual void fenceSharedWritesForAsyncReads(OpBuilder &b,
+                                              Location loc) const {}
   /// Starts a tile load whose bytes complete on async barrier `barrier`
   /// (i32).
   virtual void tmeLoad(OpBuilder &b, Location loc, Value barrier,

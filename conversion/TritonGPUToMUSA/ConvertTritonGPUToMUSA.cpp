@@ -192,6 +192,8 @@ struct ConvertTritonGPUToMUSA
     if (failed(checkSupported(module, patterns)))
       return signalPassFailure();
 
+    markSQMMAOperandWrites(module);
+
     // Buffers handed out by --musa-allocate-shared-memory live at offsets
     // from one per-block base that the target declares.
     if (auto bytes = module->getAttrOfType<IntegerAttr>(kSharedMemorySizeAttr);

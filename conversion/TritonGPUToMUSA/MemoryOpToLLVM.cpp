@@ -76,12 +76,15 @@ struct LocalAllocOpConversion : public MUSAPattern<ttg::LocalAllocOp> {
     FailureOr<Value> base = getScratchPointer(rewriter, loc, op, targetInfo);
     if (failed(base))
       return failure();
-    if (Value src = adaptor.getSrc())
+    if (Value src = adaptor.getSrc()) {
       if (failed(storeTensorToShared(
               rewriter, loc, targetInfo, *getTypeConverter(), *base,
               cast<ttg::MemDescType>(op.getType()),
               cast<RankedTensorType>(op.getSrc().getType()), src, emitError)))
         return failure();
+      if (op->hasAttr(kSQMMAOperandWriteAttr))
+        targetInfo.fenceSharedWritesForAsyncReads(rewriter, loc);
+    }
     rewriter.replaceOp(op, *base);
     return success();
   }
@@ -102,6 +105,8 @@ struct LocalStoreOpConversion : public MUSAPattern<ttg::LocalStoreOp> {
             cast<RankedTensorType>(op.getSrc().getType()), adaptor.getSrc(),
             emitError)))
       return failure();
+    if (op->hasAttr(kSQMMAOperandWriteAttr))
+      targetInfo.fenceSharedWritesForAsyncReads(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }

@@ -137,6 +137,15 @@ void populateWMMAOpToLLVMPatterns(
 void populateSQMMAOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
+
+/// Marks, before the conversion, each ttg.local_alloc with a source and
+/// ttg.local_store whose buffer a musagpu.sqmma may read (through memdesc
+/// views; every such write where an sqmma operand's buffer is not known),
+/// with the unit attribute kSQMMAOperandWriteAttr: their lowering ends in
+/// TargetInfo::fenceSharedWritesForAsyncReads.
+void markSQMMAOperandWrites(ModuleOp module);
+inline constexpr llvm::StringLiteral kSQMMAOperandWriteAttr =
+    "musagpu.sqmma_operand_write";
 /// tt.atomic_rmw, tt.atomic_cas.
 void populateAtomicOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,

@@ -20,6 +20,12 @@
 //
 // f16/bf16 instructions have K <= 64, so a K = 128 tile is two K = 64
 // steps (MUSA-FACTS.md: the shipped toolchain crashes on K = 128).
+// Operand tiles the threads store (ttg.local_alloc with a source,
+// ttg.local_store) are fenced by their writers for the matrix unit's reads
+// (markSQMMAOperandWrites, TargetInfo::fenceSharedWritesForAsyncReads), not
+// at every sqmma: a ring only async copies fill needs none, and a tile
+// stored once before a loop is fenced once.
+//
 // Each instruction goes to TargetInfo::sqmmaOnTiles with its two operand
 // tiles (a target may issue it as several smaller instructions: the proxy's
 // wgmma); musagpu.sqmma_wait lowers to one TargetInfo::sqmmaWaitFor on the
@@ -315,6 +321,49 @@ struct SQMMAWaitOpConversion : public MUSAPattern<mgpu::SQMMAWaitOp> {
 };
 
 } // namespace
+
+/// The local_alloc whose buffer `memdesc` views through memdesc views, or
+/// null where it comes from anything else (a block argument, an scf result).
+static ttg::LocalAllocOp getViewedAlloc(Value memdesc) {
+  while (Operation *def = memdesc.getDefiningOp()) {
+    if (auto alloc = dyn_cast<ttg::LocalAllocOp>(def))
+      return alloc;
+    if (!isa<ttg::MemDescIndexOp, ttg::MemDescTransOp, ttg::MemDescSubsliceOp,
+             ttg::MemDescReshapeOp, ttg::MemDescReinterpretOp>(def))
+      return {};
+    memdesc = def->getOperand(0);
+  }
+  return {};
+}
+
+void mlir::triton_musa::markSQMMAOperandWrites(ModuleOp module) {
+  llvm::SmallPtrSet<Operation *, 8> operandBuffers;
+  bool unknownOperand = false;
+  module.walk([&](mgpu::SQMMAOp sqmma) {
+    for (Value operand : {sqmma.getA(), sqmma.getB()}) {
+      if (ttg::LocalAllocOp alloc = getViewedAlloc(operand))
+        operandBuffers.insert(alloc);
+      else
+        unknownOperand = true;
+    }
+  });
+  if (operandBuffers.empty() && !unknownOperand)
+    return;
+  auto mark = [&](Operation *writer, Value buffer) {
+    ttg::LocalAllocOp alloc = getViewedAlloc(buffer);
+    if (unknownOperand || !alloc || operandBuffers.contains(alloc))
+      writer->setAttr(kSQMMAOperandWriteAttr,
+                      UnitAttr::get(module.getContext()));
+  };
+  module.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<ttg::LocalAllocOp>(op)) {
+      if (alloc.getSrc())
+        mark(op, alloc.getResult());
+    } else if (auto store = dyn_cast<ttg::LocalStoreOp>(op)) {
+      mark(op, store.getDst());
+    }
+  });
+}
 
 void mlir::triton_musa::populateSQMMAOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,

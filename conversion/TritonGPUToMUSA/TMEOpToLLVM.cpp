@@ -184,7 +184,7 @@ struct TMETransferOpConversion : public MUSAPattern<OpTy> {
     // pending. A store's source was just written by every thread, after the
     // target's fence.
     if constexpr (!kIsLoad) {
-      targetInfo.tmeStoreSourceFence(rewriter, loc);
+      targetInfo.fenceSharedWritesForAsyncReads(rewriter, loc);
       targetInfo.barrier(rewriter, loc);
     }
     FailureOr<Value> desc = getDescriptorAddress(

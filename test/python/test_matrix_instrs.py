@@ -151,14 +151,14 @@ def test_lowered_row_has_layout_and_targets(row: Dict[str, Any], remarks: Set[st
         assert head + f"emulator calls {runtime}" in remarks
     if "proxy" in targets:
         # PTX ISA: wgmma.mma_async m64nNkK' (K' 16 for f16/bf16, 8 for tf32, 32 for 8-bit types), one per
-        # 64 rows and K' of K, between one fence and one commit_group, after the async-proxy fence for the
-        # operands' generic-proxy writes.
+        # 64 rows and K' of K, between one fence and one commit_group (the operands' writers fence their
+        # generic-proxy writes, not the instruction).
         t = row["a"]
         k_step, acc = {"f16": (16, "f32"), "bf16": (16, "f32"), "tf32": (8, "f32"), "s8": (32, "s32"),
                        "e4m3": (32, "f32"), "e5m2": (32, "f32")}[t]
         count = row["m"] // 64 * row["k"] // k_step
         wgmma = " ".join([f"wgmma.mma_async.sync.aligned.m64n{row['n']}k{k_step}.{acc}.{t}.{t}"] * count)
-        assert head + ("proxy calls llvm.nvvm.fence.proxy.async.shared_cta llvm.nvvm.wgmma.fence.sync.aligned " +
+        assert head + ("proxy calls llvm.nvvm.wgmma.fence.sync.aligned " +
                        wgmma +
                        " llvm.nvvm.wgmma.commit_group.sync.aligned") in remarks
 
