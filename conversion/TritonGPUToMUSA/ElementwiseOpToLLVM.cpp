@@ -8,9 +8,9 @@
 //
 // Also here: ttg.fp4_to_fp (e2m1 pairs unpacked in registers), tt.fp_to_fp
 // (through the exact float conversions of FloatConversion.h), tt.clampf,
-// math.erf (a call
-// to MUSA libdevice's __mt_erf_f32 / __mt_erf_f64: there is no erf
-// intrinsic), tt.extern_elementwise (a call to the named libdevice
+// math.exp (f32 as exp2(x * log2 e), as Triton's NVIDIA backend does),
+// math.erf (a call to MUSA libdevice's __mt_erf_f32 / __mt_erf_f64: there
+// is no erf intrinsic), tt.extern_elementwise (a call to the named libdevice
 // function, declared in the module; the bitcode at `libpath` is linked when
 // the LLVM IR is built) and tt.map_elementwise (its region inlined once per
 // element).
@@ -446,6 +446,37 @@ LogicalResult lowerToCalls(Operation *op, ValueRange operands, StringRef name,
                          });
 }
 
+/// Lowers math.exp (tl.exp). On f32, as exp2(x * log2(e)): one multiply
+/// and the GPU's native base-2 exponential, as Triton's NVIDIA and AMD
+/// backends lower it, instead of LLVM's expansion of an accurate expf (in
+/// flash attention's loop on the proxy 4x the instructions: range
+/// reduction, rounding and scaling around the same ex2). Other types keep
+/// llvm.exp.
+struct ExpOpConversion : public MUSAPattern<math::ExpOp> {
+  ExpOpConversion(const LLVMTypeConverter &converter,
+                  const TargetInfo &targetInfo)
+      : MUSAPattern(converter, targetInfo, kTensorPatternBenefit) {}
+
+  LogicalResult
+  lower(math::ExpOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = getElementTypeOrSelf(op.getType());
+    if (failed(checkSameScalarType(op, elem, *getTypeConverter())))
+      return failure();
+    return lowerPerElement(
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        [&](ValueRange s) -> FailureOr<Value> {
+          if (!elem.isF32())
+            return LLVM::ExpOp::create(rewriter, loc, elem, s[0]).getResult();
+          Value log2e = LLVM::ConstantOp::create(
+              rewriter, loc, elem, rewriter.getF32FloatAttr(M_LOG2E));
+          Value scaled = LLVM::FMulOp::create(rewriter, loc, s[0], log2e);
+          return LLVM::Exp2Op::create(rewriter, loc, elem, scaled).getResult();
+        });
+  }
+};
+
 /// Lowers math.erf to MUSA libdevice's __mt_erf_f32 / __mt_erf_f64 (MUSA
 /// has no erf intrinsic; the names are those of
 /// triton_musa.language.libdevice.erf).
@@ -611,8 +642,7 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
                                                                   patterns);
   addElementwise<math::AbsFOp, math::AbsIOp, math::CeilOp, math::CopySignOp,
                  math::CosOp, math::CountLeadingZerosOp,
-                 math::CountTrailingZerosOp, math::CtPopOp, math::ExpOp,
-                 math::Exp2Op, math::ExpM1Op, math::FloorOp, math::FmaOp,
+                 math::CountTrailingZerosOp, math::CtPopOp, math::Exp2Op, math::ExpM1Op, math::FloorOp, math::FmaOp,
                  math::LogOp, math::Log10Op, math::Log1pOp, math::Log2Op,
                  math::PowFOp, math::RoundEvenOp, math::RoundOp, math::RsqrtOp,
                  math::SinOp, math::SqrtOp, math::TruncOp>(typeConverter,
@@ -631,7 +661,7 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
   patterns.add<TritonElementwiseConversion<triton::PreciseDivFOp>>(
       typeConverter, targetInfo, buildPreciseDivF);
   patterns.add<FpToFpOpConversion, Fp4ToFpOpConversion, ClampFOpConversion,
-               ErfOpConversion,
+               ErfOpConversion, ExpOpConversion,
                ExternElementwiseOpConversion, MapElementwiseOpConversion>(
       typeConverter, targetInfo);
 

@@ -79,3 +79,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tl.exp on f32 is exp2(x * log2 e), the native base-2 exponential after one
+// multiply (as Triton's NVIDIA backend lowers it), never llvm.exp, which
+// the GPU backends expand into an accurate expf around the same exp2; f64
+// keeps llvm.exp.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @exp_ops(
+  // CHECK-NOT: llvm.intr.exp(
+  // CHECK: %[[L:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
+  // CHECK-NEXT: %[[S:.*]] = llvm.fmul %{{.*}}, %[[L]] : f32
+  // CHECK-NEXT: llvm.intr.exp2(%[[S]]) : (f32) -> f32
+  // CHECK: llvm.fmul
+  // CHECK-NEXT: llvm.intr.exp2
+  // CHECK-NOT: llvm.intr.exp(%{{.*}}) : (f32)
+  // CHECK: llvm.intr.exp(%{{.*}}) : (f64) -> f64
+  tt.func public @exp_ops(%x: f32, %y: f64) {
+    %xs = tt.splat %x : f32 -> tensor<256xf32, #blocked>
+    %e = math.exp %xs : tensor<256xf32, #blocked>
+    %ys = tt.splat %y : f64 -> tensor<256xf64, #blocked>
+    %f = math.exp %ys : tensor<256xf64, #blocked>
+    tt.return
+  }
+}
