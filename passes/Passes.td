@@ -342,7 +342,10 @@ def MUSASinkAccumulatorConversions
        operands are rebuilt there when they are splats, broadcast row or
        column vectors or elementwise trees of those (a causal mask), or
        converted in when they extend a narrower tile (an f16 bias
-       extended to f32): a tile as wide as the accumulator stops it;
+       extended to f32): a tile as wide as the accumulator stops it; an
+       accumulator used by several elementwise ops (an epilogue's gelu)
+       takes their whole cluster into its layout when the values leaving
+       the cluster are no wider than it (the f16 result);
      - `convert_layout(convert_layout(x))` becomes one conversion;
      - `ttg.local_store`, `ttg.local_alloc` and `tt.descriptor_store` store
        the accumulator from its own layout (they write through its linear

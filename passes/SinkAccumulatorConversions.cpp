@@ -9,6 +9,8 @@
 // does the part of their work that the accumulator layouts need:
 //  * elementwise ops run in the accumulator layout, the conversion moving
 //    after them (where the op narrows the type, the scratch traffic halves);
+//    an accumulator read by several of them (an epilogue's gelu) takes the
+//    whole elementwise cluster along, when what leaves it is no wider;
 //  * a conversion of a conversion becomes one conversion, and a conversion
 //    of a splat constant the constant in the new layout;
 //  * stores into shared memory (ttg.local_store, ttg.local_alloc, and
@@ -48,6 +50,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -132,7 +135,7 @@ triton::ExpandDimsOp getBroadcastVector(Value value) {
 
 /// The broadcast `value` (getBroadcastVector) rebuilt in `encoding`: its
 /// vector converted into the slice of `encoding`, expanded and broadcast.
-Value broadcastInLayout(PatternRewriter &rewriter, Location loc, Value value,
+Value broadcastInLayout(RewriterBase &rewriter, Location loc, Value value,
                         Attribute encoding) {
   triton::ExpandDimsOp expand = getBroadcastVector(value);
   unsigned axis = expand.getAxis();
@@ -191,7 +194,7 @@ Rebuild getRebuild(Value value, unsigned accBits, unsigned depth = 0) {
 }
 
 /// `value` (getRebuild != No) computed in `encoding`.
-Value rebuildInLayout(PatternRewriter &rewriter, Location loc, Value value,
+Value rebuildInLayout(RewriterBase &rewriter, Location loc, Value value,
                       Attribute encoding) {
   RankedTensorType type = withEncoding(value.getType(), encoding);
   DenseElementsAttr splat;
@@ -218,20 +221,27 @@ Value rebuildInLayout(PatternRewriter &rewriter, Location loc, Value value,
   return rebuilt->getResult(0);
 }
 
-/// Erases the op defining `value` and, transitively, its operands' defining
-/// ops, while they are memory-effect free and unused: the originals of
-/// operands rebuilt in an accumulator layout, which would otherwise keep
-/// their conversions' scratch and barriers.
-void eraseDeadTree(PatternRewriter &rewriter, Value value) {
-  SmallVector<Value> worklist{value};
+/// Erases the ops defining `values` and, transitively, their operands'
+/// defining ops, while they are memory-effect free and unused: the
+/// originals of operands rebuilt in an accumulator layout, which would
+/// otherwise keep their conversions' scratch and barriers. (The trees may
+/// share ops: each is erased once.)
+void eraseDeadTrees(RewriterBase &rewriter, ArrayRef<Value> values) {
+  SmallVector<Operation *> worklist;
+  for (Value value : values)
+    if (Operation *def = value.getDefiningOp())
+      worklist.push_back(def);
+  llvm::SmallPtrSet<Operation *, 16> erased;
   while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def || !def->use_empty() || def->getNumRegions() != 0 ||
-        !isMemoryEffectFree(def))
+    Operation *def = worklist.pop_back_val();
+    if (erased.contains(def) || !def->use_empty() ||
+        def->getNumRegions() != 0 || !isMemoryEffectFree(def))
       continue;
-    SmallVector<Value> operands(def->getOperands());
+    for (Value operand : def->getOperands())
+      if (Operation *operandDef = operand.getDefiningOp())
+        worklist.push_back(operandDef);
+    erased.insert(def);
     rewriter.eraseOp(def);
-    worklist.append(operands);
   }
 }
 
@@ -310,15 +320,124 @@ struct SinkThroughElementwise : public RewritePattern {
     moved->setOperands(operands);
     Type resultType = op->getResult(0).getType();
     moved->getResult(0).setType(withEncoding(resultType, source));
-    SmallVector<Value> originals(op->getOperands());
+    SmallVector<Value> originals;
+    for (Value operand : op->getOperands())
+      if (!accumulatorSource(operand))
+        originals.push_back(operand);
     rewriter.replaceOpWithNewOp<ttg::ConvertLayoutOp>(op, resultType,
                                                       moved->getResult(0));
-    for (Value original : originals)
-      if (!accumulatorSource(original))
-        eraseDeadTree(rewriter, original);
+    eraseDeadTrees(rewriter, originals);
     return success();
   }
 };
+
+/// A conversion of an accumulator tile with several users, all in an
+/// elementwise cluster (an epilogue that reads the accumulator more than
+/// once: gelu's `x * (1 + tanh(k * (x + c * x * x * x)))`): the whole
+/// cluster runs in the accumulator layout, its other operands rebuilt there
+/// (getRebuild), and only the values leaving the cluster are converted,
+/// when they move no more bits per element than the accumulator does (the
+/// f16 result of the epilogue, say). Not a pattern: it erases ops after the
+/// conversion, which the pattern walk may be about to visit.
+LogicalResult sinkThroughElementwiseCluster(ttg::ConvertLayoutOp cvt,
+                                            RewriterBase &rewriter) {
+  {
+    Attribute source = cvt.getSrc().getType().getEncoding();
+    if (!isAccumulatorLayout(source) || cvt->hasOneUse() || cvt->use_empty())
+      return failure();
+    unsigned accBits = cvt.getType().getElementTypeBitWidth();
+    Block *block = cvt->getBlock();
+    auto isElementwise = [&](Operation *op) {
+      return op->getBlock() == block &&
+             op->hasTrait<OpTrait::Elementwise>() &&
+             op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+             isMemoryEffectFree(op) &&
+             isa<RankedTensorType>(op->getResult(0).getType());
+    };
+    // The elementwise ops reached from the conversion through elementwise
+    // users; then those with an operand that is neither the conversion, nor
+    // the cluster's, nor rebuildable leave it, until none does.
+    llvm::SetVector<Operation *> cluster;
+    SmallVector<Value> worklist{cvt.getResult()};
+    while (!worklist.empty())
+      for (Operation *user : worklist.pop_back_val().getUsers())
+        if (isElementwise(user) && cluster.insert(user))
+          worklist.push_back(user->getResult(0));
+    auto inCluster = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      return def && cluster.contains(def);
+    };
+    for (bool pruned = true; pruned;) {
+      pruned = false;
+      for (Operation *op : SmallVector<Operation *>(cluster.getArrayRef()))
+        if (llvm::any_of(op->getOperands(), [&](Value operand) {
+              return operand != cvt.getResult() && !inCluster(operand) &&
+                     (!isa<RankedTensorType>(operand.getType()) ||
+                      getRebuild(operand, accBits) == Rebuild::No);
+            })) {
+          cluster.remove(op);
+          pruned = true;
+        }
+    }
+    if (!llvm::all_of(cvt->getUsers(),
+                      [&](Operation *user) { return cluster.contains(user); }))
+      return failure();
+    SmallVector<Value> exits;
+    unsigned exitBits = 0;
+    for (Operation *op : cluster) {
+      Value result = op->getResult(0);
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !cluster.contains(user);
+          })) {
+        exits.push_back(result);
+        exitBits +=
+            cast<RankedTensorType>(result.getType()).getElementTypeBitWidth();
+      }
+    }
+    if (exits.empty() || exitBits > accBits)
+      return failure();
+
+    SmallVector<Operation *> ordered(cluster.begin(), cluster.end());
+    llvm::sort(ordered, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    IRMapping mapping;
+    mapping.map(cvt.getResult(), cvt.getSrc());
+    SmallVector<Value> rebuiltOriginals;
+    for (Operation *op : ordered) {
+      rewriter.setInsertionPoint(op);
+      SmallVector<Value> operands;
+      for (Value operand : op->getOperands()) {
+        if (Value mapped = mapping.lookupOrNull(operand)) {
+          operands.push_back(mapped);
+          continue;
+        }
+        operands.push_back(
+            rebuildInLayout(rewriter, op->getLoc(), operand, source));
+        rebuiltOriginals.push_back(operand);
+      }
+      Operation *moved = rewriter.clone(*op);
+      moved->setOperands(operands);
+      moved->getResult(0).setType(
+          withEncoding(op->getResult(0).getType(), source));
+      mapping.map(op->getResult(0), moved->getResult(0));
+    }
+    for (Value exit : exits) {
+      Value moved = mapping.lookup(exit);
+      rewriter.setInsertionPointAfterValue(moved);
+      Value back = ttg::ConvertLayoutOp::create(rewriter, exit.getLoc(),
+                                                exit.getType(), moved);
+      rewriter.replaceUsesWithIf(exit, back, [&](OpOperand &use) {
+        return !cluster.contains(use.getOwner());
+      });
+    }
+    for (Operation *op : llvm::reverse(ordered))
+      rewriter.eraseOp(op);
+    rewriter.eraseOp(cvt);
+    eraseDeadTrees(rewriter, rebuiltOriginals);
+    return success();
+  }
+}
 
 /// A store into shared memory takes an accumulator out of its layout as it
 /// is: operand `operandIndex` of OpTy is the stored tensor.
@@ -458,6 +577,15 @@ struct MUSASinkAccumulatorConversions
       carried = false;
       getOperation().walk(
           [&](scf::ForOp loop) { carried |= carryInAccumulatorLayout(loop); });
+      // One cluster per round: a rewrite may erase other conversions.
+      IRRewriter rewriter(ctx);
+      getOperation().walk([&](ttg::ConvertLayoutOp cvt) {
+        if (succeeded(sinkThroughElementwiseCluster(cvt, rewriter))) {
+          carried = true;
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
     } while (carried);
     // The conversions out of accumulator layouts the rewrites left without
     // users, or with only users that are dead themselves (the ops the

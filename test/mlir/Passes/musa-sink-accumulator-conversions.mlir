@@ -231,3 +231,48 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %a : tensor<64x64xf32, #blocked>
   }
 }
+
+// -----
+
+// An epilogue that reads the accumulator more than once (gelu's tanh form:
+// x * (1 + tanh(k * (x + c * x^3))), here shortened): every op of the
+// cluster runs in the SQMMA layout and only its f16 result is converted,
+// half the bits of the f32 accumulator. A cluster whose results leave it as
+// two f32 tiles keeps the conversion of the accumulator.
+// CHECK-LABEL: @gelu_cluster
+// CHECK-NOT: tensor<64x64xf32, #sqmma> -> tensor<64x64xf32
+// CHECK: %[[X2:.*]] = arith.mulf %arg0, %arg0 : tensor<64x64xf32, #sqmma>
+// CHECK: %[[X3:.*]] = arith.mulf %[[X2]], %arg0 : tensor<64x64xf32, #sqmma>
+// CHECK: %[[E:.*]] = math.exp %{{.*}} : tensor<64x64xf32, #sqmma>
+// CHECK: %[[Y:.*]] = arith.mulf %arg0, %{{.*}} : tensor<64x64xf32, #sqmma>
+// CHECK: %[[H:.*]] = arith.truncf %[[Y]] : tensor<64x64xf32, #sqmma> to tensor<64x64xf16, #sqmma>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[H]] : tensor<64x64xf16, #sqmma> -> tensor<64x64xf16, #blocked>
+// CHECK-NEXT: tt.return %[[C]]
+// CHECK-LABEL: @two_wide_exits
+// CHECK: %[[D:.*]] = ttg.convert_layout %arg0 : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+// CHECK-NEXT: arith.mulf %[[D]], %[[D]] : tensor<64x64xf32, #blocked>
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gelu_cluster(%acc: tensor<64x64xf32, #sqmma>) -> tensor<64x64xf16, #blocked> {
+    %c = arith.constant dense<4.471500e-02> : tensor<64x64xf32, #blocked>
+    %one = arith.constant dense<1.000000e+00> : tensor<64x64xf32, #blocked>
+    %d = ttg.convert_layout %acc : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+    %x2 = arith.mulf %d, %d : tensor<64x64xf32, #blocked>
+    %x3 = arith.mulf %x2, %d : tensor<64x64xf32, #blocked>
+    %cx3 = arith.mulf %x3, %c : tensor<64x64xf32, #blocked>
+    %inner = arith.addf %d, %cx3 : tensor<64x64xf32, #blocked>
+    %e = math.exp %inner : tensor<64x64xf32, #blocked>
+    %t = arith.addf %e, %one : tensor<64x64xf32, #blocked>
+    %y = arith.mulf %d, %t : tensor<64x64xf32, #blocked>
+    %h = arith.truncf %y : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+    tt.return %h : tensor<64x64xf16, #blocked>
+  }
+  tt.func public @two_wide_exits(%acc: tensor<64x64xf32, #sqmma>) -> (tensor<64x64xf32, #blocked>, tensor<64x64xf32, #blocked>) {
+    %d = ttg.convert_layout %acc : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+    %x2 = arith.mulf %d, %d : tensor<64x64xf32, #blocked>
+    %y = arith.addf %d, %x2 : tensor<64x64xf32, #blocked>
+    tt.return %x2, %y : tensor<64x64xf32, #blocked>, tensor<64x64xf32, #blocked>
+  }
+}
