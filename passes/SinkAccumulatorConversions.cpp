@@ -20,8 +20,9 @@
 //  * an elementwise operand broadcast from a row or column vector
 //    (tt.broadcast of tt.expand_dims, e.g. `s - m[:, None]`, also with a
 //    conversion of the N x 1 tile between the two) is rebuilt in the
-//    accumulator layout from the vector, converted into its slice: the
-//    vector moves, not the tile; so is an elementwise tree of such operands
+//    accumulator layout from the vector, converted into its slice (or, an
+//    index vector such as `start_n + tl.arange(0, BN)`, recomputed there):
+//    the vector moves, not the tile; so is an elementwise tree of such operands
 //    and splats (a causal mask `rm[:, None] >= rn[None, :]`);
 //  * an operand extended from a narrower tile (`x.to(tl.float32)` of an
 //    f16 tile, an addmm's bias) is converted in before the extension: the
@@ -133,8 +134,59 @@ triton::ExpandDimsOp getBroadcastVector(Value value) {
   return expand;
 }
 
+/// Whether `vector` is computed, through conversions, from a make_range,
+/// splats and splat constants by elementwise ops alone (a row or column
+/// index such as `start_n + tl.arange(0, BN)`): then it is recomputed in a
+/// layout rather than converted into it (a conversion goes through shared
+/// memory and barriers, every iteration of a loop).
+bool isIndexVector(Value vector, unsigned depth = 0) {
+  Operation *def = vector.getDefiningOp();
+  if (!def || depth > 6)
+    return false;
+  DenseElementsAttr splat;
+  if (isa<triton::MakeRangeOp, triton::SplatOp>(def) ||
+      (matchPattern(vector, m_Constant(&splat)) && splat.isSplat()))
+    return true;
+  if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(def))
+    return isIndexVector(cvt.getSrc(), depth + 1);
+  if (!def->hasTrait<OpTrait::Elementwise>() || def->getNumResults() != 1 ||
+      def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isa<RankedTensorType>(operand.getType()) &&
+           isIndexVector(operand, depth + 1);
+  });
+}
+
+/// `vector` (isIndexVector) recomputed in `encoding`.
+Value rebuildIndexVector(RewriterBase &rewriter, Location loc, Value vector,
+                         Attribute encoding) {
+  RankedTensorType type = withEncoding(vector.getType(), encoding);
+  Operation *def = vector.getDefiningOp();
+  if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(def))
+    return rebuildIndexVector(rewriter, loc, cvt.getSrc(), encoding);
+  if (auto range = dyn_cast<triton::MakeRangeOp>(def))
+    return triton::MakeRangeOp::create(rewriter, loc, type,
+                                       range.getStartAttr(),
+                                       range.getEndAttr());
+  DenseElementsAttr splat;
+  if (matchPattern(vector, m_Constant(&splat)))
+    return arith::ConstantOp::create(rewriter, loc, type,
+                                     splat.resizeSplat(type));
+  if (auto scalar = dyn_cast<triton::SplatOp>(def))
+    return triton::SplatOp::create(rewriter, loc, type, scalar.getSrc());
+  SmallVector<Value> operands;
+  for (Value operand : def->getOperands())
+    operands.push_back(rebuildIndexVector(rewriter, loc, operand, encoding));
+  Operation *rebuilt = rewriter.clone(*def);
+  rebuilt->setOperands(operands);
+  rebuilt->getResult(0).setType(type);
+  return rebuilt->getResult(0);
+}
+
 /// The broadcast `value` (getBroadcastVector) rebuilt in `encoding`: its
-/// vector converted into the slice of `encoding`, expanded and broadcast.
+/// vector converted into (or, an index vector, recomputed in) the slice of
+/// `encoding`, expanded and broadcast.
 Value broadcastInLayout(RewriterBase &rewriter, Location loc, Value value,
                         Attribute encoding) {
   triton::ExpandDimsOp expand = getBroadcastVector(value);
@@ -142,9 +194,12 @@ Value broadcastInLayout(RewriterBase &rewriter, Location loc, Value value,
   auto slice = ttg::SliceEncodingAttr::get(
       rewriter.getContext(), axis,
       cast<ttg::DistributedEncodingTrait>(encoding));
-  Value vector = ttg::ConvertLayoutOp::create(
-      rewriter, loc, withEncoding(expand.getSrc().getType(), slice),
-      expand.getSrc());
+  Value vector =
+      isIndexVector(expand.getSrc())
+          ? rebuildIndexVector(rewriter, loc, expand.getSrc(), slice)
+          : ttg::ConvertLayoutOp::create(
+                rewriter, loc, withEncoding(expand.getSrc().getType(), slice),
+                expand.getSrc());
   Value expanded = triton::ExpandDimsOp::create(
       rewriter, loc, withEncoding(expand.getType(), encoding), vector,
       rewriter.getI32IntegerAttr(axis));

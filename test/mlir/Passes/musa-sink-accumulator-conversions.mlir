@@ -173,7 +173,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 //  * a row vector whose N x 1 tile Triton converted between expand_dims and
 //    broadcast: only the vector is converted, into the slice;
 //  * a causal mask `rm[:, None] >= rn[None, :]`: the comparison is rebuilt
-//    from its two broadcast vectors, no i1 tile moves;
+//    from its two broadcast vectors, no i1 tile moves, and the vectors,
+//    index vectors, are recomputed in the layout's slices (not converted:
+//    that would go through shared memory each iteration);
 //  * an f16 bias extended to f32: the f16 tile is converted in, not the
 //    f32 accumulator out.
 // CHECK-LABEL: @row_scale_through_convert
@@ -185,8 +187,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: ttg.convert_layout %[[M]] : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
 // CHECK-NEXT: tt.return
 // CHECK-LABEL: @causal_mask
-// CHECK-NOT: ttg.convert_layout %{{.*}} : tensor<64x64xi1
-// CHECK-NOT: tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// CHECK-NOT: ttg.convert_layout
+// CHECK-DAG: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #sqmma}>>
+// CHECK-DAG: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #sqmma}>>
+// CHECK-NOT: ttg.convert_layout
 // CHECK: %[[C:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : tensor<64x64xi32, #sqmma>
 // CHECK: %[[S:.*]] = arith.select %[[C]], %arg0, %{{.*}} : tensor<64x64xi1, #sqmma>, tensor<64x64xf32, #sqmma>
 // CHECK-NEXT: ttg.convert_layout %[[S]] : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
