@@ -179,6 +179,13 @@ public:
   Value shuffle(OpBuilder &b, Location loc, ShuffleKind kind, Value value,
                 Value offset, unsigned width) const override;
 
+  /// div.full.f32 (2 ulp over the full range), as Triton's NVIDIA backend
+  /// lowers `/` on f32; NVPTX would make LLVM's fdiv the IEEE div.rn.f32, a
+  /// reciprocal, Newton steps and a slow path per division.
+  Value divideF32(OpBuilder &b, Location loc, Value x, Value y) const override {
+    return callFunction(b, loc, "llvm.nvvm.div.full", b.getF32Type(), {x, y},
+                        CalleeKind::ReadNone);
+  }
   Value ballot(OpBuilder &b, Location loc, Value pred) const override {
     return callFunction(b, loc, "llvm.nvvm.vote.ballot.sync",
                         getBallotType(b.getContext()),

@@ -26,6 +26,11 @@ void TargetInfo::declareSharedMemory(ModuleOp module) const {
   declareDynamicSharedMemory(module, getSharedAddressSpace());
 }
 
+Value TargetInfo::divideF32(OpBuilder &b, Location loc, Value x,
+                            Value y) const {
+  return LLVM::FDivOp::create(b, loc, x, y);
+}
+
 Value TargetInfo::getSharedMemoryBase(OpBuilder &b, Location loc) const {
   return getDynamicSharedMemoryBase(b, loc, getSharedAddressSpace());
 }

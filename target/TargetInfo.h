@@ -222,6 +222,11 @@ public:
   /// One bit per lane, set where `pred` (i1) holds.
   virtual Value ballot(OpBuilder &b, Location loc, Value pred) const = 0;
 
+  /// `x / y` on f32 as Triton's `/` means it (tl.math.div_rn is the
+  /// correctly rounded one, tt.precise_divf): by default LLVM's fdiv, which
+  /// the target's code generator lowers.
+  virtual Value divideF32(OpBuilder &b, Location loc, Value x, Value y) const;
+
   /// Starts an asynchronous copy of `bytes` (4, 8 or 16; `src` and `dst`
   /// aligned to it) from global `src` to shared `dst` by the calling thread.
   /// The data is only guaranteed in `dst` after this thread's next

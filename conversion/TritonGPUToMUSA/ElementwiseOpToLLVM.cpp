@@ -477,6 +477,31 @@ struct ExpOpConversion : public MUSAPattern<math::ExpOp> {
   }
 };
 
+/// Lowers arith.divf: on f32 through TargetInfo::divideF32 (Triton's `/`,
+/// which need not round correctly: the GPU proxy's is div.full.f32, as
+/// Triton's NVIDIA backend emits), otherwise llvm.fdiv.
+struct DivFOpConversion : public MUSAPattern<arith::DivFOp> {
+  DivFOpConversion(const LLVMTypeConverter &converter,
+                   const TargetInfo &targetInfo)
+      : MUSAPattern(converter, targetInfo, kTensorPatternBenefit) {}
+
+  LogicalResult
+  lower(arith::DivFOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = getElementTypeOrSelf(op.getType());
+    if (failed(checkSameScalarType(op, elem, *getTypeConverter())))
+      return failure();
+    return lowerPerElement(
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        [&](ValueRange s) -> FailureOr<Value> {
+          if (elem.isF32())
+            return targetInfo.divideF32(rewriter, loc, s[0], s[1]);
+          return LLVM::FDivOp::create(rewriter, loc, s[0], s[1]).getResult();
+        });
+  }
+};
+
 /// Lowers math.erf to MUSA libdevice's __mt_erf_f32 / __mt_erf_f64 (MUSA
 /// has no erf intrinsic; the names are those of
 /// triton_musa.language.libdevice.erf).
@@ -629,7 +654,7 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
   addElementwise<arith::AddFOp, arith::AddIOp, arith::AndIOp, arith::BitcastOp,
-                 arith::CmpFOp, arith::CmpIOp, arith::DivFOp, arith::DivSIOp,
+                 arith::CmpFOp, arith::CmpIOp, arith::DivSIOp,
                  arith::DivUIOp, arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp,
                  arith::FPToSIOp, arith::FPToUIOp, arith::MaxNumFOp,
                  arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp,
@@ -661,7 +686,7 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
   patterns.add<TritonElementwiseConversion<triton::PreciseDivFOp>>(
       typeConverter, targetInfo, buildPreciseDivF);
   patterns.add<FpToFpOpConversion, Fp4ToFpOpConversion, ClampFOpConversion,
-               ErfOpConversion, ExpOpConversion,
+               DivFOpConversion, ErfOpConversion, ExpOpConversion,
                ExternElementwiseOpConversion, MapElementwiseOpConversion>(
       typeConverter, targetInfo);
 
