@@ -58,11 +58,12 @@ def MUSAScheduleAsyncCopies
     refills in iteration i the slot iteration i reads. Where the ring's slot
     indices are Triton's wrapping counters and the arch's shared memory has
     room, the ring gets one more slot (its type grows, the counters wrap one
-    later), so iteration i refills the slot iteration i - 1 read. Then the
-    `musagpu.sqmma_wait` (and what depends on it) moves below the copies
-    like a dot, while an sqmma that depends on no moved op stays ahead of
-    them: the copies are issued while it runs. An sqmma fed by a moved op
-    (attention's second one, on the P tile) moves with its wait.
+    later), so iteration i refills the slot iteration i - 1 read; then the
+    sqmma and its `musagpu.sqmma_wait` move below the copies like a dot, and
+    the copies overlap the sqmma. (Issuing the sqmma first and the copies
+    while it runs measured slower on the GPU proxy, 0.85x against 0.93x of
+    Triton's 4096^3 matmul: with a wait that completes every copy, each
+    cycle the copies start later is waited for.)
 
     Before:
     ```mlir

@@ -426,8 +426,7 @@ def test_sqmma_pipelined_128x128x64(dtype: torch.dtype, num_stages: int) -> None
         refill = next(i for i, line in enumerate(lines) if "ttg.async_copy_global_to_local" in line)
         assert issue + 1 < wait and refill == wait + 1, "\n".join(lines[issue:refill + 1])
         # Then the async-copy schedule gives each ring one more slot, so that iteration i refills the slot
-        # iteration i - 1 read, and issues the refills while the sqmma runs: after its issue, before its
-        # wait (what the emulator ran above).
+        # iteration i - 1 read, and starts the refills before the sqmma (what the emulator ran above).
         from triton_musa.backend.lowering import matrix_passes
         module = parse_ttgir(ttgir)
         run_passes(module, f"builtin.module({matrix_passes('emulator', num_stages=num_stages)})")
@@ -436,9 +435,8 @@ def test_sqmma_pipelined_128x128x64(dtype: torch.dtype, num_stages: int) -> None
         assert rings == [str(num_stages)] * 2, rings
         lines = [line.strip() for line in text[text.index("scf.for"):text.index("scf.yield")].splitlines()]
         issue = next(i for i, line in enumerate(lines) if "musagpu.sqmma " in line)
-        wait = next(i for i, line in enumerate(lines) if "musagpu.sqmma_wait" in line)
         refills = [i for i, line in enumerate(lines) if "ttg.async_copy_global_to_local" in line]
-        assert len(refills) == 2 and issue < min(refills) and max(refills) < wait, "\n".join(lines)
+        assert len(refills) == 2 and max(refills) < issue, "\n".join(lines)
     check(d, ref, dtype)
 
 

@@ -84,11 +84,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // refills in iteration i the slot iteration i reads (insert counter from 1,
 // extract counter from -1: both pick (i + 2) mod 2 = i mod 2). The rings
 // get a third slot and both counters wrap at 3, so iteration i refills slot
-// (i + 2) mod 3, which iteration i - 1 read: the sqmma, reading slot
-// i mod 3, stays ahead of the copies (they are issued while it runs) and
-// its wait moves below them, staying in the iteration (a thread's wait
-// covers its own warp's reads only; the next iteration's copy wait and
-// barrier must follow every warp's).
+// (i + 2) mod 3, which iteration i - 1 read: the copies move above the
+// sqmma and its wait, which stays in the iteration (a thread's wait covers
+// its own warp's reads only; the next iteration's copy wait and barrier
+// must follow every warp's).
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
 #sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
@@ -105,14 +104,13 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // CHECK: ttg.async_wait
   // CHECK-NOT: musagpu.sqmma_wait
   // CHECK: ttg.memdesc_index %[[A]]
-  // CHECK: %[[D:.*]] = musagpu.sqmma
-  // CHECK-NOT: musagpu.sqmma_wait
   // CHECK: %[[THREE2:.*]] = arith.constant 3 : i32
   // CHECK-NEXT: arith.cmpi sge, %{{.*}}, %[[THREE2]] : i32
-  // CHECK-NOT: musagpu.sqmma_wait
+  // CHECK-NOT: musagpu.sqmma
   // CHECK: ttg.async_copy_global_to_local
   // CHECK: ttg.async_copy_global_to_local
   // CHECK-NEXT: ttg.async_commit_group
+  // CHECK-NEXT: %[[D:.*]] = musagpu.sqmma
   // CHECK-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
   // CHECK-NEXT: scf.yield %[[W]],
   tt.func public @sqmma_ring_grows(%pa: tensor<64x64x!tt.ptr<f16>, #blocked>, %pb: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32, %t0: !ttg.async.token) -> tensor<64x64xf32, #sqmma> {
@@ -240,32 +238,31 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
-// Flash attention's shape: the first sqmma (Q times a K slot) needs nothing
-// the body computes and stays ahead of the copies; its wait, the P tile made
-// from the scores and the second sqmma (P times a V slot), which reads that
-// tile, and its wait move below the copies. The three-slot rings already
-// refill a slot other than the one read (no growth).
+// Flash attention's shape: both sqmma ops (Q times a K slot; the P tile made
+// from the scores times a V slot), their waits and the P tile move below the
+// copies, in their order. The three-slot rings already refill a slot other
+// than the one read (no growth).
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
 #sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
-  // CHECK-LABEL: tt.func public @attention_first_sqmma_early
+  // CHECK-LABEL: tt.func public @attention_sqmmas_after_copies
   // CHECK: %[[Q:.*]] = ttg.local_alloc %arg0
   // CHECK-COUNT-2: ttg.local_alloc {{.*}} -> !ttg.memdesc<3x64x64xf16
   // CHECK: ttg.async_wait
-  // CHECK: %[[S:.*]] = musagpu.sqmma %[[Q]], %{{.*}}, %cst
   // CHECK-NOT: musagpu.sqmma
   // CHECK: ttg.async_copy_global_to_local
   // CHECK: ttg.async_copy_global_to_local
   // CHECK-NEXT: ttg.async_commit_group
+  // CHECK-NEXT: %[[S:.*]] = musagpu.sqmma %[[Q]], %{{.*}}, %cst
   // CHECK-NEXT: %[[SW:.*]] = musagpu.sqmma_wait %[[S]]
   // CHECK-NEXT: %[[P:.*]] = arith.truncf %[[SW]]
   // CHECK-NEXT: %[[PB:.*]] = ttg.local_alloc %[[P]]
   // CHECK-NEXT: %[[O:.*]] = musagpu.sqmma %[[PB]],
   // CHECK-NEXT: %[[OW:.*]] = musagpu.sqmma_wait %[[O]]
   // CHECK-NEXT: scf.yield %[[OW]],
-  tt.func public @attention_first_sqmma_early(%qt: tensor<64x64xf16, #blocked>, %pk: tensor<64x64x!tt.ptr<f16>, #blocked>, %pv: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32, %t0: !ttg.async.token) -> tensor<64x64xf32, #sqmma> {
+  tt.func public @attention_sqmmas_after_copies(%qt: tensor<64x64xf16, #blocked>, %pk: tensor<64x64x!tt.ptr<f16>, #blocked>, %pv: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32, %t0: !ttg.async.token) -> tensor<64x64xf32, #sqmma> {
     %c-1 = arith.constant -1 : i32
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
