@@ -166,7 +166,9 @@ struct ConvertTritonGPUToMUSA
     populateSPMDOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateMakeRangeOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateViewOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
-    populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    InductionDivisibility inductions = computeInductionDivisibility(module);
+    populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, *targetInfo,
+                                      inductions);
     populateBarrierOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateElementwiseOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateConvertLayoutOpToLLVMPatterns(typeConverter, patterns, *targetInfo);

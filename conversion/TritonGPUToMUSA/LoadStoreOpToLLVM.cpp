@@ -12,7 +12,10 @@
 // pointers, from `tt.divisibility` argument hints and constants) and the
 // constancy (runs of equal values), propagated through make_range, splat,
 // constants, addptr, addi, muli, broadcast, expand_dims, convert_layout,
-// integer casts and the comparisons/and/or that form masks. The width is
+// integer casts and the comparisons/and/or that form masks; a loop's
+// induction variable is a multiple of what divides its constant lower bound
+// and step (computeInductionDivisibility, before scf.for becomes branches).
+// The width is
 // capped by the registers the layout holds consecutively along one
 // dimension, by the alignment the divisibility proves and by 16 bytes.
 //
@@ -29,6 +32,8 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/bit.h"
 
 #include <numeric>
@@ -64,8 +69,9 @@ int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }
 /// Axis analysis on the TTGIR def-use chains, memoized per pattern call.
 class AxisAnalysis {
 public:
-  explicit AxisAnalysis(ConversionPatternRewriter &rewriter)
-      : rewriter(rewriter) {}
+  AxisAnalysis(ConversionPatternRewriter &rewriter,
+               const InductionDivisibility &inductions)
+      : rewriter(rewriter), inductions(inductions) {}
 
   AxisFacts get(Value v, unsigned depth = 0) {
     if (auto it = memo.find(v); it != memo.end())
@@ -154,7 +160,10 @@ private:
       if (tensorType)
         return unknown(v);
       AxisFacts facts;
-      facts.scalarDivisibility = getArgumentDivisibility(arg);
+      auto induction = inductions.find(v);
+      facts.scalarDivisibility = induction != inductions.end()
+                                     ? induction->second
+                                     : getArgumentDivisibility(arg);
       return facts;
     }
     Operation *op = v.getDefiningOp();
@@ -286,6 +295,7 @@ private:
   }
 
   ConversionPatternRewriter &rewriter;
+  const InductionDivisibility &inductions;
   llvm::DenseMap<Value, AxisFacts> memo;
 };
 
@@ -293,7 +303,8 @@ private:
 /// registers that hold consecutive elements of one dimension, as far as the
 /// addresses are contiguous and aligned and the mask is constant over them.
 unsigned getVectorWidth(Value ptr, Value mask,
-                        ConversionPatternRewriter &rewriter) {
+                        ConversionPatternRewriter &rewriter,
+                        const InductionDivisibility &inductions) {
   auto type = dyn_cast<RankedTensorType>(ptr.getType());
   if (!type)
     return 1;
@@ -328,7 +339,7 @@ unsigned getVectorWidth(Value ptr, Value mask,
       break;
     registers = int64_t(bit) * 2;
   }
-  AxisAnalysis analysis(rewriter);
+  AxisAnalysis analysis(rewriter, inductions);
   AxisFacts facts = analysis.get(ptr);
   int64_t vec = std::min<int64_t>(registers, 16 / bytes);
   vec = std::min(vec, facts.contiguity[dim]);
@@ -405,7 +416,9 @@ struct AddPtrOpConversion : public MUSAPattern<triton::AddPtrOp> {
 /// Lowers tt.load of a pointer or a tensor of pointers (mask and other
 /// supported) to global loads.
 struct LoadOpConversion : public MUSAPattern<triton::LoadOp> {
-  using MUSAPattern::MUSAPattern;
+  LoadOpConversion(const LLVMTypeConverter &converter, const TargetInfo &targetInfo,
+                   const InductionDivisibility &inductions)
+      : MUSAPattern(converter, targetInfo), inductions(inductions) {}
 
   LogicalResult
   lower(triton::LoadOp op, OpAdaptor adaptor,
@@ -428,7 +441,8 @@ struct LoadOpConversion : public MUSAPattern<triton::LoadOp> {
     if (adaptor.getOther())
       others = unpackOrSplat(rewriter, loc, adaptor.getOther(), n);
 
-    unsigned vec = getVectorWidth(op.getPtr(), op.getMask(), rewriter);
+    unsigned vec =
+        getVectorWidth(op.getPtr(), op.getMask(), rewriter, inductions);
     Type accessType =
         vec == 1 ? elementType : VectorType::get({int64_t(vec)}, elementType);
     unsigned alignment = getAlignment(elementType) * vec;
@@ -469,13 +483,17 @@ struct LoadOpConversion : public MUSAPattern<triton::LoadOp> {
       rewriter.replaceOp(op, packLLElements(rewriter, loc, loaded, resultType));
     return success();
   }
+
+  const InductionDivisibility &inductions;
 };
 
 /// Lowers tt.store of a pointer or a tensor of pointers (mask supported) to
 /// global stores; of the threads (and registers) holding copies of an
 /// element only one writes it.
 struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
-  using MUSAPattern::MUSAPattern;
+  StoreOpConversion(const LLVMTypeConverter &converter, const TargetInfo &targetInfo,
+                    const InductionDivisibility &inductions)
+      : MUSAPattern(converter, targetInfo), inductions(inductions) {}
 
   LogicalResult
   lower(triton::StoreOp op, OpAdaptor adaptor,
@@ -516,7 +534,8 @@ struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
                                    tid, zero);
     }
 
-    unsigned vec = getVectorWidth(op.getPtr(), op.getMask(), rewriter);
+    unsigned vec =
+        getVectorWidth(op.getPtr(), op.getMask(), rewriter, inductions);
     unsigned alignment = getAlignment(elementType) * vec;
     for (unsigned i = 0; i < n; i += vec) {
       if (i & duplicateRegisters)
@@ -538,13 +557,33 @@ struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
+
+  const InductionDivisibility &inductions;
 };
 
 } // namespace
 
+InductionDivisibility
+mlir::triton_musa::computeInductionDivisibility(ModuleOp module) {
+  InductionDivisibility inductions;
+  module.walk([&](scf::ForOp loop) {
+    APInt lower, step;
+    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lower)) ||
+        !matchPattern(loop.getStep(), m_ConstantInt(&step)))
+      return;
+    // iv = lower + k * step: a multiple of every power of two dividing both.
+    int64_t divisibility = std::min(powerOfTwoFactor(lower.getSExtValue()),
+                                    powerOfTwoFactor(step.getSExtValue()));
+    if (divisibility > 1)
+      inductions[loop.getInductionVar()] = divisibility;
+  });
+  return inductions;
+}
+
 void mlir::triton_musa::populateLoadStoreOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo) {
-  patterns.add<AddPtrOpConversion, LoadOpConversion, StoreOpConversion>(
-      typeConverter, targetInfo);
+    const TargetInfo &targetInfo, const InductionDivisibility &inductions) {
+  patterns.add<AddPtrOpConversion>(typeConverter, targetInfo);
+  patterns.add<LoadOpConversion, StoreOpConversion>(typeConverter, targetInfo,
+                                                    inductions);
 }

@@ -81,9 +81,15 @@ void populateBarrierOpToLLVMPatterns(
     const TargetInfo &targetInfo);
 
 /// tt.load, tt.store (pointers and tensors of pointers), tt.addptr.
+/// The power of two dividing each scf.for induction variable whose lower
+/// bound and step are constants (`for i in range(0, n, BLOCK)`), computed
+/// before the conversion turns the loops into branches: the loads' and
+/// stores' axis analysis (their vector width) reads it.
+using InductionDivisibility = llvm::DenseMap<Value, int64_t>;
+InductionDivisibility computeInductionDivisibility(ModuleOp module);
 void populateLoadStoreOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo);
+    const TargetInfo &targetInfo, const InductionDivisibility &inductions);
 
 /// arith/math elementwise ops and arith.constant on tensors; the scalar
 /// arith/math -> LLVM patterns of upstream MLIR; tt.bitcast, tt.int_to_ptr,

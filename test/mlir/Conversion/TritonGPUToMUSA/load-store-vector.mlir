@@ -75,3 +75,53 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A loop over columns, `for i in range(0, n, 1024): offs = i + arange`: the
+// induction variable is a multiple of 1024 (constant lower bound 0 and step
+// 1024), so the loads and stores in the loop are <4 x f32> as above. A loop
+// whose step is 2 proves only 8-byte alignment: pairs.
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @loop_over_columns(
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+  // CHECK-NOT: -> f32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+  // CHECK-LABEL: llvm.func @loop_step_two(
+  // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+  // CHECK-NOT: vector<4xf32>
+  // CHECK: llvm.return
+  tt.func public @loop_over_columns(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %c0 = arith.constant 0 : i32
+    %c1024 = arith.constant 1024 : i32
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<1024xi32, #blocked>
+    scf.for %i = %c0 to %n step %c1024 : i32 {
+      %s = tt.splat %i : i32 -> tensor<1024xi32, #blocked>
+      %o = arith.addi %s, %r : tensor<1024xi32, #blocked>
+      %o64 = arith.extsi %o : tensor<1024xi32, #blocked> to tensor<1024xi64, #blocked>
+      %p = tt.addptr %x, %o64 : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi64, #blocked>
+      %mask = arith.cmpi slt, %o, %ns : tensor<1024xi32, #blocked>
+      %v = tt.load %p, %mask : tensor<1024x!tt.ptr<f32>, #blocked>
+      %w = arith.addf %v, %v : tensor<1024xf32, #blocked>
+      tt.store %p, %w, %mask : tensor<1024x!tt.ptr<f32>, #blocked>
+    }
+    tt.return
+  }
+  tt.func public @loop_step_two(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c2 = arith.constant 2 : i32
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    scf.for %i = %c0 to %n step %c2 : i32 {
+      %s = tt.splat %i : i32 -> tensor<1024xi32, #blocked>
+      %o = arith.addi %s, %r : tensor<1024xi32, #blocked>
+      %p = tt.addptr %x, %o : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+      %v = tt.load %p : tensor<1024x!tt.ptr<f32>, #blocked>
+      tt.store %p, %v : tensor<1024x!tt.ptr<f32>, #blocked>
+    }
+    tt.return
+  }
+}
