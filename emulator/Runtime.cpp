@@ -253,10 +253,14 @@ struct Worker {
 //===----------------------------------------------------------------------===//
 
 #if defined(__x86_64__)
-// System V x86-64: saves the callee-saved registers, MXCSR and the x87
-// control word on the current stack, stores the stack pointer in *save and
-// continues on `load`'s stack. A fresh fiber's stack is prepared to "return"
-// into musa_emu_fiber_start with the Fiber in r12.
+// System V x86-64: saves the callee-saved registers on the current stack,
+// stores the stack pointer in *save and continues on `load`'s stack. A fresh
+// fiber's stack is prepared to "return" into musa_emu_fiber_start with the
+// Fiber in r12. MXCSR and the x87 control word, callee-saved too, are not
+// switched (they cost three quarters of a switch): every fiber of a block
+// runs with the default ones (DefaultFloatingPointControl), and nothing a
+// fiber runs leaves them changed at a switch (the host math functions that
+// round in another mode restore it before they return).
 extern "C" void musa_emu_switch_context(void **save, void *load);
 extern "C" void musa_emu_fiber_start();
 extern "C" void musa_emu_fiber_main(Fiber *fiber);
@@ -273,14 +277,8 @@ musa_emu_switch_context:
   pushq %r13
   pushq %r14
   pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
   popq %r15
   popq %r14
   popq %r13
@@ -303,14 +301,11 @@ musa_emu_fiber_start:
 
 static void prepareFiber(Worker &w, Fiber &f) {
   auto top = reinterpret_cast<uintptr_t>(f.stackLow + w.stackBytes) & ~uintptr_t(15);
-  auto *frame = reinterpret_cast<uint64_t *>(top - 80);
-  uint32_t mxcsr = 0x1F80;
-  uint16_t fpucw = 0x037F;
-  frame[0] = uint64_t(mxcsr) | (uint64_t(fpucw) << 32);
-  frame[1] = frame[2] = frame[3] = 0;                      // r15 r14 r13
-  frame[4] = reinterpret_cast<uint64_t>(&f);               // r12
-  frame[5] = frame[6] = 0;                                 // rbx rbp
-  frame[7] = reinterpret_cast<uint64_t>(&musa_emu_fiber_start);
+  auto *frame = reinterpret_cast<uint64_t *>(top - 72);
+  frame[0] = frame[1] = frame[2] = 0;                      // r15 r14 r13
+  frame[3] = reinterpret_cast<uint64_t>(&f);               // r12
+  frame[4] = frame[5] = 0;                                 // rbx rbp
+  frame[6] = reinterpret_cast<uint64_t>(&musa_emu_fiber_start);
   f.sp = frame;
 }
 static void switchToFiber(Worker &w, Fiber &f) {
@@ -322,6 +317,27 @@ static void switchToScheduler(Worker &w, Fiber &f) {
 static void switchBetweenFibers(Fiber &from, Fiber &to) {
   musa_emu_switch_context(&from.sp, to.sp);
 }
+
+/// Sets MXCSR and the x87 control word to their defaults (round to nearest,
+/// exceptions masked, no flush to zero) for the fibers of a block, and gives
+/// the worker thread its own back: kernels compute the same whatever the
+/// launching thread set (torch.set_flush_denormal sets FTZ and DAZ).
+class DefaultFloatingPointControl {
+public:
+  DefaultFloatingPointControl() {
+    asm volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(mxcsr), "=m"(x87));
+    uint32_t defaultMxcsr = 0x1F80;
+    uint16_t defaultX87 = 0x037F;
+    asm volatile("ldmxcsr %0\n\tfldcw %1" ::"m"(defaultMxcsr), "m"(defaultX87));
+  }
+  ~DefaultFloatingPointControl() {
+    asm volatile("ldmxcsr %0\n\tfldcw %1" ::"m"(mxcsr), "m"(x87));
+  }
+
+private:
+  uint32_t mxcsr = 0;
+  uint16_t x87 = 0;
+};
 #else
 extern "C" void musa_emu_fiber_main(Fiber *fiber);
 static void fiberEntry(unsigned lo, unsigned hi) {
@@ -346,6 +362,8 @@ static void switchToScheduler(Worker &w, Fiber &f) {
 static void switchBetweenFibers(Fiber &from, Fiber &to) {
   swapcontext(&from.context, &to.context);
 }
+/// swapcontext switches the floating-point state with the rest.
+struct DefaultFloatingPointControl {};
 #endif
 
 /// Warps per SQMMA squad.
@@ -550,8 +568,18 @@ static void lockstepYield() {
   yieldToNext(w, f);
 }
 
-static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
-                        int32_t kind) {
+/// Whether `addr` is a multiple of `align`, which is a power of two (or 0
+/// or 1: any address).
+static bool isAligned(uint64_t addr, uint64_t align) {
+  return align <= 1 || ((align & (align - 1)) == 0 ? (addr & (align - 1)) == 0
+                                                   : addr % align == 0);
+}
+
+/// The whole check of a global access, errors and margins included:
+/// checkGlobal calls it for every access the fast path there does not pass.
+[[gnu::noinline, gnu::cold]] static void
+checkGlobalSlow(const void *address, uint64_t bytes, uint64_t align,
+                int32_t kind) {
   Worker &w = *tlsWorker;
   bool loadedPointer = kind & kLoadedPointerAccess;
   kind &= ~kLoadedPointerAccess;
@@ -563,7 +591,7 @@ static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
   };
   static const char *const kKinds[] = {"load", "store", "atomic"};
   const char *what = kKinds[unsigned(kind) % 3];
-  if (align > 1 && addr % align != 0)
+  if (!isAligned(addr, align))
     failThread(llvm::formatv("misaligned {0} of {1} bytes at address {2:x}: "
                              "the access needs {3}-byte alignment",
                              what, bytes, addr, align));
@@ -643,15 +671,33 @@ static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
                            what, bytes, addr, nearest, notLive));
 }
 
-static void checkShared(const void *address, uint64_t bytes, uint64_t align,
+/// A global access: aligned and inside the buffer the last access hit is
+/// valid (the common case, checked inline); anything else gets the whole
+/// check.
+static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
                         int32_t kind) {
+  Worker &w = *tlsWorker;
+  auto addr = reinterpret_cast<uint64_t>(address);
+  const std::vector<Buffer> &buffers = w.config->buffers;
+  if (w.lastBuffer < buffers.size() && isAligned(addr, align)) {
+    const Buffer &b = buffers[w.lastBuffer];
+    if (addr >= b.base && addr - b.base <= b.bytes &&
+        bytes <= b.bytes - (addr - b.base))
+      return;
+  }
+  checkGlobalSlow(address, bytes, align, kind);
+}
+
+[[gnu::noinline, gnu::cold]] static void
+checkSharedSlow(const void *address, uint64_t bytes, uint64_t align,
+                int32_t kind) {
   Worker &w = *tlsWorker;
   auto addr = reinterpret_cast<uint64_t>(address);
   auto base = reinterpret_cast<uint64_t>(w.shared);
   uint64_t size = w.config->sharedBytes;
   static const char *const kKinds[] = {"load", "store", "atomic"};
   const char *what = kKinds[unsigned(kind) % 3];
-  if (align > 1 && addr % align != 0)
+  if (!isAligned(addr, align))
     failThread(llvm::formatv("misaligned shared-memory {0} of {1} bytes at "
                              "offset {2}: the access needs {3}-byte alignment",
                              what, bytes, int64_t(addr - base), align));
@@ -699,6 +745,21 @@ static void checkShared(const void *address, uint64_t bytes, uint64_t align,
         abi::AccessKind(kind) == abi::AccessKind::Store ? cell.store : cell.load;
     mine = {epoch, f.tid, warpGen};
   }
+}
+
+/// A shared-memory access: aligned and inside the kernel's shared memory,
+/// with no race check to run, is valid (checked inline); anything else gets
+/// the whole check.
+static void checkShared(const void *address, uint64_t bytes, uint64_t align,
+                        int32_t kind) {
+  Worker &w = *tlsWorker;
+  auto addr = reinterpret_cast<uint64_t>(address);
+  auto base = reinterpret_cast<uint64_t>(w.shared);
+  uint64_t size = w.config->sharedBytes;
+  if (!w.config->raceCheck && isAligned(addr, align) && addr >= base &&
+      addr - base <= size && bytes <= size - (addr - base))
+    return;
+  checkSharedSlow(address, bytes, align, kind);
 }
 
 /// The checks the kernel calls before each of its own loads, stores and
@@ -1571,6 +1632,7 @@ static bool runBlock(Worker &w) {
   if (config.raceCheck)
     w.shadow.assign(config.sharedBytes, ShadowByte());
   tlsWorker = &w;
+  DefaultFloatingPointControl floatingPointControl;
   while (w.live > 0) {
     bool progress = false;
     for (size_t i = 0; i < w.fibers.size(); ++i) {
