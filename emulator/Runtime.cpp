@@ -470,7 +470,8 @@ static const uint64_t *groupExchange(ThreadGroup &group, Fiber::Wait kind,
                                      uint64_t &collectives, size_t slot,
                                      uint64_t value) {
   std::vector<uint64_t> &slots = group.slots[collectives++ & 1];
-  slots[slot % slots.size()] = value;
+  // A lane's slot is its lane (no 64-bit division on every shuffle).
+  slots[slot < slots.size() ? slot : slot % slots.size()] = value;
   groupBarrier(group, kind);
   return slots.data();
 }
