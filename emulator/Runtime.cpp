@@ -363,7 +363,9 @@ static void switchBetweenFibers(Fiber &from, Fiber &to) {
   swapcontext(&from.context, &to.context);
 }
 /// swapcontext switches the floating-point state with the rest.
-struct DefaultFloatingPointControl {};
+struct DefaultFloatingPointControl {
+  DefaultFloatingPointControl() {}
+};
 #endif
 
 /// Warps per SQMMA squad.
