@@ -305,7 +305,8 @@ class Interpreter:
         self.proc = subprocess.Popen([sys.executable, __file__, "--arch", arch, "--serve-interpreter"], env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
-    def times(self, name: str, repeat: int) -> List[float]:
+    def times(self, name: str, repeat: int) -> Optional[List[float]]:
+        """The warm times, or None where the interpreter cannot run the case (it says why on stderr)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(json.dumps({"case": name, "repeat": repeat}) + "\n")
         self.proc.stdin.flush()
@@ -324,19 +325,23 @@ def serve_interpreter() -> None:
     by_name = {c.name: c for c in cases()}
     for line in sys.stdin:
         request = json.loads(line)
-        times = warm_times(by_name[request["case"]], request["repeat"])
+        try:
+            times: Optional[List[float]] = warm_times(by_name[request["case"]], request["repeat"])
+        except Exception as e:  # noqa: BLE001  (e.g. Triton 3.6's interpreter on NumPy >= 2.4: int() of a 1-d array)
+            print(f"the interpreter cannot run {request['case']!r}: {e!r}", file=sys.stderr)
+            times = None
         sys.stdout.write(json.dumps({"times": times}) + "\n")
         sys.stdout.flush()
 
 
-def warm_table(selected: List[Case], repeat: int, arch: str) -> List[Tuple[str, float, float]]:
+def warm_table(selected: List[Case], repeat: int, arch: str) -> List[Tuple[str, float, Optional[float]]]:
     interpreter = Interpreter(arch)
     rows = []
     try:
         for case in selected:
             emu = warm_times(case, repeat)
             interp = interpreter.times(case.name, repeat)
-            rows.append((case.name, statistics.median(emu), statistics.median(interp)))
+            rows.append((case.name, statistics.median(emu), statistics.median(interp) if interp else None))
     finally:
         interpreter.close()
     return rows
@@ -362,12 +367,15 @@ def first_call_in_fresh_process(name: str, arch: str, interpret: bool) -> Tuple[
     return float(result["seconds"]), float(result["since_start"])
 
 
-def print_table(rows: List[Tuple[str, float, float]], title: str) -> None:
+def print_table(rows: List[Tuple[str, float, Optional[float]]], title: str) -> None:
     print(title)
     print("| kernel | emulator | Triton interpreter | ratio |")
     print("|---|---|---|---|")
     for name, emu, interp in rows:
-        print(f"| {name} | {emu * 1e3:.2f} ms | {interp * 1e3:.2f} ms | {interp / emu:.1f}x |")
+        if interp is None:
+            print(f"| {name} | {emu * 1e3:.2f} ms | failed (see stderr) | - |")
+        else:
+            print(f"| {name} | {emu * 1e3:.2f} ms | {interp * 1e3:.2f} ms | {interp / emu:.1f}x |")
 
 
 # ---------------------------------------------------------------------------------------------------------------

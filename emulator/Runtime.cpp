@@ -1,7 +1,8 @@
 //===- Runtime.cpp - Fibers, blocks and the runtime functions -------------===//
 //
-// One worker (an OS thread) runs one block at a time. A block's GPU threads
-// are fibers scheduled round-robin by the worker; a fiber runs until it
+// One worker (the launching thread, or one of a pool of threads kept
+// between launches: WorkerPool) runs one block at a time. A block's GPU
+// threads are fibers scheduled round-robin by the worker; a fiber runs until it
 // finishes, waits at a barrier/collective, or reaches a global or
 // shared-memory access that switches (__musa_emu_check_global/_shared), and
 // a waiting fiber is resumed only once every live thread of its block (or
@@ -28,14 +29,17 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <deque>
 #include <mutex>
 #include <thread>
 
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -249,10 +253,14 @@ struct Worker {
 //===----------------------------------------------------------------------===//
 
 #if defined(__x86_64__)
-// System V x86-64: saves the callee-saved registers, MXCSR and the x87
-// control word on the current stack, stores the stack pointer in *save and
-// continues on `load`'s stack. A fresh fiber's stack is prepared to "return"
-// into musa_emu_fiber_start with the Fiber in r12.
+// System V x86-64: saves the callee-saved registers on the current stack,
+// stores the stack pointer in *save and continues on `load`'s stack. A fresh
+// fiber's stack is prepared to "return" into musa_emu_fiber_start with the
+// Fiber in r12. MXCSR and the x87 control word, callee-saved too, are not
+// switched (they cost three quarters of a switch): every fiber of a block
+// runs with the default ones (DefaultFloatingPointControl), and nothing a
+// fiber runs leaves them changed at a switch (the host math functions that
+// round in another mode restore it before they return).
 extern "C" void musa_emu_switch_context(void **save, void *load);
 extern "C" void musa_emu_fiber_start();
 extern "C" void musa_emu_fiber_main(Fiber *fiber);
@@ -269,14 +277,8 @@ musa_emu_switch_context:
   pushq %r13
   pushq %r14
   pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
   popq %r15
   popq %r14
   popq %r13
@@ -299,14 +301,11 @@ musa_emu_fiber_start:
 
 static void prepareFiber(Worker &w, Fiber &f) {
   auto top = reinterpret_cast<uintptr_t>(f.stackLow + w.stackBytes) & ~uintptr_t(15);
-  auto *frame = reinterpret_cast<uint64_t *>(top - 80);
-  uint32_t mxcsr = 0x1F80;
-  uint16_t fpucw = 0x037F;
-  frame[0] = uint64_t(mxcsr) | (uint64_t(fpucw) << 32);
-  frame[1] = frame[2] = frame[3] = 0;                      // r15 r14 r13
-  frame[4] = reinterpret_cast<uint64_t>(&f);               // r12
-  frame[5] = frame[6] = 0;                                 // rbx rbp
-  frame[7] = reinterpret_cast<uint64_t>(&musa_emu_fiber_start);
+  auto *frame = reinterpret_cast<uint64_t *>(top - 72);
+  frame[0] = frame[1] = frame[2] = 0;                      // r15 r14 r13
+  frame[3] = reinterpret_cast<uint64_t>(&f);               // r12
+  frame[4] = frame[5] = 0;                                 // rbx rbp
+  frame[6] = reinterpret_cast<uint64_t>(&musa_emu_fiber_start);
   f.sp = frame;
 }
 static void switchToFiber(Worker &w, Fiber &f) {
@@ -318,6 +317,27 @@ static void switchToScheduler(Worker &w, Fiber &f) {
 static void switchBetweenFibers(Fiber &from, Fiber &to) {
   musa_emu_switch_context(&from.sp, to.sp);
 }
+
+/// Sets MXCSR and the x87 control word to their defaults (round to nearest,
+/// exceptions masked, no flush to zero) for the fibers of a block, and gives
+/// the worker thread its own back: kernels compute the same whatever the
+/// launching thread set (torch.set_flush_denormal sets FTZ and DAZ).
+class DefaultFloatingPointControl {
+public:
+  DefaultFloatingPointControl() {
+    asm volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(mxcsr), "=m"(x87));
+    uint32_t defaultMxcsr = 0x1F80;
+    uint16_t defaultX87 = 0x037F;
+    asm volatile("ldmxcsr %0\n\tfldcw %1" ::"m"(defaultMxcsr), "m"(defaultX87));
+  }
+  ~DefaultFloatingPointControl() {
+    asm volatile("ldmxcsr %0\n\tfldcw %1" ::"m"(mxcsr), "m"(x87));
+  }
+
+private:
+  uint32_t mxcsr = 0;
+  uint16_t x87 = 0;
+};
 #else
 extern "C" void musa_emu_fiber_main(Fiber *fiber);
 static void fiberEntry(unsigned lo, unsigned hi) {
@@ -342,6 +362,10 @@ static void switchToScheduler(Worker &w, Fiber &f) {
 static void switchBetweenFibers(Fiber &from, Fiber &to) {
   swapcontext(&from.context, &to.context);
 }
+/// swapcontext switches the floating-point state with the rest.
+struct DefaultFloatingPointControl {
+  DefaultFloatingPointControl() {}
+};
 #endif
 
 /// Warps per SQMMA squad.
@@ -448,7 +472,8 @@ static const uint64_t *groupExchange(ThreadGroup &group, Fiber::Wait kind,
                                      uint64_t &collectives, size_t slot,
                                      uint64_t value) {
   std::vector<uint64_t> &slots = group.slots[collectives++ & 1];
-  slots[slot % slots.size()] = value;
+  // A lane's slot is its lane (no 64-bit division on every shuffle).
+  slots[slot < slots.size() ? slot : slot % slots.size()] = value;
   groupBarrier(group, kind);
   return slots.data();
 }
@@ -546,8 +571,18 @@ static void lockstepYield() {
   yieldToNext(w, f);
 }
 
-static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
-                        int32_t kind) {
+/// Whether `addr` is a multiple of `align`, which is a power of two (or 0
+/// or 1: any address).
+static bool isAligned(uint64_t addr, uint64_t align) {
+  return align <= 1 || ((align & (align - 1)) == 0 ? (addr & (align - 1)) == 0
+                                                   : addr % align == 0);
+}
+
+/// The whole check of a global access, errors and margins included:
+/// checkGlobal calls it for every access the fast path there does not pass.
+[[gnu::noinline, gnu::cold]] static void
+checkGlobalSlow(const void *address, uint64_t bytes, uint64_t align,
+                int32_t kind) {
   Worker &w = *tlsWorker;
   bool loadedPointer = kind & kLoadedPointerAccess;
   kind &= ~kLoadedPointerAccess;
@@ -559,7 +594,7 @@ static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
   };
   static const char *const kKinds[] = {"load", "store", "atomic"};
   const char *what = kKinds[unsigned(kind) % 3];
-  if (align > 1 && addr % align != 0)
+  if (!isAligned(addr, align))
     failThread(llvm::formatv("misaligned {0} of {1} bytes at address {2:x}: "
                              "the access needs {3}-byte alignment",
                              what, bytes, addr, align));
@@ -639,15 +674,33 @@ static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
                            what, bytes, addr, nearest, notLive));
 }
 
-static void checkShared(const void *address, uint64_t bytes, uint64_t align,
+/// A global access: aligned and inside the buffer the last access hit is
+/// valid (the common case, checked inline); anything else gets the whole
+/// check.
+static void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
                         int32_t kind) {
+  Worker &w = *tlsWorker;
+  auto addr = reinterpret_cast<uint64_t>(address);
+  const std::vector<Buffer> &buffers = w.config->buffers;
+  if (w.lastBuffer < buffers.size() && isAligned(addr, align)) {
+    const Buffer &b = buffers[w.lastBuffer];
+    if (addr >= b.base && addr - b.base <= b.bytes &&
+        bytes <= b.bytes - (addr - b.base))
+      return;
+  }
+  checkGlobalSlow(address, bytes, align, kind);
+}
+
+[[gnu::noinline, gnu::cold]] static void
+checkSharedSlow(const void *address, uint64_t bytes, uint64_t align,
+                int32_t kind) {
   Worker &w = *tlsWorker;
   auto addr = reinterpret_cast<uint64_t>(address);
   auto base = reinterpret_cast<uint64_t>(w.shared);
   uint64_t size = w.config->sharedBytes;
   static const char *const kKinds[] = {"load", "store", "atomic"};
   const char *what = kKinds[unsigned(kind) % 3];
-  if (align > 1 && addr % align != 0)
+  if (!isAligned(addr, align))
     failThread(llvm::formatv("misaligned shared-memory {0} of {1} bytes at "
                              "offset {2}: the access needs {3}-byte alignment",
                              what, bytes, int64_t(addr - base), align));
@@ -695,6 +748,21 @@ static void checkShared(const void *address, uint64_t bytes, uint64_t align,
         abi::AccessKind(kind) == abi::AccessKind::Store ? cell.store : cell.load;
     mine = {epoch, f.tid, warpGen};
   }
+}
+
+/// A shared-memory access: aligned and inside the kernel's shared memory,
+/// with no race check to run, is valid (checked inline); anything else gets
+/// the whole check.
+static void checkShared(const void *address, uint64_t bytes, uint64_t align,
+                        int32_t kind) {
+  Worker &w = *tlsWorker;
+  auto addr = reinterpret_cast<uint64_t>(address);
+  auto base = reinterpret_cast<uint64_t>(w.shared);
+  uint64_t size = w.config->sharedBytes;
+  if (!w.config->raceCheck && isAligned(addr, align) && addr >= base &&
+      addr - base <= size && bytes <= size - (addr - base))
+    return;
+  checkSharedSlow(address, bytes, align, kind);
 }
 
 /// The checks the kernel calls before each of its own loads, stores and
@@ -1567,6 +1635,7 @@ static bool runBlock(Worker &w) {
   if (config.raceCheck)
     w.shadow.assign(config.sharedBytes, ShadowByte());
   tlsWorker = &w;
+  DefaultFloatingPointControl floatingPointControl;
   while (w.live > 0) {
     bool progress = false;
     for (size_t i = 0; i < w.fibers.size(); ++i) {
@@ -1651,6 +1720,93 @@ static bool runBlock(Worker &w) {
   return true;
 }
 
+namespace {
+/// The threads that run a launch's blocks beside the launching thread. They
+/// outlive their launch and wait for the next one: starting and joining a
+/// thread costs more than a small launch's blocks (50 us of a 3-block
+/// vector add that takes 150 us). A launch hands the pool copies of its
+/// work loop (`run`); copies that no thread has started by the time the
+/// launching thread's own copy returns are withdrawn, so a launch whose
+/// caller took every block never waits for a thread to wake up. Launches
+/// from several threads at once share the pool, which grows to the largest
+/// demand. The threads are never joined (the pool is never destroyed, so
+/// none is destroyed while it waits); a forked child, which has none of
+/// them, starts a fresh pool.
+class WorkerPool {
+public:
+  static WorkerPool &get() {
+    static std::once_flag registered;
+    std::call_once(registered, [] {
+      pthread_atfork(nullptr, nullptr, [] { instance = new WorkerPool(); });
+    });
+    WorkerPool *pool = instance.load();
+    if (!pool) {
+      auto *fresh = new WorkerPool();
+      if (instance.compare_exchange_strong(pool, fresh))
+        pool = fresh;
+      else
+        delete fresh;
+    }
+    return *pool;
+  }
+
+  /// Runs `job` on the calling thread and on up to `copies` pool threads;
+  /// returns once the caller's copy and every copy a pool thread started
+  /// have returned.
+  void run(unsigned copies, llvm::function_ref<void()> job) {
+    Group group;
+    std::vector<Task> tasks(copies, Task{&group, job});
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      for (Task &task : tasks)
+        queue.push_back(&task);
+      for (; idle < queue.size(); ++idle)
+        std::thread([this] { serve(); }).detach();
+    }
+    // Outside the lock: a woken thread does not wait for it.
+    for (unsigned i = 0; i < copies; ++i)
+      wake.notify_one();
+    job();
+    std::unique_lock<std::mutex> lock(mutex);
+    llvm::erase_if(queue, [&](Task *task) { return task->group == &group; });
+    group.finished.wait(lock, [&] { return group.running == 0; });
+  }
+
+private:
+  struct Group {
+    unsigned running = 0; // copies started and not yet returned
+    std::condition_variable finished;
+  };
+  struct Task {
+    Group *group;
+    llvm::function_ref<void()> job;
+  };
+
+  void serve() {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      wake.wait(lock, [&] { return !queue.empty(); });
+      Task task = *queue.front();
+      queue.pop_front();
+      --idle;
+      ++task.group->running;
+      lock.unlock();
+      task.job();
+      lock.lock();
+      ++idle;
+      if (--task.group->running == 0)
+        task.group->finished.notify_all();
+    }
+  }
+
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<Task *> queue; // copies not yet started, of every launch
+  size_t idle = 0;          // threads waiting for a copy, or about to
+  static inline std::atomic<WorkerPool *> instance{nullptr};
+};
+} // namespace
+
 llvm::Expected<LaunchStats>
 mlir::triton_musa::emulator::launch(EntryFn entry,
                                     const std::vector<uint64_t> &slots,
@@ -1711,17 +1867,10 @@ mlir::triton_musa::emulator::launch(EntryFn entry,
     instructions += w.instructions;
   };
 
-  if (workers == 1) {
+  if (workers == 1)
     work();
-  } else {
-    std::vector<std::thread> threads;
-    threads.reserve(workers - 1);
-    for (unsigned i = 1; i < workers; ++i)
-      threads.emplace_back(work);
-    work();
-    for (std::thread &t : threads)
-      t.join();
-  }
+  else
+    WorkerPool::get().run(workers - 1, work);
   if (!firstError.empty())
     return llvm::createStringError(firstError);
   stats.instructions = instructions;

@@ -116,7 +116,8 @@ struct LaunchConfig {
   /// one of the buffers it returns is valid; one inside neither list is the
   /// usual out-of-bounds error. Unset: `buffers` is all there is.
   LiveBufferLookup liveBuffers;
-  /// Worker threads running blocks in parallel (0: one per core).
+  /// Worker threads running blocks in parallel (0: one per core): the
+  /// calling thread and threads of a pool kept between launches.
   unsigned numWorkers = 0;
   /// Bytes of stack per GPU thread (0: the default, 256 KiB).
   uint64_t stackBytes = 0;

@@ -171,6 +171,12 @@ module attributes {{"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32
     assert "0 bytes past the end of argument 'p'" in message
     with pytest.raises(_musa_mlir.EmulatorError, match="misaligned load of 4 bytes"):
         kernel.launch((1, 1, 1), struct.pack("<Q", addr + 1), [(addr, len(buf), "argument 'p'")])
+    # Misaligned and inside the tensor for every thread: the inline fast path of the check
+    # (Runtime.cpp, checkGlobal) must not pass the first access.
+    big = bytearray(4 * 32 + 4)
+    big_addr = ctypes_addr(big)
+    with pytest.raises(_musa_mlir.EmulatorError, match=r"thread 0 \(warp 0, lane 0\): misaligned load of 4 bytes"):
+        kernel.launch((1, 1, 1), struct.pack("<Q", big_addr + 1), [(big_addr, len(big), "argument 'p'")])
 
 
 def test_instruction_count() -> None:
@@ -211,6 +217,30 @@ module attributes {{"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32
     assert "kernel 'smem_overflow', program id (0, 0, 0), thread 8 (warp 0, lane 8)" in message
     assert "out-of-bounds shared-memory store of 8 bytes at offset 64" in message
     assert "has 64 bytes of shared memory" in message
+
+
+def test_misaligned_shared_load_is_reported() -> None:
+    # Inside shared memory but 4 bytes off the load's 8-byte alignment: the inline fast path of the
+    # check (Runtime.cpp, checkShared) must not pass it.
+    module = f"""
+module attributes {{"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.shared" = 64 : i32}} {{
+{DECLS}
+  llvm.func @smem_misaligned(%out: !llvm.ptr<1>) attributes {{musa.kernel}} {{
+    %c1 = llvm.mlir.constant(1 : i32) : i32
+    %smem = llvm.call @__musa_emu_shared_base() : () -> !llvm.ptr<3>
+    %slot = llvm.getelementptr %smem[%c1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+    %v = llvm.load %slot {{alignment = 8 : i64}} : !llvm.ptr<3> -> i64
+    llvm.store %v, %out : i64, !llvm.ptr<1>
+    llvm.return
+  }}
+}}
+"""
+    kernel = _musa_mlir.emulator_load(module)
+    buf = bytearray(8)
+    addr = ctypes_addr(buf)
+    with pytest.raises(_musa_mlir.EmulatorError, match="misaligned shared-memory load of 8 bytes at offset 4: "
+                       "the access needs 8-byte alignment"):
+        kernel.launch((1, 1, 1), struct.pack("<Q", addr), [(addr, len(buf), "argument 'out'")])
 
 
 def racy_module(with_barrier: bool) -> str:
