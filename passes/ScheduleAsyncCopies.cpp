@@ -27,9 +27,8 @@
 // prologue as a constant) and the shared memory of the arch holds the extra
 // slot; then the sqmma and its wait are moved like a dot. (The wait stays
 // in the iteration: each thread's wait covers only its own warp's part of
-// the squad's reads,
-// and the block barrier of the next iteration's copy wait must follow every
-// warp's wait before the copies refill the slot.)
+// the squad's reads, and the block barrier of the next iteration's copy
+// wait must follow every warp's wait before the copies refill the slot.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -345,9 +344,26 @@ void scheduleBody(scf::ForOp loop, int64_t &sharedBytes, int64_t limit) {
                         [&](Operation *user) { return moved.contains(user); }))
         continue;
       operandLoads.push_back(load);
-      reads.push_back(load.getSrc());
     }
   }
+  // The loads pass every op after them: besides the copies (checked below)
+  // and the moved ops, none may write memory.
+  if (!operandLoads.empty()) {
+    Operation *first = *llvm::min_element(
+        operandLoads, [](Operation *a, Operation *b) {
+          return a->isBeforeInBlock(b);
+        });
+    for (Operation *op = first->getNextNode(); op != body.getTerminator();
+         op = op->getNextNode())
+      if (!moved.contains(op) && !llvm::is_contained(operandLoads, op) &&
+          !isa<ttg::AsyncCopyGlobalToLocalOp, ttg::AsyncCommitGroupOp>(op) &&
+          !isMemoryEffectFree(op)) {
+        operandLoads.clear();
+        break;
+      }
+  }
+  for (Operation *load : operandLoads)
+    reads.push_back(cast<ttg::LocalLoadOp>(load).getSrc());
   // Besides the sqmma ops and their waits, a moved op may store a tensor
   // into a buffer of its own (the operand of a later sqmma), which no copy
   // touches.

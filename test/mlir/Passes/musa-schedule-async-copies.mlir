@@ -348,5 +348,40 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
       scf.yield %d, %in, %e, %g : tensor<32x32xf32, #blocked>, i32, i32, !ttg.async.token
     }
     tt.return %r#0 : tensor<32x32xf32, #blocked>
+  }  // A memory write between the operand loads and the copies (a store the
+  // loads would pass): the loads stay where they are, the dot still moves.
+  // CHECK-LABEL: tt.func public @fma_loads_stay_before_a_store
+  // CHECK: ttg.local_load
+  // CHECK-NEXT: ttg.local_load
+  // CHECK-NEXT: tt.store
+  // CHECK: ttg.async_copy_global_to_local
+  // CHECK-NEXT: ttg.async_commit_group
+  // CHECK-NEXT: tt.dot
+  tt.func public @fma_loads_stay_before_a_store(%p: tensor<32x32x!tt.ptr<f16>, #blocked1>, %flag: tensor<32x32x!tt.ptr<f16>, #blocked1>, %v: tensor<32x32xf16, #blocked1>, %n: i32, %t0: !ttg.async.token) -> tensor<32x32xf32, #blocked> {
+    %c-1 = arith.constant -1 : i32
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #blocked>
+    %ring = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+    %r:4 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %ins = %c1, %ext = %c-1, %tok = %t0) -> (tensor<32x32xf32, #blocked>, i32, i32, !ttg.async.token) : i32 {
+      %e1 = arith.addi %ext, %c1 : i32
+      %ew = arith.cmpi sge, %e1, %c2 : i32
+      %e = arith.select %ew, %c0, %e1 : i32
+      %w = ttg.async_wait %tok {num = 1 : i32}
+      %cur = ttg.memdesc_index %ring[%e] : !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+      %a = ttg.local_load %cur token %w : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+      %b = ttg.local_load %cur token %w : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+      tt.store %flag, %v : tensor<32x32x!tt.ptr<f16>, #blocked1>
+      %d = tt.dot %a, %b, %acc : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
+      %i1 = arith.addi %ins, %c1 : i32
+      %iw = arith.cmpi sge, %i1, %c2 : i32
+      %in = arith.select %iw, %c0, %i1 : i32
+      %next = ttg.memdesc_index %ring[%in] : !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+      %c = ttg.async_copy_global_to_local %p, %next : tensor<32x32x!tt.ptr<f16>, #blocked1> -> <32x32xf16, #shared, #smem, mutable>
+      %g = ttg.async_commit_group tokens %c
+      scf.yield %d, %in, %e, %g : tensor<32x32xf32, #blocked>, i32, i32, !ttg.async.token
+    }
+    tt.return %r#0 : tensor<32x32xf32, #blocked>
   }
 }
