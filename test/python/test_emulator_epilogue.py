@@ -6,6 +6,8 @@ index vectors (rebuilt in the layout: no tile of indices or of i1 moves). SQMMA 
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 from typing import Any, Dict
 
 import pytest
@@ -19,28 +21,14 @@ from jit_compile import compile_specialized, launch  # noqa: E402
 from triton_musa.backend.emulator import emulator_active  # noqa: E402
 from triton_musa.backend.lowering import matrix_passes, parse_ttgir, run_passes  # noqa: E402
 
+# The bench's addmm + gelu kernel (bench/proxy_kernels.py), the one timed on the GPU proxy.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from proxy_kernels import addmm_kernel  # noqa: E402
+
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
 
 UNIT = {"mp_31": "#sqmma", "mp_22": "#wmma"}
-
-
-@triton.jit
-def addmm_gelu_kernel(x_ptr, a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-                      BK: tl.constexpr):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
-        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
-        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
-        acc += tl.dot(a, b)
-    acc += tl.load(x_ptr + rm[:, None] * N + rn[None, :]).to(tl.float32)
-    acc += tl.load(bias_ptr + rn).to(tl.float32)[None, :]
-    inner = 0.7978845608028654 * (acc + 0.044715 * acc * acc * acc)
-    t = 2.0 / (1.0 + tl.exp(-2.0 * inner)) - 1.0
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], (0.5 * acc * (1.0 + t)).to(tl.float16))
 
 
 @triton.jit
@@ -76,8 +64,8 @@ def test_addmm_gelu_epilogue(arch: str) -> None:
     args: Dict[str, Any] = {"x_ptr": x, "a_ptr": a, "b_ptr": b, "bias_ptr": bias, "c_ptr": c, "M": M, "N": N,
                             "K": K}
     consts = {"BM": 64, "BN": 64, "BK": 32}
-    kernel, all_consts = compile_specialized(addmm_gelu_kernel, arch, args, consts, num_warps=4, num_stages=2)
-    launch(kernel, addmm_gelu_kernel, (1, 1), args, all_consts)
+    kernel, all_consts = compile_specialized(addmm_kernel, arch, args, consts, num_warps=4, num_stages=2)
+    launch(kernel, addmm_kernel, (1, 1), args, all_consts)
     ref = torch.nn.functional.gelu(a.float() @ b.float() + x.float() + bias.float(), approximate="tanh")
     torch.testing.assert_close(c.float(), ref, atol=2e-2, rtol=1e-2)
     # Only the epilogue's f16 result leaves the unit's layout (the f32 accumulator, read five times by
