@@ -396,102 +396,100 @@ struct SinkThroughElementwise : public RewritePattern {
 /// conversion, which the pattern walk may be about to visit.
 LogicalResult sinkThroughElementwiseCluster(ttg::ConvertLayoutOp cvt,
                                             RewriterBase &rewriter) {
-  {
-    Attribute source = cvt.getSrc().getType().getEncoding();
-    if (!isAccumulatorLayout(source) || cvt->hasOneUse() || cvt->use_empty())
-      return failure();
-    unsigned accBits = cvt.getType().getElementTypeBitWidth();
-    Block *block = cvt->getBlock();
-    auto isElementwise = [&](Operation *op) {
-      return op->getBlock() == block &&
-             op->hasTrait<OpTrait::Elementwise>() &&
-             op->getNumResults() == 1 && op->getNumRegions() == 0 &&
-             isMemoryEffectFree(op) &&
-             isa<RankedTensorType>(op->getResult(0).getType());
-    };
-    // The elementwise ops reached from the conversion through elementwise
-    // users; then those with an operand that is neither the conversion, nor
-    // the cluster's, nor rebuildable leave it, until none does.
-    llvm::SetVector<Operation *> cluster;
-    SmallVector<Value> worklist{cvt.getResult()};
-    while (!worklist.empty())
-      for (Operation *user : worklist.pop_back_val().getUsers())
-        if (isElementwise(user) && cluster.insert(user))
-          worklist.push_back(user->getResult(0));
-    auto inCluster = [&](Value value) {
-      Operation *def = value.getDefiningOp();
-      return def && cluster.contains(def);
-    };
-    for (bool pruned = true; pruned;) {
-      pruned = false;
-      for (Operation *op : SmallVector<Operation *>(cluster.getArrayRef()))
-        if (llvm::any_of(op->getOperands(), [&](Value operand) {
-              return operand != cvt.getResult() && !inCluster(operand) &&
-                     (!isa<RankedTensorType>(operand.getType()) ||
-                      getRebuild(operand, accBits) == Rebuild::No);
-            })) {
-          cluster.remove(op);
-          pruned = true;
-        }
-    }
-    if (!llvm::all_of(cvt->getUsers(),
-                      [&](Operation *user) { return cluster.contains(user); }))
-      return failure();
-    SmallVector<Value> exits;
-    unsigned exitBits = 0;
-    for (Operation *op : cluster) {
-      Value result = op->getResult(0);
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return !cluster.contains(user);
+  Attribute source = cvt.getSrc().getType().getEncoding();
+  if (!isAccumulatorLayout(source) || cvt->hasOneUse() || cvt->use_empty())
+    return failure();
+  unsigned accBits = cvt.getType().getElementTypeBitWidth();
+  Block *block = cvt->getBlock();
+  auto isElementwise = [&](Operation *op) {
+    return op->getBlock() == block &&
+           op->hasTrait<OpTrait::Elementwise>() &&
+           op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+           isMemoryEffectFree(op) &&
+           isa<RankedTensorType>(op->getResult(0).getType());
+  };
+  // The elementwise ops reached from the conversion through elementwise
+  // users; then those with an operand that is neither the conversion, nor
+  // the cluster's, nor rebuildable leave it, until none does.
+  llvm::SetVector<Operation *> cluster;
+  SmallVector<Value> worklist{cvt.getResult()};
+  while (!worklist.empty())
+    for (Operation *user : worklist.pop_back_val().getUsers())
+      if (isElementwise(user) && cluster.insert(user))
+        worklist.push_back(user->getResult(0));
+  auto inCluster = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return def && cluster.contains(def);
+  };
+  for (bool pruned = true; pruned;) {
+    pruned = false;
+    for (Operation *op : SmallVector<Operation *>(cluster.getArrayRef()))
+      if (llvm::any_of(op->getOperands(), [&](Value operand) {
+            return operand != cvt.getResult() && !inCluster(operand) &&
+                   (!isa<RankedTensorType>(operand.getType()) ||
+                    getRebuild(operand, accBits) == Rebuild::No);
           })) {
-        exits.push_back(result);
-        exitBits +=
-            cast<RankedTensorType>(result.getType()).getElementTypeBitWidth();
+        cluster.remove(op);
+        pruned = true;
       }
-    }
-    if (exits.empty() || exitBits > accBits)
-      return failure();
-
-    SmallVector<Operation *> ordered(cluster.begin(), cluster.end());
-    llvm::sort(ordered, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
-    IRMapping mapping;
-    mapping.map(cvt.getResult(), cvt.getSrc());
-    SmallVector<Value> rebuiltOriginals;
-    for (Operation *op : ordered) {
-      rewriter.setInsertionPoint(op);
-      SmallVector<Value> operands;
-      for (Value operand : op->getOperands()) {
-        if (Value mapped = mapping.lookupOrNull(operand)) {
-          operands.push_back(mapped);
-          continue;
-        }
-        operands.push_back(
-            rebuildInLayout(rewriter, op->getLoc(), operand, source));
-        rebuiltOriginals.push_back(operand);
-      }
-      Operation *moved = rewriter.clone(*op);
-      moved->setOperands(operands);
-      moved->getResult(0).setType(
-          withEncoding(op->getResult(0).getType(), source));
-      mapping.map(op->getResult(0), moved->getResult(0));
-    }
-    for (Value exit : exits) {
-      Value moved = mapping.lookup(exit);
-      rewriter.setInsertionPointAfterValue(moved);
-      Value back = ttg::ConvertLayoutOp::create(rewriter, exit.getLoc(),
-                                                exit.getType(), moved);
-      rewriter.replaceUsesWithIf(exit, back, [&](OpOperand &use) {
-        return !cluster.contains(use.getOwner());
-      });
-    }
-    for (Operation *op : llvm::reverse(ordered))
-      rewriter.eraseOp(op);
-    rewriter.eraseOp(cvt);
-    eraseDeadTrees(rewriter, rebuiltOriginals);
-    return success();
   }
+  if (!llvm::all_of(cvt->getUsers(),
+                    [&](Operation *user) { return cluster.contains(user); }))
+    return failure();
+  SmallVector<Value> exits;
+  unsigned exitBits = 0;
+  for (Operation *op : cluster) {
+    Value result = op->getResult(0);
+    if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+          return !cluster.contains(user);
+        })) {
+      exits.push_back(result);
+      exitBits +=
+          cast<RankedTensorType>(result.getType()).getElementTypeBitWidth();
+    }
+  }
+  if (exits.empty() || exitBits > accBits)
+    return failure();
+
+  SmallVector<Operation *> ordered(cluster.begin(), cluster.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  IRMapping mapping;
+  mapping.map(cvt.getResult(), cvt.getSrc());
+  SmallVector<Value> rebuiltOriginals;
+  for (Operation *op : ordered) {
+    rewriter.setInsertionPoint(op);
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      if (Value mapped = mapping.lookupOrNull(operand)) {
+        operands.push_back(mapped);
+        continue;
+      }
+      operands.push_back(
+          rebuildInLayout(rewriter, op->getLoc(), operand, source));
+      rebuiltOriginals.push_back(operand);
+    }
+    Operation *moved = rewriter.clone(*op);
+    moved->setOperands(operands);
+    moved->getResult(0).setType(
+        withEncoding(op->getResult(0).getType(), source));
+    mapping.map(op->getResult(0), moved->getResult(0));
+  }
+  for (Value exit : exits) {
+    Value moved = mapping.lookup(exit);
+    rewriter.setInsertionPointAfterValue(moved);
+    Value back = ttg::ConvertLayoutOp::create(rewriter, exit.getLoc(),
+                                              exit.getType(), moved);
+    rewriter.replaceUsesWithIf(exit, back, [&](OpOperand &use) {
+      return !cluster.contains(use.getOwner());
+    });
+  }
+  for (Operation *op : llvm::reverse(ordered))
+    rewriter.eraseOp(op);
+  rewriter.eraseOp(cvt);
+  eraseDeadTrees(rewriter, rebuiltOriginals);
+  return success();
 }
 
 /// A store into shared memory takes an accumulator out of its layout as it
