@@ -2,6 +2,7 @@
 //
 // Passes that run on TTGIR before --convert-tritongpu-to-musa:
 // --musa-relayout-gather-offsets, --musa-schedule-async-copies,
+// --musa-amortize-async-waits,
 // --musa-allocate-shared-memory and --musa-insert-barriers.
 //
 //===----------------------------------------------------------------------===//

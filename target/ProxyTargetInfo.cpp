@@ -224,6 +224,14 @@ public:
     callFunction(b, loc, "llvm.nvvm.cp.async.wait.all", {}, {},
                  CalleeKind::SideEffects);
   }
+  bool asyncCopyWaitIf(OpBuilder &b, Location loc,
+                       Value pred) const override {
+    // Predicated rather than branched over: a branch splits the pipelined
+    // loop's body, which ptxas then schedules block by block (a 4096^3
+    // matmul measured 2% slower with the branch).
+    emitPTX(b, loc, "@$0 cp.async.wait_all;", "b", {pred});
+    return true;
+  }
 
   unsigned getTMEDescriptorBytes() const override { return kTensorMapBytes; }
   void declareSharedMemory(ModuleOp module) const override;

@@ -247,6 +247,12 @@ public:
   /// Waits until every asynchronous copy the calling thread has started has
   /// landed (only this thread's copies: there are no copy groups).
   virtual void asyncCopyWait(OpBuilder &b, Location loc) const = 0;
+  /// As asyncCopyWait where `pred` (i1) holds. One predicated instruction
+  /// on a target that has it (returns true); false, emitting nothing, where
+  /// the caller must branch.
+  virtual bool asyncCopyWaitIf(OpBuilder &b, Location loc, Value pred) const {
+    return false;
+  }
 
   /// The LLVM `syncscope` of atomics of `scope`; "" is LLVM's default, the
   /// whole system, which is always correct (and what the base class gives).

@@ -41,6 +41,7 @@
 #include "conversion/TritonGPUToMUSA/SharedMemory.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
+#include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 #include "layouts/LinearLayout.h"
@@ -52,6 +53,7 @@
 using namespace mlir;
 using namespace mlir::triton_musa;
 namespace ttg = mlir::triton::gpu;
+namespace mgpu = mlir::musagpu;
 
 namespace {
 
@@ -235,12 +237,37 @@ struct AsyncWaitOpConversion : public MUSAPattern<ttg::AsyncWaitOp> {
   }
 };
 
+/// Lowers musagpu.async_copy_wait: the wait alone, where its predicate
+/// holds.
+struct MUSAAsyncCopyWaitOpConversion
+    : public MUSAPattern<mgpu::AsyncCopyWaitOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult
+  lower(mgpu::AsyncCopyWaitOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value pred = adaptor.getPred();
+    if (!pred || !targetInfo.asyncCopyWaitIf(rewriter, loc, pred))
+      emitIfThen(
+          rewriter, loc, pred,
+          [&]() -> Value {
+            targetInfo.asyncCopyWait(rewriter, loc);
+            return Value();
+          },
+          Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::triton_musa::populateAsyncCopyOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
   patterns.add<AsyncCopyGlobalToLocalOpConversion,
-               AsyncCommitGroupOpConversion, AsyncWaitOpConversion>(
+               AsyncCommitGroupOpConversion, AsyncWaitOpConversion,
+               MUSAAsyncCopyWaitOpConversion>(
       typeConverter, targetInfo);
 }

@@ -373,15 +373,23 @@ def MUSAGPU_AsyncCopyGlobalToSharedOp
 }
 
 def MUSAGPU_AsyncCopyWaitOp : MUSAGPU_Op<"async_copy_wait"> {
-  let summary = "wait for all outstanding async global->shared copies";
+  let summary = "wait for all of the thread's outstanding async global->shared copies";
   let description = [{
-    Lowers to `llvm.musa.memcpy.g2s.wait`.
+    Waits until every asynchronous copy the calling thread has started
+    (`ttg.async_copy_global_to_local`, `musagpu.async_copy_global_to_shared`)
+    has landed; where `pred` is given, only in the threads where it holds.
+    Unlike `ttg.async_wait`, no block barrier follows: other threads see the
+    data after a barrier the IR has of its own. Lowers to
+    `llvm.musa.memcpy.g2s.wait` (under a branch on `pred`; one predicated
+    `cp.async.wait_all` on the GPU proxy).
 
     ```mlir
     musagpu.async_copy_wait
+    musagpu.async_copy_wait %pred
     ```
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins Optional<I1>:$pred);
+  let assemblyFormat = "($pred^)? attr-dict";
 }
 
 #endif // TRITON_MUSA_MUSAGPU_OPS_TD

@@ -338,7 +338,9 @@ class MusaBackend(BaseBackend):
            accumulator layouts need (epilogue elementwise ops and stores in that layout).
         3. `--musa-schedule-async-copies` moves each pipelined loop's dots below its copies
            (a MUSA wait completes all of a thread's copies, so copies started after the
-           dots would overlap nothing), `--musa-allocate-shared-memory` keeps each copy's
+           dots would overlap nothing), `--musa-amortize-async-waits` keeps a loop's wait
+           only in every L-th iteration of a ring filled L iterations ahead (one wait
+           covers what the next L iterations read), `--musa-allocate-shared-memory` keeps each copy's
            buffer live until the next
            `ttg.async_wait`, `--musa-insert-barriers` counts a wait as a barrier, and
            `--convert-tritongpu-to-musa` lowers copies to `llvm.musa.memcpy.g2s`, each

@@ -88,7 +88,8 @@ def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, 
     of the catalogue; the results kept in the accumulator layout through the epilogue's elementwise ops and
     stores; TME, which turns descriptor tiles into shared buffers (``num_stages`` > 1 pipelines descriptor
     loads in loops through a ring of TME buffers: Triton's pipeliner leaves them alone); the async-copy
-    schedule, which moves each loop's dot below its refills. A comma-separated list of pass specs."""
+    schedule, which moves each loop's dot below its refills; one wait for a pipelined loop's copies per
+    lookahead of its ring (MUSA's wait completes every copy). A comma-separated list of pass specs."""
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
     if not isinstance(num_stages, int) or num_stages < 0:
@@ -98,7 +99,7 @@ def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, 
         [f"num-stages={num_stages}"] if num_stages > 1 else [])
     tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(tme_options)}}}" if tme_options else "")
     return (f"musa-decompose-scaled-dot,{matmul.pass_spec(target)},musa-sink-accumulator-conversions,{tme},"
-            "musa-relayout-gather-offsets,musa-schedule-async-copies")
+            "musa-relayout-gather-offsets,musa-schedule-async-copies,musa-amortize-async-waits")
 
 
 def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:

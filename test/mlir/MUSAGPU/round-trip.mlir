@@ -123,7 +123,9 @@ func.func @async_copy(%src: !llvm.ptr<1>, %dst: !llvm.ptr<3>, %pred: i1) {
   musagpu.async_copy_global_to_shared %src, %dst : vector<4xf16>
   // CHECK: musagpu.async_copy_global_to_shared %{{.*}}, %{{.*}}, %{{.*}} : i8
   musagpu.async_copy_global_to_shared %src, %dst, %pred : i8
-  // CHECK: musagpu.async_copy_wait
+  // CHECK: musagpu.async_copy_wait{{$}}
   musagpu.async_copy_wait
+  // CHECK: musagpu.async_copy_wait %{{.*}}{{$}}
+  musagpu.async_copy_wait %pred
   return
 }
