@@ -111,8 +111,9 @@ def MUSAAmortizeAsyncWaits
     numbered (iv - lb) / step) and the block barrier that followed the wait
     in every iteration, as a `ttg.local_barrier`. Copies then have
     up to L iterations to land. (GPU proxy, `num_stages = 3`, L = 2, one
-    predicated wait: 4096^3 fp16 matmul 518 -> 530 TFLOP/s, 8192^3
-    482 -> 489; as a branch around the wait it gained nothing.)
+    predicated wait: 4096^3 fp16 matmul 508 -> 518 TFLOP/s, 8192^3
+    480 -> 489, fp8 1085 -> 1179; addmm and flash attention lose 1%. As a
+    branch around the wait it gained nothing.)
 
     A loop qualifies when its body holds exactly one `ttg.async_wait`, every
     async copy and commit group of the body is an op of the body itself (not
