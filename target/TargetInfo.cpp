@@ -31,6 +31,10 @@ Value TargetInfo::divideF32(OpBuilder &b, Location loc, Value x,
   return LLVM::FDivOp::create(b, loc, x, y);
 }
 
+Value TargetInfo::exp2F32(OpBuilder &b, Location loc, Value x) const {
+  return LLVM::Exp2Op::create(b, loc, x.getType(), x);
+}
+
 Value TargetInfo::getSharedMemoryBase(OpBuilder &b, Location loc) const {
   return getDynamicSharedMemoryBase(b, loc, getSharedAddressSpace());
 }

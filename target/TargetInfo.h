@@ -226,6 +226,25 @@ public:
   /// correctly rounded one, tt.precise_divf): by default LLVM's fdiv, which
   /// the target's code generator lowers.
   virtual Value divideF32(OpBuilder &b, Location loc, Value x, Value y) const;
+  /// 2^x on f32 as tl.exp2 means it (the GPU's approximate base-2
+  /// exponential): by default llvm.exp2.
+  virtual Value exp2F32(OpBuilder &b, Location loc, Value x) const;
+
+  /// A global load of `type` (a scalar or vector of 2, 4, 8 or 16 bytes)
+  /// from `ptr` where `pred` (i1) holds, `other` (of `type`) elsewhere, as
+  /// one predicated instruction on a target that has them; null, emitting
+  /// nothing, where the caller must branch around a plain load.
+  virtual Value loadGlobalIf(OpBuilder &b, Location loc, Type type, Value ptr,
+                             Value pred, Value other) const {
+    return Value();
+  }
+  /// A global store of `value` to `ptr` where `pred` holds, as one
+  /// predicated instruction (returns true) or nothing (false: the caller
+  /// branches), as loadGlobalIf.
+  virtual bool storeGlobalIf(OpBuilder &b, Location loc, Value value,
+                             Value ptr, Value pred) const {
+    return false;
+  }
 
   /// Starts an asynchronous copy of `bytes` (4, 8 or 16; `src` and `dst`
   /// aligned to it) from global `src` to shared `dst` by the calling thread.

@@ -477,30 +477,49 @@ struct ExpOpConversion : public MUSAPattern<math::ExpOp> {
   }
 };
 
-/// Lowers arith.divf: on f32 through TargetInfo::divideF32 (Triton's `/`,
-/// which need not round correctly: the GPU proxy's is div.full.f32, as
-/// Triton's NVIDIA backend emits), otherwise llvm.fdiv.
-struct DivFOpConversion : public MUSAPattern<arith::DivFOp> {
-  DivFOpConversion(const LLVMTypeConverter &converter,
-                   const TargetInfo &targetInfo)
-      : MUSAPattern(converter, targetInfo, kTensorPatternBenefit) {}
+/// Lowers an `OpTy` on f32 through a TargetInfo hook (`emitF32`: what
+/// Triton's op means there, which need not be LLVM's correctly rounded
+/// op), on other types to `LLVMOpTy`: arith.divf (Triton's `/`;
+/// TargetInfo::divideF32, div.full.f32 on the GPU proxy, as Triton's
+/// NVIDIA backend emits) and math.exp2 (TargetInfo::exp2F32).
+template <typename OpTy, typename LLVMOpTy>
+struct F32TargetOpConversion : public MUSAPattern<OpTy> {
+  using EmitF32 = Value (*)(const TargetInfo &, OpBuilder &, Location,
+                            ValueRange);
+  F32TargetOpConversion(const LLVMTypeConverter &converter,
+                        const TargetInfo &targetInfo, EmitF32 emitF32)
+      : MUSAPattern<OpTy>(converter, targetInfo, kTensorPatternBenefit),
+        emitF32(emitF32) {}
 
   LogicalResult
-  lower(arith::DivFOp op, OpAdaptor adaptor,
+  lower(OpTy op, typename OpTy::Adaptor adaptor,
         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type elem = getElementTypeOrSelf(op.getType());
-    if (failed(checkSameScalarType(op, elem, *getTypeConverter())))
+    if (failed(checkSameScalarType(op, elem, *this->getTypeConverter())))
       return failure();
     return lowerPerElement(
-        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        op, adaptor.getOperands(), *this->getTypeConverter(), rewriter,
         [&](ValueRange s) -> FailureOr<Value> {
           if (elem.isF32())
-            return targetInfo.divideF32(rewriter, loc, s[0], s[1]);
-          return LLVM::FDivOp::create(rewriter, loc, s[0], s[1]).getResult();
+            return emitF32(this->targetInfo, rewriter, loc, s);
+          return LLVMOpTy::create(rewriter, loc, TypeRange{elem}, s)
+              ->getResult(0);
         });
   }
+
+  EmitF32 emitF32;
 };
+
+Value emitDivideF32(const TargetInfo &target, OpBuilder &b, Location loc,
+                    ValueRange operands) {
+  return target.divideF32(b, loc, operands[0], operands[1]);
+}
+
+Value emitExp2F32(const TargetInfo &target, OpBuilder &b, Location loc,
+                  ValueRange operands) {
+  return target.exp2F32(b, loc, operands[0]);
+}
 
 /// Lowers math.erf to MUSA libdevice's __mt_erf_f32 / __mt_erf_f64 (MUSA
 /// has no erf intrinsic; the names are those of
@@ -667,7 +686,7 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
                                                                   patterns);
   addElementwise<math::AbsFOp, math::AbsIOp, math::CeilOp, math::CopySignOp,
                  math::CosOp, math::CountLeadingZerosOp,
-                 math::CountTrailingZerosOp, math::CtPopOp, math::Exp2Op, math::ExpM1Op, math::FloorOp, math::FmaOp,
+                 math::CountTrailingZerosOp, math::CtPopOp, math::ExpM1Op, math::FloorOp, math::FmaOp,
                  math::LogOp, math::Log10Op, math::Log1pOp, math::Log2Op,
                  math::PowFOp, math::RoundEvenOp, math::RoundOp, math::RsqrtOp,
                  math::SinOp, math::SqrtOp, math::TruncOp>(typeConverter,
@@ -685,8 +704,12 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
       typeConverter, targetInfo, buildPreciseSqrt);
   patterns.add<TritonElementwiseConversion<triton::PreciseDivFOp>>(
       typeConverter, targetInfo, buildPreciseDivF);
+  patterns.add<F32TargetOpConversion<arith::DivFOp, LLVM::FDivOp>>(
+      typeConverter, targetInfo, emitDivideF32);
+  patterns.add<F32TargetOpConversion<math::Exp2Op, LLVM::Exp2Op>>(
+      typeConverter, targetInfo, emitExp2F32);
   patterns.add<FpToFpOpConversion, Fp4ToFpOpConversion, ClampFOpConversion,
-               DivFOpConversion, ErfOpConversion, ExpOpConversion,
+               ErfOpConversion, ExpOpConversion,
                ExternElementwiseOpConversion, MapElementwiseOpConversion>(
       typeConverter, targetInfo);
 

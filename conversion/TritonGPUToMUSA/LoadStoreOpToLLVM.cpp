@@ -467,7 +467,11 @@ struct LoadOpConversion : public MUSAPattern<triton::LoadOp> {
         }
         // A vector shares one mask: the width only grows where the mask is
         // constant over it.
-        v = emitIfThen(rewriter, loc, masks[i], load, otherValue);
+        if (!op.getIsVolatile())
+          v = targetInfo.loadGlobalIf(rewriter, loc, accessType, ptrs[i],
+                                      masks[i], otherValue);
+        if (!v)
+          v = emitIfThen(rewriter, loc, masks[i], load, otherValue);
       }
       if (vec == 1) {
         loaded.push_back(v);
@@ -552,7 +556,9 @@ struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
       };
       Value pred = andPredicates(rewriter, loc, owner,
                                  masks.empty() ? Value() : masks[i]);
-      emitIfThen(rewriter, loc, pred, store, Value());
+      if (!pred || !targetInfo.storeGlobalIf(rewriter, loc, value, ptrs[i],
+                                             pred))
+        emitIfThen(rewriter, loc, pred, store, Value());
     }
     rewriter.eraseOp(op);
     return success();
