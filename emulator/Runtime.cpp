@@ -103,6 +103,10 @@ struct ThreadGroup {
   uint32_t live = 0, arrived = 0;
   uint64_t gen = 0;
   std::vector<uint64_t> slots[2];
+  /// Values per thread in `slots[parity]` at the collective in progress
+  /// (a shuffle batch has several), set by its first thread: a thread that
+  /// brings another number took another path to it.
+  uint32_t width[2] = {1, 1};
 };
 using Warp = ThreadGroup;
 using Squad = ThreadGroup;
@@ -471,7 +475,16 @@ static void groupBarrier(ThreadGroup &group, Fiber::Wait kind) {
 static const uint64_t *groupExchange(ThreadGroup &group, Fiber::Wait kind,
                                      uint64_t &collectives, size_t slot,
                                      uint64_t value) {
-  std::vector<uint64_t> &slots = group.slots[collectives++ & 1];
+  unsigned parity = unsigned(collectives++ & 1);
+  std::vector<uint64_t> &slots = group.slots[parity];
+  if (group.arrived == 0)
+    group.width[parity] = 1;
+  else if (group.width[parity] != 1)
+    failThread(llvm::formatv(
+        "lanes of warp {0} meet at different warp collectives: this lane "
+        "exchanges one value where an earlier lane exchanged {1} shuffle "
+        "values (the lanes diverged before a shuffle)",
+        tlsFiber->warp, group.width[parity]));
   // A lane's slot is its lane (no 64-bit division on every shuffle).
   slots[slot < slots.size() ? slot : slot % slots.size()] = value;
   groupBarrier(group, kind);
@@ -518,13 +531,11 @@ static void *emuSharedBase() { return tlsWorker->shared; }
 static void emuBarrier() { blockBarrier(); }
 static void emuWarpSync() { warpBarrier(); }
 
-static uint64_t emuShuffle(int32_t kind, uint64_t value, int32_t offset,
-                           int32_t width) {
-  Fiber &f = *tlsFiber;
-  uint32_t warpSize = tlsWorker->config->warpSize;
+/// The lane whose value lane `lane` reads in a shuffle.
+static uint32_t shuffleSource(uint32_t lane, uint32_t warpSize, int32_t kind,
+                              int32_t offset, int32_t width) {
   uint32_t w = width <= 0 || uint32_t(width) > warpSize ? warpSize
                                                         : uint32_t(width);
-  int64_t lane = f.lane;
   int64_t first = lane & ~int64_t(w - 1);
   int64_t last = first + w - 1;
   int64_t src = lane;
@@ -545,8 +556,73 @@ static uint64_t emuShuffle(int32_t kind, uint64_t value, int32_t offset,
   }
   if (src < first || src > last)
     src = lane;
+  return uint32_t(src);
+}
+
+static uint64_t emuShuffle(int32_t kind, uint64_t value, int32_t offset,
+                           int32_t width) {
+  Fiber &f = *tlsFiber;
+  uint32_t src = shuffleSource(f.lane, tlsWorker->config->warpSize, kind,
+                               offset, width);
   const uint64_t *values = exchange(value);
   return values[src];
+}
+
+/// kShuffleBatch: `count` shuffles in one exchange, lane l's value i at
+/// slot l * count + i (a lane writes and reads whole rows); `uniform`: every
+/// shuffle has the operands `ops[0..2]`.
+static void shuffleBatch(int32_t count, const int32_t *ops, bool uniform,
+                         uint64_t *values) {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  Warp &warp = w.warps[f.warp];
+  uint32_t warpSize = w.config->warpSize;
+  unsigned parity = unsigned(f.collectives++ & 1);
+  std::vector<uint64_t> &slots = warp.slots[parity];
+  auto n = uint32_t(count);
+  // No thread reads this buffer now (see ThreadGroup), so it may grow.
+  if (slots.size() < size_t(n) * warpSize)
+    slots.resize(size_t(n) * warpSize);
+  if (warp.arrived == 0)
+    warp.width[parity] = n;
+  else if (warp.width[parity] != n)
+    failThread(llvm::formatv(
+        "lanes of warp {0} meet at different warp collectives: this lane "
+        "exchanges {1} shuffle value(s) where an earlier lane exchanged {2} "
+        "(the lanes diverged before a shuffle)",
+        f.warp, n, warp.width[parity]));
+  std::memcpy(slots.data() + size_t(f.lane) * n, values, size_t(n) * 8);
+  groupBarrier(warp, Fiber::Wait::Warp);
+  const uint64_t *all = slots.data();
+  // The shuffles of a run mostly share their operands: the source lane
+  // changes only where they do (with one source, the row is copied whole).
+  if (uniform) {
+    uint32_t from = shuffleSource(f.lane, warpSize, ops[0], ops[1], ops[2]);
+    std::memcpy(values, all + size_t(from) * n, size_t(n) * 8);
+    return;
+  }
+  const int32_t *last = nullptr;
+  uint32_t src = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const int32_t *op = ops + 3 * i;
+    if (!last || op[0] != last[0] || op[1] != last[1] || op[2] != last[2]) {
+      src = shuffleSource(f.lane, warpSize, op[0], op[1], op[2]);
+      last = op;
+    }
+    values[i] = all[size_t(src) * n + i];
+  }
+}
+
+static void emuShuffleBatch(int32_t count, const int32_t *ops,
+                            uint64_t *values) {
+  shuffleBatch(count, ops, false, values);
+}
+
+static void emuShuffleBatchUniform(int32_t count, int32_t kind,
+                                   int32_t offset, int32_t width,
+                                   uint64_t *values) {
+  int32_t ops[] = {kind, offset, width};
+  shuffleBatch(count, ops, true, values);
 }
 
 // `pred` is an i1 in the kernel: only bit 0 is defined.
@@ -1440,6 +1516,9 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {abi::kSharedBarrier.data(), reinterpret_cast<void *>(&emuBarrier)},
       {abi::kWarpSync.data(), reinterpret_cast<void *>(&emuWarpSync)},
       {abi::kShuffle.data(), reinterpret_cast<void *>(&emuShuffle)},
+      {kShuffleBatch, reinterpret_cast<void *>(&emuShuffleBatch)},
+      {kShuffleBatchUniform,
+       reinterpret_cast<void *>(&emuShuffleBatchUniform)},
       {abi::kBallot.data(), reinterpret_cast<void *>(&emuBallot)},
       {abi::kCheckGlobal.data(), reinterpret_cast<void *>(&emuCheckGlobal)},
       {abi::kCheckShared.data(), reinterpret_cast<void *>(&emuCheckShared)},
