@@ -26,6 +26,7 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -38,6 +39,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cstring>
 #include <mutex>
@@ -438,9 +440,19 @@ void instrumentMemoryAccesses(llvm::Module &module,
   if (asyncCopy)
     asyncCopyFromLoaded = module.getOrInsertFunction(
         kAsyncCopyFromLoadedPointer, asyncCopy->getFunctionType());
+  llvm::FunctionCallee fastBounds = module.getOrInsertFunction(
+      kFastBounds, llvm::PointerType::get(ctx, 0));
+  struct Access {
+    llvm::Instruction *inst;
+    llvm::Value *ptr;
+    uint64_t bytes, align;
+    int32_t kindBits;
+    bool global, switches;
+  };
   for (llvm::Function &fn : module) {
     PointerProvenance provenance(kernel);
     LockstepPlan plan(fn, &fn == &kernel);
+    llvm::SmallVector<Access> accesses;
     for (llvm::BasicBlock &bb : fn) {
       for (llvm::Instruction &inst : bb) {
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
@@ -484,16 +496,49 @@ void instrumentMemoryAccesses(llvm::Module &module,
         int32_t kindBits = int32_t(kind);
         if (global && provenance.mayBeLoaded(ptr))
           kindBits |= kLoadedPointerAccess;
-        llvm::IRBuilder<> b(&inst);
-        bool switches = plan.needsSwitch(&inst);
-        b.CreateCall(global ? (switches ? checkGlobal : checkGlobalNoSwitch)
-                            : (switches ? checkShared : checkSharedNoSwitch),
-                     {ptr,
-                      llvm::ConstantInt::get(
-                          i64, dl.getTypeStoreSize(accessType).getFixedValue()),
-                      llvm::ConstantInt::get(i64, align.value()),
-                      llvm::ConstantInt::get(i32, kindBits)});
+        accesses.push_back(
+            {&inst, ptr, dl.getTypeStoreSize(accessType).getFixedValue(),
+             align.value(), kindBits, global, plan.needsSwitch(&inst)});
       }
+    }
+    // The checks that switch call the runtime. Those that do not first test
+    // the access against the thread's FastBounds inline and call the check
+    // only outside them, where it reports errors, margins and live buffers
+    // (or finds the next buffer).
+    llvm::Value *bounds = nullptr;
+    for (const Access &access : accesses) {
+      llvm::Value *args[] = {access.ptr,
+                             llvm::ConstantInt::get(i64, access.bytes),
+                             llvm::ConstantInt::get(i64, access.align),
+                             llvm::ConstantInt::get(i32, access.kindBits)};
+      if (access.switches) {
+        llvm::IRBuilder<> b(access.inst);
+        b.CreateCall(access.global ? checkGlobal : checkShared, args);
+        continue;
+      }
+      if (!bounds) {
+        llvm::IRBuilder<> entry(&*fn.getEntryBlock().getFirstInsertionPt());
+        bounds = entry.CreateCall(fastBounds);
+      }
+      llvm::IRBuilder<> b(access.inst);
+      unsigned field = access.global ? 0 : 2; // FastBounds' lo, then hi
+      llvm::Value *lo = b.CreateLoad(
+          i64, b.CreateConstInBoundsGEP1_64(i64, bounds, field));
+      llvm::Value *hi = b.CreateLoad(
+          i64, b.CreateConstInBoundsGEP1_64(i64, bounds, field + 1));
+      llvm::Value *addr = b.CreatePtrToInt(access.ptr, i64);
+      llvm::Value *inside = b.CreateAnd(
+          b.CreateICmpUGE(addr, lo),
+          b.CreateICmpULE(b.CreateAdd(addr, args[1]), hi));
+      if (access.align > 1)
+        inside = b.CreateAnd(
+            inside,
+            b.CreateICmpEQ(b.CreateAnd(addr, access.align - 1), b.getInt64(0)));
+      llvm::Instruction *slow = llvm::SplitBlockAndInsertIfThen(
+          b.CreateNot(inside), access.inst, /*Unreachable=*/false,
+          llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
+      llvm::IRBuilder<>(slow).CreateCall(
+          access.global ? checkGlobalNoSwitch : checkSharedNoSwitch, args);
     }
   }
 }
@@ -828,6 +873,11 @@ EmulatedKernel::load(const std::string &llvmDialectText,
   if (!jtmb)
     return jtmb.takeError();
   jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  // The vector f32 -> bf16 conversions of these extensions flush subnormals
+  // to zero whatever MXCSR says: the scalar conversion (a libcall, see
+  // hostHelperSymbols) rounds them like a GPU.
+  for (const char *feature : {"-avx512bf16", "-avxneconvert"})
+    jtmb->getFeatures().AddFeature(feature);
   auto tm = jtmb->createTargetMachine();
   if (!tm)
     return tm.takeError();

@@ -41,6 +41,9 @@
 #include <tuple>
 
 #include <pthread.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -233,6 +236,8 @@ struct Worker {
   uint64_t instructions = 0;
   /// Last buffer an access hit (accesses come in runs on one buffer).
   size_t lastBuffer = 0;
+  /// Its bytes and the shared memory, for the kernel's inline checks.
+  FastBounds fastBounds;
   /// The same among the live buffers.
   size_t lastLive = ~size_t(0);
 
@@ -529,6 +534,7 @@ static int32_t emuNumBlocks(int32_t dim) {
   return int32_t(tlsWorker->config->grid[unsigned(dim) % 3]);
 }
 static void *emuSharedBase() { return tlsWorker->shared; }
+static FastBounds *emuFastBounds() { return &tlsWorker->fastBounds; }
 static void emuBarrier() { blockBarrier(); }
 static void emuWarpSync() { warpBarrier(); }
 
@@ -691,6 +697,8 @@ checkGlobalSlow(const void *address, uint64_t bytes, uint64_t align,
       continue;
     if (!llvm::StringRef(buffers[i].name).starts_with(kMarginPrefix)) {
       w.lastBuffer = i;
+      w.fastBounds.globalLo = buffers[i].base;
+      w.fastBounds.globalHi = buffers[i].base + buffers[i].bytes;
       return;
     }
     for (const Buffer &report : buffers) {
@@ -1356,8 +1364,20 @@ static const std::vector<uint32_t> &sqmmaAccumulatorPlaces(uint32_t m,
 }
 
 /// Operand element `i` of A or B (row-major m x k or k x n) as the matrix
-/// unit reads it: its byte offset from the start of shared memory.
-using SQMMAOperandOffsets = std::vector<uint64_t>;
+/// unit reads it: its byte offset from the start of shared memory; and the
+/// same as runs of elements contiguous in shared memory (a swizzle moves
+/// whole granules), which 16-bit operands are decoded by.
+struct SQMMAOperandOffsets {
+  std::vector<uint64_t> offsets;
+  struct Run {
+    uint32_t index, count;
+    uint64_t offset;
+  };
+  std::vector<Run> runs;
+
+  size_t size() const { return offsets.size(); }
+  uint64_t operator[](size_t i) const { return offsets[i]; }
+};
 
 /// The offsets of a rows x cols operand read through descriptor `bits`
 /// (transposed: the descriptor's contiguous dimension is the rows). They
@@ -1377,13 +1397,24 @@ static const SQMMAOperandOffsets &sqmmaOperandOffsets(uint32_t bits,
   if (known.size() >= 256)
     known.clear();
   SQMMADescriptor desc = decodeSQMMADescriptor(bits);
-  SQMMAOperandOffsets offsets(size_t(rows) * cols);
+  SQMMAOperandOffsets result;
+  std::vector<uint64_t> &offsets = result.offsets;
+  offsets.resize(size_t(rows) * cols);
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t c = 0; c < cols; ++c)
       offsets[size_t(r) * cols + c] =
           trans ? sqmmaOperandOffset(desc, c, r, elemBytes)
                 : sqmmaOperandOffset(desc, r, c, elemBytes);
-  return known.emplace(key, std::move(offsets)).first->second;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    auto &runs = result.runs;
+    if (!runs.empty() && i % cols != 0 &&
+        offsets[i] == runs.back().offset + uint64_t(runs.back().count) *
+                                                elemBytes)
+      ++runs.back().count;
+    else
+      runs.push_back({uint32_t(i), 1, offsets[i]});
+  }
+  return known.emplace(key, std::move(result)).first->second;
 }
 
 /// Reads an operand of an SQMMA into `out` (read(offset) decodes one
@@ -1405,6 +1436,24 @@ static void readSQMMAOperands(Worker &w, uint32_t elemBytes,
   }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/// `count` halves at `in` as floats, 8 at a time (F16C converts exactly,
+/// subnormals included).
+[[gnu::target("avx,f16c")]] static void decodeHalvesF16C(const char *in,
+                                                         uint32_t count,
+                                                         float *out) {
+  uint32_t i = 0;
+  for (; i + 8 <= count; i += 8)
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128(
+                                  reinterpret_cast<const __m128i *>(in + 2 * i))));
+  for (; i < count; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, in + 2 * i, 2);
+    out[i] = _cvtsh_ss(bits);
+  }
+}
+#endif
+
 /// decode16BitFloat with the common cases inline.
 static inline float decodeHalfOrBFloat(uint16_t bits, bool bf16) {
   uint32_t word;
@@ -1420,6 +1469,43 @@ static inline float decodeHalfOrBFloat(uint16_t bits, bool bf16) {
   float value;
   std::memcpy(&value, &word, sizeof(value));
   return value;
+}
+
+/// readSQMMAOperands for f16 and bf16 operands: a run inside shared memory
+/// (and not race-checked) is decoded at once; any other element as there.
+template <typename Read>
+static void readSQMMA16BitOperands(Worker &w,
+                                   const SQMMAOperandOffsets &offsets,
+                                   float *out, bool bf16, Read read) {
+  uint64_t size = w.config->sharedBytes;
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool f16c = __builtin_cpu_supports("f16c");
+#endif
+  for (const SQMMAOperandOffsets::Run &run : offsets.runs) {
+    uint64_t bytes = uint64_t(run.count) * 2;
+    float *dst = out + run.index;
+    if (w.config->raceCheck || run.offset % 2 != 0 || run.offset > size ||
+        bytes > size - run.offset) {
+      for (uint32_t i = 0; i < run.count; ++i) {
+        uint64_t offset = run.offset + 2 * uint64_t(i);
+        checkShared(w.shared + offset, 2, 2, int32_t(abi::AccessKind::Load));
+        dst[i] = read(offset);
+      }
+      continue;
+    }
+    const char *src = w.shared + run.offset;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (!bf16 && f16c) {
+      decodeHalvesF16C(src, run.count, dst);
+      continue;
+    }
+#endif
+    for (uint32_t i = 0; i < run.count; ++i) {
+      uint16_t bits;
+      std::memcpy(&bits, src + 2 * i, 2);
+      dst[i] = decodeHalfOrBFloat(bits, bf16);
+    }
+  }
 }
 
 extern "C" {
@@ -1547,15 +1633,15 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
     b.resize(bOffsets.size());
     c.resize(size_t(M) * N);
     if (sqKind == MmaElementKind::F16 || sqKind == MmaElementKind::BF16) {
-      // The common kinds without the switch per element.
+      // The common kinds run by run, without the switch per element.
       bool bf16 = sqKind == MmaElementKind::BF16;
       auto at = [&](uint64_t o) {
         uint16_t bits;
         std::memcpy(&bits, w.shared + o, 2);
         return decodeHalfOrBFloat(bits, bf16);
       };
-      readSQMMAOperands(w, elemBytes, aOffsets, a.data(), at);
-      readSQMMAOperands(w, elemBytes, bOffsets, b.data(), at);
+      readSQMMA16BitOperands(w, aOffsets, a.data(), bf16, at);
+      readSQMMA16BitOperands(w, bOffsets, b.data(), bf16, at);
     } else {
       readSQMMAOperands(w, elemBytes, aOffsets, a.data(), value);
       readSQMMAOperands(w, elemBytes, bOffsets, b.data(), value);
@@ -1594,6 +1680,7 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {abi::kBallot.data(), reinterpret_cast<void *>(&emuBallot)},
       {abi::kCheckGlobal.data(), reinterpret_cast<void *>(&emuCheckGlobal)},
       {abi::kCheckShared.data(), reinterpret_cast<void *>(&emuCheckShared)},
+      {kFastBounds, reinterpret_cast<void *>(&emuFastBounds)},
       {kCheckGlobalNoSwitch, reinterpret_cast<void *>(&checkGlobal)},
       {kCheckSharedNoSwitch, reinterpret_cast<void *>(&checkShared)},
       {abi::kCount.data(), reinterpret_cast<void *>(&emuCount)},
@@ -1785,6 +1872,17 @@ static bool runBlock(Worker &w) {
     warp.gen = 0;
   if (config.raceCheck)
     w.shadow.assign(config.sharedBytes, ShadowByte());
+  // What checkGlobal's own fast path accepts.
+  w.fastBounds = FastBounds();
+  if (w.lastBuffer < config.buffers.size()) {
+    const Buffer &last = config.buffers[w.lastBuffer];
+    w.fastBounds.globalLo = last.base;
+    w.fastBounds.globalHi = last.base + last.bytes;
+  }
+  if (!config.raceCheck) {
+    w.fastBounds.sharedLo = reinterpret_cast<uint64_t>(w.shared);
+    w.fastBounds.sharedHi = w.fastBounds.sharedLo + config.sharedBytes;
+  }
   tlsWorker = &w;
   DefaultFloatingPointControl floatingPointControl;
   while (w.live > 0) {

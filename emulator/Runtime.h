@@ -111,6 +111,21 @@ constexpr const char *kShuffleBatch = "__musa_emu_shuffle_batch";
 constexpr const char *kShuffleBatchUniform =
     "__musa_emu_shuffle_batch_uniform";
 
+/// `ptr __musa_emu_fast_bounds()`: the calling thread's FastBounds, which
+/// the instrumentation reads to pass, without a call, the checks that need
+/// no switch where an access lies inside them (anything else calls the
+/// check).
+constexpr const char *kFastBounds = "__musa_emu_fast_bounds";
+
+/// Memory every access inside of which the full check would accept: the
+/// argument buffer the last global access hit, and the block's shared
+/// memory (empty in the race-check mode, where every shared access is
+/// recorded). Byte ranges [lo, hi); the field order is the instrumentation's.
+struct FastBounds {
+  uint64_t globalLo = 0, globalHi = 0;
+  uint64_t sharedLo = 0, sharedHi = 0;
+};
+
 /// The kernel's entry trampoline: reads each parameter from an 8-byte slot.
 using EntryFn = void (*)(const uint64_t *slots);
 
