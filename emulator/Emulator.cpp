@@ -26,6 +26,7 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -38,6 +39,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cstring>
 #include <mutex>
@@ -438,9 +440,19 @@ void instrumentMemoryAccesses(llvm::Module &module,
   if (asyncCopy)
     asyncCopyFromLoaded = module.getOrInsertFunction(
         kAsyncCopyFromLoadedPointer, asyncCopy->getFunctionType());
+  llvm::FunctionCallee fastBounds = module.getOrInsertFunction(
+      kFastBounds, llvm::PointerType::get(ctx, 0));
+  struct Access {
+    llvm::Instruction *inst;
+    llvm::Value *ptr;
+    uint64_t bytes, align;
+    int32_t kindBits;
+    bool global, switches;
+  };
   for (llvm::Function &fn : module) {
     PointerProvenance provenance(kernel);
     LockstepPlan plan(fn, &fn == &kernel);
+    llvm::SmallVector<Access> accesses;
     for (llvm::BasicBlock &bb : fn) {
       for (llvm::Instruction &inst : bb) {
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
@@ -484,16 +496,203 @@ void instrumentMemoryAccesses(llvm::Module &module,
         int32_t kindBits = int32_t(kind);
         if (global && provenance.mayBeLoaded(ptr))
           kindBits |= kLoadedPointerAccess;
-        llvm::IRBuilder<> b(&inst);
-        bool switches = plan.needsSwitch(&inst);
-        b.CreateCall(global ? (switches ? checkGlobal : checkGlobalNoSwitch)
-                            : (switches ? checkShared : checkSharedNoSwitch),
-                     {ptr,
-                      llvm::ConstantInt::get(
-                          i64, dl.getTypeStoreSize(accessType).getFixedValue()),
-                      llvm::ConstantInt::get(i64, align.value()),
-                      llvm::ConstantInt::get(i32, kindBits)});
+        accesses.push_back(
+            {&inst, ptr, dl.getTypeStoreSize(accessType).getFixedValue(),
+             align.value(), kindBits, global, plan.needsSwitch(&inst)});
       }
+    }
+    // The checks that switch call the runtime. Those that do not first test
+    // the access against the thread's FastBounds inline and call the check
+    // only outside them, where it reports errors, margins and live buffers
+    // (or finds the next buffer).
+    llvm::Value *bounds = nullptr;
+    for (const Access &access : accesses) {
+      llvm::Value *args[] = {access.ptr,
+                             llvm::ConstantInt::get(i64, access.bytes),
+                             llvm::ConstantInt::get(i64, access.align),
+                             llvm::ConstantInt::get(i32, access.kindBits)};
+      if (access.switches) {
+        llvm::IRBuilder<> b(access.inst);
+        b.CreateCall(access.global ? checkGlobal : checkShared, args);
+        continue;
+      }
+      if (!bounds) {
+        llvm::IRBuilder<> entry(&*fn.getEntryBlock().getFirstInsertionPt());
+        bounds = entry.CreateCall(fastBounds);
+      }
+      llvm::IRBuilder<> b(access.inst);
+      unsigned field = access.global ? 0 : 2; // FastBounds' lo, then hi
+      llvm::Value *lo = b.CreateLoad(
+          i64, b.CreateConstInBoundsGEP1_64(i64, bounds, field));
+      llvm::Value *hi = b.CreateLoad(
+          i64, b.CreateConstInBoundsGEP1_64(i64, bounds, field + 1));
+      llvm::Value *addr = b.CreatePtrToInt(access.ptr, i64);
+      llvm::Value *inside = b.CreateAnd(
+          b.CreateICmpUGE(addr, lo),
+          b.CreateICmpULE(b.CreateAdd(addr, args[1]), hi));
+      if (access.align > 1)
+        inside = b.CreateAnd(
+            inside,
+            b.CreateICmpEQ(b.CreateAnd(addr, access.align - 1), b.getInt64(0)));
+      llvm::Instruction *slow = llvm::SplitBlockAndInsertIfThen(
+          b.CreateNot(inside), access.inst, /*Unreachable=*/false,
+          llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
+      llvm::IRBuilder<>(slow).CreateCall(
+          access.global ? checkGlobalNoSwitch : checkSharedNoSwitch, args);
+    }
+  }
+}
+
+/// Replaces each run of warp shuffles in a basic block that do not depend on
+/// one another, with nothing but pure computation between them, by one
+/// kShuffleBatch call (kShuffleBatchUniform where all have the same kind,
+/// offset and width): a shuffle costs every lane of the warp a fiber switch,
+/// a batch costs one per lane for the whole run (Triton's scans and
+/// reductions shuffle every register of a thread with the same offset one
+/// after the other). The computation between the shuffles moves to either
+/// side of the batch: what uses a shuffle's result after it, the rest
+/// before. Each lane still sees every shuffle's exact result; only the
+/// number of turns changes, and lanes that diverged before a batch are
+/// reported by the runtime.
+void batchWarpShuffles(llvm::Module &module) {
+  llvm::Function *shuffle = module.getFunction(abi::kShuffle);
+  if (!shuffle)
+    return;
+  llvm::LLVMContext &ctx = module.getContext();
+  auto *i32 = llvm::Type::getInt32Ty(ctx);
+  auto *i64 = llvm::Type::getInt64Ty(ctx);
+  auto *ptr = llvm::PointerType::get(ctx, 0);
+  llvm::FunctionCallee batch = module.getOrInsertFunction(
+      kShuffleBatch, llvm::Type::getVoidTy(ctx), i32, ptr, ptr);
+  llvm::FunctionCallee uniformBatch =
+      module.getOrInsertFunction(kShuffleBatchUniform,
+                                 llvm::Type::getVoidTy(ctx), i32, i32, i32, i32,
+                                 ptr);
+  auto isShuffle = [&](const llvm::Instruction &inst) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+    return call && call->getCalledFunction() == shuffle;
+  };
+  // Instructions that may move across a shuffle: no memory, no calls (but
+  // intrinsics that touch nothing), no control flow.
+  auto isPure = [](const llvm::Instruction &inst) {
+    if (inst.isTerminator() || llvm::isa<llvm::PHINode, llvm::AllocaInst>(inst))
+      return false;
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+      const llvm::Function *callee = call->getCalledFunction();
+      return callee && callee->isIntrinsic() && !call->mayReadOrWriteMemory() &&
+             !call->mayHaveSideEffects();
+    }
+    return !inst.mayReadOrWriteMemory() && !inst.mayHaveSideEffects();
+  };
+  for (llvm::Function &fn : module) {
+    if (fn.isDeclaration())
+      continue;
+    llvm::SmallVector<std::pair<llvm::SmallVector<llvm::CallInst *>,
+                                llvm::SmallVector<llvm::Instruction *>>>
+        runs;
+    for (llvm::BasicBlock &bb : fn) {
+      llvm::SmallVector<llvm::CallInst *> run;
+      // The instructions between the run's first and last shuffle that use a
+      // shuffle's result of the run, directly or not.
+      llvm::SmallVector<llvm::Instruction *> after;
+      llvm::SmallPtrSet<const llvm::Value *, 32> tainted;
+      auto finish = [&]() {
+        if (run.size() > 1) {
+          // Dependent computation after the last shuffle stays after it.
+          while (!after.empty() && !after.back()->comesBefore(run.back()))
+            after.pop_back();
+          runs.emplace_back(run, after);
+        }
+        run.clear();
+        after.clear();
+        tainted.clear();
+      };
+      for (llvm::Instruction &inst : bb) {
+        auto uses = [&]() {
+          return llvm::any_of(inst.operands(), [&](const llvm::Use &u) {
+            return tainted.contains(u.get());
+          });
+        };
+        if (isShuffle(inst)) {
+          if (uses())
+            finish();
+          run.push_back(llvm::cast<llvm::CallInst>(&inst));
+          tainted.insert(&inst);
+          continue;
+        }
+        if (run.empty())
+          continue;
+        if (!isPure(inst)) {
+          finish();
+          continue;
+        }
+        if (uses()) {
+          tainted.insert(&inst);
+          after.push_back(&inst);
+        }
+      }
+      finish();
+    }
+    if (runs.empty())
+      continue;
+    // One pair of arrays serves every run of the function.
+    size_t arraySize = 0;
+    for (auto &[run, after] : runs)
+      arraySize = std::max(arraySize, run.size());
+    llvm::IRBuilder<> entry(&*fn.getEntryBlock().getFirstInsertionPt());
+    llvm::AllocaInst *opsArray =
+        entry.CreateAlloca(i32, entry.getInt32(3 * arraySize));
+    llvm::AllocaInst *valuesArray =
+        entry.CreateAlloca(i64, entry.getInt32(arraySize));
+    for (auto &[run, after] : runs) {
+      llvm::CallInst *first = run.front(), *last = run.back();
+      llvm::Instruction *afterLast = last->getNextNode();
+      // Independent computation between the shuffles moves above the first,
+      // dependent one below the last.
+      llvm::SmallPtrSet<llvm::Instruction *, 32> moveDown(after.begin(),
+                                                          after.end());
+      llvm::SmallPtrSet<llvm::Instruction *, 32> members(run.begin(), run.end());
+      for (llvm::Instruction *inst = first->getNextNode(); inst != last;) {
+        llvm::Instruction *next = inst->getNextNode();
+        if (!members.contains(inst) && !moveDown.contains(inst))
+          inst->moveBefore(first->getIterator());
+        inst = next;
+      }
+      for (llvm::Instruction *inst : after)
+        inst->moveBefore(afterLast->getIterator());
+      llvm::IRBuilder<> b(first);
+      // Operands: 0 kind, 1 value, 2 offset, 3 width.
+      bool uniform = llvm::all_of(run, [&](llvm::CallInst *call) {
+        return call->getArgOperand(0) == first->getArgOperand(0) &&
+               call->getArgOperand(2) == first->getArgOperand(2) &&
+               call->getArgOperand(3) == first->getArgOperand(3);
+      });
+      for (auto [i, call] : llvm::enumerate(run)) {
+        if (!uniform) {
+          b.CreateStore(call->getArgOperand(0),
+                        b.CreateConstInBoundsGEP1_64(i32, opsArray, 3 * i));
+          b.CreateStore(call->getArgOperand(2), b.CreateConstInBoundsGEP1_64(
+                                                    i32, opsArray, 3 * i + 1));
+          b.CreateStore(call->getArgOperand(3), b.CreateConstInBoundsGEP1_64(
+                                                    i32, opsArray, 3 * i + 2));
+        }
+        b.CreateStore(call->getArgOperand(1),
+                      b.CreateConstInBoundsGEP1_64(i64, valuesArray, i));
+      }
+      if (uniform)
+        b.CreateCall(uniformBatch,
+                     {b.getInt32(run.size()), first->getArgOperand(0),
+                      first->getArgOperand(2), first->getArgOperand(3),
+                      valuesArray});
+      else
+        b.CreateCall(batch, {b.getInt32(run.size()), opsArray, valuesArray});
+      for (auto [i, call] : llvm::enumerate(run)) {
+        llvm::Value *result = b.CreateLoad(
+            i64, b.CreateConstInBoundsGEP1_64(i64, valuesArray, i));
+        call->replaceAllUsesWith(result);
+      }
+      for (llvm::CallInst *call : run)
+        call->eraseFromParent();
     }
   }
 }
@@ -674,6 +873,11 @@ EmulatedKernel::load(const std::string &llvmDialectText,
   if (!jtmb)
     return jtmb.takeError();
   jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  // The vector f32 -> bf16 conversions of these extensions flush subnormals
+  // to zero whatever MXCSR says: the scalar conversion (a libcall, see
+  // hostHelperSymbols) rounds them like a GPU.
+  for (const char *feature : {"-avx512bf16", "-avxneconvert"})
+    jtmb->getFeatures().AddFeature(feature);
   auto tm = jtmb->createTargetMachine();
   if (!tm)
     return tm.takeError();
@@ -708,6 +912,7 @@ EmulatedKernel::load(const std::string &llvmDialectText,
                        "' is invalid: " + problems);
   }
   optimize(*llvmModule, **tm, options.optLevel);
+  batchWarpShuffles(*llvmModule);
   if (options.countInstructions)
     instrumentInstructionCount(*llvmModule);
   {

@@ -7,14 +7,17 @@
 //  1. parses the LLVM-dialect module and translates it to LLVM IR for the
 //     host (triple and data layout of the machine running Python);
 //  2. instruments it: a bounds and alignment check before every global
-//     (addrspace 1) and shared (addrspace 3) load, store and atomic; integer
+//     (addrspace 1) and shared (addrspace 3) load, store and atomic (inline
+//     against the thread's FastBounds where no fiber switch is due); integer
 //     divisions by zero divide by 1 instead of trapping (as on a GPU, masked
 //     lanes may divide by their `other` 0); and, if asked, a counter of the
 //     instructions each basic block executes;
 //  3. adds the entry trampoline `void __musa_emu_entry(const i64 *slots)`
 //     that reads each kernel parameter from its 8-byte slot (integers and
 //     floats in the low bytes, little endian; pointers as addresses);
-//  4. optimizes at O2, compiles to an object file for the host CPU and links
+//  4. optimizes at O2, turns each run of independent warp shuffles into one
+//     exchange (batchWarpShuffles), compiles to an object file for the host
+//     CPU (without the vector bf16 conversions that flush subnormals) and links
 //     it with ORC (LLJIT), resolving runtime functions to the runtime and
 //     everything else (libm) in the process.
 //

@@ -38,8 +38,12 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 #include <pthread.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -103,6 +107,10 @@ struct ThreadGroup {
   uint32_t live = 0, arrived = 0;
   uint64_t gen = 0;
   std::vector<uint64_t> slots[2];
+  /// Values per thread in `slots[parity]` at the collective in progress
+  /// (a shuffle batch has several), set by its first thread: a thread that
+  /// brings another number took another path to it.
+  uint32_t width[2] = {1, 1};
 };
 using Warp = ThreadGroup;
 using Squad = ThreadGroup;
@@ -228,6 +236,8 @@ struct Worker {
   uint64_t instructions = 0;
   /// Last buffer an access hit (accesses come in runs on one buffer).
   size_t lastBuffer = 0;
+  /// Its bytes and the shared memory, for the kernel's inline checks.
+  FastBounds fastBounds;
   /// The same among the live buffers.
   size_t lastLive = ~size_t(0);
 
@@ -471,7 +481,16 @@ static void groupBarrier(ThreadGroup &group, Fiber::Wait kind) {
 static const uint64_t *groupExchange(ThreadGroup &group, Fiber::Wait kind,
                                      uint64_t &collectives, size_t slot,
                                      uint64_t value) {
-  std::vector<uint64_t> &slots = group.slots[collectives++ & 1];
+  unsigned parity = unsigned(collectives++ & 1);
+  std::vector<uint64_t> &slots = group.slots[parity];
+  if (group.arrived == 0)
+    group.width[parity] = 1;
+  else if (group.width[parity] != 1)
+    failThread(llvm::formatv(
+        "lanes of warp {0} meet at different warp collectives: this lane "
+        "exchanges one value where an earlier lane exchanged {1} shuffle "
+        "values (the lanes diverged before a shuffle)",
+        tlsFiber->warp, group.width[parity]));
   // A lane's slot is its lane (no 64-bit division on every shuffle).
   slots[slot < slots.size() ? slot : slot % slots.size()] = value;
   groupBarrier(group, kind);
@@ -515,16 +534,15 @@ static int32_t emuNumBlocks(int32_t dim) {
   return int32_t(tlsWorker->config->grid[unsigned(dim) % 3]);
 }
 static void *emuSharedBase() { return tlsWorker->shared; }
+static FastBounds *emuFastBounds() { return &tlsWorker->fastBounds; }
 static void emuBarrier() { blockBarrier(); }
 static void emuWarpSync() { warpBarrier(); }
 
-static uint64_t emuShuffle(int32_t kind, uint64_t value, int32_t offset,
-                           int32_t width) {
-  Fiber &f = *tlsFiber;
-  uint32_t warpSize = tlsWorker->config->warpSize;
+/// The lane whose value lane `lane` reads in a shuffle.
+static uint32_t shuffleSource(uint32_t lane, uint32_t warpSize, int32_t kind,
+                              int32_t offset, int32_t width) {
   uint32_t w = width <= 0 || uint32_t(width) > warpSize ? warpSize
                                                         : uint32_t(width);
-  int64_t lane = f.lane;
   int64_t first = lane & ~int64_t(w - 1);
   int64_t last = first + w - 1;
   int64_t src = lane;
@@ -545,8 +563,73 @@ static uint64_t emuShuffle(int32_t kind, uint64_t value, int32_t offset,
   }
   if (src < first || src > last)
     src = lane;
+  return uint32_t(src);
+}
+
+static uint64_t emuShuffle(int32_t kind, uint64_t value, int32_t offset,
+                           int32_t width) {
+  Fiber &f = *tlsFiber;
+  uint32_t src = shuffleSource(f.lane, tlsWorker->config->warpSize, kind,
+                               offset, width);
   const uint64_t *values = exchange(value);
   return values[src];
+}
+
+/// kShuffleBatch: `count` shuffles in one exchange, lane l's value i at
+/// slot l * count + i (a lane writes and reads whole rows); `uniform`: every
+/// shuffle has the operands `ops[0..2]`.
+static void shuffleBatch(int32_t count, const int32_t *ops, bool uniform,
+                         uint64_t *values) {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  Warp &warp = w.warps[f.warp];
+  uint32_t warpSize = w.config->warpSize;
+  unsigned parity = unsigned(f.collectives++ & 1);
+  std::vector<uint64_t> &slots = warp.slots[parity];
+  auto n = uint32_t(count);
+  // No thread reads this buffer now (see ThreadGroup), so it may grow.
+  if (slots.size() < size_t(n) * warpSize)
+    slots.resize(size_t(n) * warpSize);
+  if (warp.arrived == 0)
+    warp.width[parity] = n;
+  else if (warp.width[parity] != n)
+    failThread(llvm::formatv(
+        "lanes of warp {0} meet at different warp collectives: this lane "
+        "exchanges {1} shuffle value(s) where an earlier lane exchanged {2} "
+        "(the lanes diverged before a shuffle)",
+        f.warp, n, warp.width[parity]));
+  std::memcpy(slots.data() + size_t(f.lane) * n, values, size_t(n) * 8);
+  groupBarrier(warp, Fiber::Wait::Warp);
+  const uint64_t *all = slots.data();
+  // The shuffles of a run mostly share their operands: the source lane
+  // changes only where they do (with one source, the row is copied whole).
+  if (uniform) {
+    uint32_t from = shuffleSource(f.lane, warpSize, ops[0], ops[1], ops[2]);
+    std::memcpy(values, all + size_t(from) * n, size_t(n) * 8);
+    return;
+  }
+  const int32_t *last = nullptr;
+  uint32_t src = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const int32_t *op = ops + 3 * i;
+    if (!last || op[0] != last[0] || op[1] != last[1] || op[2] != last[2]) {
+      src = shuffleSource(f.lane, warpSize, op[0], op[1], op[2]);
+      last = op;
+    }
+    values[i] = all[size_t(src) * n + i];
+  }
+}
+
+static void emuShuffleBatch(int32_t count, const int32_t *ops,
+                            uint64_t *values) {
+  shuffleBatch(count, ops, false, values);
+}
+
+static void emuShuffleBatchUniform(int32_t count, int32_t kind,
+                                   int32_t offset, int32_t width,
+                                   uint64_t *values) {
+  int32_t ops[] = {kind, offset, width};
+  shuffleBatch(count, ops, true, values);
 }
 
 // `pred` is an i1 in the kernel: only bit 0 is defined.
@@ -614,6 +697,8 @@ checkGlobalSlow(const void *address, uint64_t bytes, uint64_t align,
       continue;
     if (!llvm::StringRef(buffers[i].name).starts_with(kMarginPrefix)) {
       w.lastBuffer = i;
+      w.fastBounds.globalLo = buffers[i].base;
+      w.fastBounds.globalHi = buffers[i].base + buffers[i].bytes;
       return;
     }
     for (const Buffer &report : buffers) {
@@ -1218,9 +1303,10 @@ struct SQMMAIssue {
 /// order with one rounding per add (the column loop vectorizes; there is
 /// no fused multiply-add in it, as the runtime is built for plain x86-64).
 template <typename T>
-static void addTileProducts(T *__restrict c, const T *__restrict a,
-                            const T *__restrict b, uint32_t M, uint32_t N,
-                            uint32_t K) {
+[[gnu::always_inline]] static inline void
+addTileProductsImpl(T *__restrict c, const T *__restrict a,
+                    const T *__restrict b, uint32_t M, uint32_t N,
+                    uint32_t K) {
   for (uint32_t row = 0; row < M; ++row) {
     T *__restrict cRow = c + size_t(row) * N;
     for (uint32_t kk = 0; kk < K; ++kk) {
@@ -1232,6 +1318,29 @@ static void addTileProducts(T *__restrict c, const T *__restrict a,
       }
     }
   }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The same loop 8 lanes wide where the host has AVX2 (no FMA enabled,
+// though products of the matrix units' inputs are exact in f32 anyway).
+template <typename T>
+[[gnu::target("avx2")]] static void
+addTileProductsAVX2(T *__restrict c, const T *__restrict a,
+                    const T *__restrict b, uint32_t M, uint32_t N, uint32_t K) {
+  addTileProductsImpl(c, a, b, M, N, K);
+}
+#endif
+
+template <typename T>
+static void addTileProducts(T *__restrict c, const T *__restrict a,
+                            const T *__restrict b, uint32_t M, uint32_t N,
+                            uint32_t K) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2)
+    return addTileProductsAVX2(c, a, b, M, N, K);
+#endif
+  addTileProductsImpl(c, a, b, M, N, K);
 }
 
 /// Where accumulator register r of squad thread t is in an m x n SQMMA
@@ -1254,29 +1363,152 @@ static const std::vector<uint32_t> &sqmmaAccumulatorPlaces(uint32_t m,
   return places;
 }
 
-extern "C" {
-
 /// Operand element `i` of A or B (row-major m x k or k x n) as the matrix
-/// unit reads it: its byte offset from the start of shared memory.
-using SQMMAOperandOffsets = std::vector<uint64_t>;
+/// unit reads it: its byte offset from the start of shared memory; and the
+/// same as runs of elements contiguous in shared memory (a swizzle moves
+/// whole granules), which 16-bit operands are decoded by.
+struct SQMMAOperandOffsets {
+  std::vector<uint64_t> offsets;
+  struct Run {
+    uint32_t index, count;
+    uint64_t offset;
+  };
+  std::vector<Run> runs;
 
-/// Reads the m x k A and k x n B operands of an SQMMA into `a` and `b`
-/// (value(offset) decodes one element), checking every element's bounds;
-/// with the race check, every element's read is recorded as one by the
-/// calling thread.
+  size_t size() const { return offsets.size(); }
+  uint64_t operator[](size_t i) const { return offsets[i]; }
+};
+
+/// The offsets of a rows x cols operand read through descriptor `bits`
+/// (transposed: the descriptor's contiguous dimension is the rows). They
+/// depend on nothing else, and a kernel's SQMMAs read a few ring slots
+/// over and over: each worker thread keeps the ones it computed.
+static const SQMMAOperandOffsets &sqmmaOperandOffsets(uint32_t bits,
+                                                      bool trans,
+                                                      uint32_t rows,
+                                                      uint32_t cols,
+                                                      uint32_t elemBytes) {
+  using Key = std::tuple<uint32_t, bool, uint32_t, uint32_t, uint32_t>;
+  thread_local std::map<Key, SQMMAOperandOffsets> known;
+  Key key{bits, trans, rows, cols, elemBytes};
+  auto it = known.find(key);
+  if (it != known.end())
+    return it->second;
+  if (known.size() >= 256)
+    known.clear();
+  SQMMADescriptor desc = decodeSQMMADescriptor(bits);
+  SQMMAOperandOffsets result;
+  std::vector<uint64_t> &offsets = result.offsets;
+  offsets.resize(size_t(rows) * cols);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < cols; ++c)
+      offsets[size_t(r) * cols + c] =
+          trans ? sqmmaOperandOffset(desc, c, r, elemBytes)
+                : sqmmaOperandOffset(desc, r, c, elemBytes);
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    auto &runs = result.runs;
+    if (!runs.empty() && i % cols != 0 &&
+        offsets[i] == runs.back().offset + uint64_t(runs.back().count) *
+                                                elemBytes)
+      ++runs.back().count;
+    else
+      runs.push_back({uint32_t(i), 1, offsets[i]});
+  }
+  return known.emplace(key, std::move(result)).first->second;
+}
+
+/// Reads an operand of an SQMMA into `out` (read(offset) decodes one
+/// element), checking every element's bounds; with the race check, every
+/// element's read is recorded as one by the calling thread.
+template <typename T, typename Read>
 static void readSQMMAOperands(Worker &w, uint32_t elemBytes,
-                              const SQMMAOperandOffsets &offsets,
-                              llvm::function_ref<void(size_t, uint64_t)> read) {
+                              const SQMMAOperandOffsets &offsets, T *out,
+                              Read read) {
   uint64_t size = w.config->sharedBytes;
+  bool raceCheck = w.config->raceCheck;
   for (size_t i = 0; i < offsets.size(); ++i) {
     uint64_t offset = offsets[i];
-    if (w.config->raceCheck || offset % elemBytes != 0 || offset > size ||
+    if (raceCheck || offset % elemBytes != 0 || offset > size ||
         elemBytes > size - offset)
       checkShared(w.shared + offset, elemBytes, elemBytes,
                   int32_t(abi::AccessKind::Load));
-    read(i, offset);
+    out[i] = read(offset);
   }
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/// `count` halves at `in` as floats, 8 at a time (F16C converts exactly,
+/// subnormals included).
+[[gnu::target("avx,f16c")]] static void decodeHalvesF16C(const char *in,
+                                                         uint32_t count,
+                                                         float *out) {
+  uint32_t i = 0;
+  for (; i + 8 <= count; i += 8)
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128(
+                                  reinterpret_cast<const __m128i *>(in + 2 * i))));
+  for (; i < count; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, in + 2 * i, 2);
+    out[i] = _cvtsh_ss(bits);
+  }
+}
+#endif
+
+/// decode16BitFloat with the common cases inline.
+static inline float decodeHalfOrBFloat(uint16_t bits, bool bf16) {
+  uint32_t word;
+  if (bf16) {
+    word = uint32_t(bits) << 16;
+  } else {
+    uint32_t exp = (bits >> 10) & 0x1f;
+    if (exp == 0 || exp == 0x1f)
+      return decode16BitFloat(bits, false);
+    word = (uint32_t(bits & 0x8000) << 16) | ((exp + 112) << 23) |
+           (uint32_t(bits & 0x3ff) << 13);
+  }
+  float value;
+  std::memcpy(&value, &word, sizeof(value));
+  return value;
+}
+
+/// readSQMMAOperands for f16 and bf16 operands: a run inside shared memory
+/// (and not race-checked) is decoded at once; any other element as there.
+template <typename Read>
+static void readSQMMA16BitOperands(Worker &w,
+                                   const SQMMAOperandOffsets &offsets,
+                                   float *out, bool bf16, Read read) {
+  uint64_t size = w.config->sharedBytes;
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool f16c = __builtin_cpu_supports("f16c");
+#endif
+  for (const SQMMAOperandOffsets::Run &run : offsets.runs) {
+    uint64_t bytes = uint64_t(run.count) * 2;
+    float *dst = out + run.index;
+    if (w.config->raceCheck || run.offset % 2 != 0 || run.offset > size ||
+        bytes > size - run.offset) {
+      for (uint32_t i = 0; i < run.count; ++i) {
+        uint64_t offset = run.offset + 2 * uint64_t(i);
+        checkShared(w.shared + offset, 2, 2, int32_t(abi::AccessKind::Load));
+        dst[i] = read(offset);
+      }
+      continue;
+    }
+    const char *src = w.shared + run.offset;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (!bf16 && f16c) {
+      decodeHalvesF16C(src, run.count, dst);
+      continue;
+    }
+#endif
+    for (uint32_t i = 0; i < run.count; ++i) {
+      uint16_t bits;
+      std::memcpy(&bits, src + 2 * i, 2);
+      dst[i] = decodeHalfOrBFloat(bits, bf16);
+    }
+  }
+}
+
+extern "C" {
 
 // One SQMMA instruction of the calling squad (EmulatorABI.h). The squad's
 // 128 threads meet (like the hardware, which issues once per squad), and
@@ -1337,22 +1569,13 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                            ? 2
                        : sqKind == MmaElementKind::TF32 ? 4
                                                         : 1;
-  SQMMADescriptor da = decodeSQMMADescriptor(uint32_t(descA));
-  SQMMADescriptor db = decodeSQMMADescriptor(uint32_t(descB));
   auto M = uint32_t(m), N = uint32_t(n), K = uint32_t(k);
   // A[row][kk]: K contiguous unless transA; B[kk][col]: N contiguous unless
   // transB.
-  SQMMAOperandOffsets aOffsets(size_t(M) * K), bOffsets(size_t(K) * N);
-  for (uint32_t row = 0; row < M; ++row)
-    for (uint32_t kk = 0; kk < K; ++kk)
-      aOffsets[size_t(row) * K + kk] =
-          transA ? sqmmaOperandOffset(da, kk, row, elemBytes)
-                 : sqmmaOperandOffset(da, row, kk, elemBytes);
-  for (uint32_t kk = 0; kk < K; ++kk)
-    for (uint32_t col = 0; col < N; ++col)
-      bOffsets[size_t(kk) * N + col] =
-          transB ? sqmmaOperandOffset(db, col, kk, elemBytes)
-                 : sqmmaOperandOffset(db, kk, col, elemBytes);
+  const SQMMAOperandOffsets &aOffsets =
+      sqmmaOperandOffsets(uint32_t(descA), transA, M, K, elemBytes);
+  const SQMMAOperandOffsets &bOffsets =
+      sqmmaOperandOffsets(uint32_t(descB), transB, K, N, elemBytes);
   auto value = [&](uint64_t offset) -> float {
     const char *p = w.shared + offset;
     switch (sqKind) {
@@ -1360,7 +1583,7 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
     case MmaElementKind::BF16: {
       uint16_t bits;
       std::memcpy(&bits, p, 2);
-      return decode16BitFloat(bits, sqKind == MmaElementKind::BF16);
+      return decodeHalfOrBFloat(bits, sqKind == MmaElementKind::BF16);
     }
     case MmaElementKind::TF32: {
       // (inferred) f32 rounded to tf32's 10 mantissa bits, to nearest with
@@ -1388,12 +1611,11 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   };
   if (sqKind == MmaElementKind::S8) {
     std::vector<uint32_t> a(aOffsets.size()), b(bOffsets.size());
-    readSQMMAOperands(w, elemBytes, aOffsets, [&](size_t i, uint64_t o) {
-      a[i] = uint32_t(int32_t(int8_t(w.shared[o])));
-    });
-    readSQMMAOperands(w, elemBytes, bOffsets, [&](size_t i, uint64_t o) {
-      b[i] = uint32_t(int32_t(int8_t(w.shared[o])));
-    });
+    auto int8At = [&](uint64_t o) {
+      return uint32_t(int32_t(int8_t(w.shared[o])));
+    };
+    readSQMMAOperands(w, elemBytes, aOffsets, a.data(), int8At);
+    readSQMMAOperands(w, elemBytes, bOffsets, b.data(), int8At);
     std::vector<uint32_t> c(size_t(M) * N);
     for (uint32_t t = 0; t < squadThreads; ++t)
       for (uint32_t r = 0; r < regs; ++r)
@@ -1406,12 +1628,24 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
         static_cast<int32_t *>(accOf(t))[r] =
             int32_t(c[where[size_t(t) * regs + r]]);
   } else {
-    std::vector<float> a(aOffsets.size()), b(bOffsets.size());
-    readSQMMAOperands(w, elemBytes, aOffsets,
-                      [&](size_t i, uint64_t o) { a[i] = value(o); });
-    readSQMMAOperands(w, elemBytes, bOffsets,
-                      [&](size_t i, uint64_t o) { b[i] = value(o); });
-    std::vector<float> c(size_t(M) * N);
+    thread_local std::vector<float> a, b, c;
+    a.resize(aOffsets.size());
+    b.resize(bOffsets.size());
+    c.resize(size_t(M) * N);
+    if (sqKind == MmaElementKind::F16 || sqKind == MmaElementKind::BF16) {
+      // The common kinds run by run, without the switch per element.
+      bool bf16 = sqKind == MmaElementKind::BF16;
+      auto at = [&](uint64_t o) {
+        uint16_t bits;
+        std::memcpy(&bits, w.shared + o, 2);
+        return decodeHalfOrBFloat(bits, bf16);
+      };
+      readSQMMA16BitOperands(w, aOffsets, a.data(), bf16, at);
+      readSQMMA16BitOperands(w, bOffsets, b.data(), bf16, at);
+    } else {
+      readSQMMAOperands(w, elemBytes, aOffsets, a.data(), value);
+      readSQMMAOperands(w, elemBytes, bOffsets, b.data(), value);
+    }
     for (uint32_t t = 0; t < squadThreads; ++t)
       for (uint32_t r = 0; r < regs; ++r)
         c[where[size_t(t) * regs + r]] = static_cast<float *>(accOf(t))[r];
@@ -1440,9 +1674,13 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {abi::kSharedBarrier.data(), reinterpret_cast<void *>(&emuBarrier)},
       {abi::kWarpSync.data(), reinterpret_cast<void *>(&emuWarpSync)},
       {abi::kShuffle.data(), reinterpret_cast<void *>(&emuShuffle)},
+      {kShuffleBatch, reinterpret_cast<void *>(&emuShuffleBatch)},
+      {kShuffleBatchUniform,
+       reinterpret_cast<void *>(&emuShuffleBatchUniform)},
       {abi::kBallot.data(), reinterpret_cast<void *>(&emuBallot)},
       {abi::kCheckGlobal.data(), reinterpret_cast<void *>(&emuCheckGlobal)},
       {abi::kCheckShared.data(), reinterpret_cast<void *>(&emuCheckShared)},
+      {kFastBounds, reinterpret_cast<void *>(&emuFastBounds)},
       {kCheckGlobalNoSwitch, reinterpret_cast<void *>(&checkGlobal)},
       {kCheckSharedNoSwitch, reinterpret_cast<void *>(&checkShared)},
       {abi::kCount.data(), reinterpret_cast<void *>(&emuCount)},
@@ -1634,6 +1872,17 @@ static bool runBlock(Worker &w) {
     warp.gen = 0;
   if (config.raceCheck)
     w.shadow.assign(config.sharedBytes, ShadowByte());
+  // What checkGlobal's own fast path accepts.
+  w.fastBounds = FastBounds();
+  if (w.lastBuffer < config.buffers.size()) {
+    const Buffer &last = config.buffers[w.lastBuffer];
+    w.fastBounds.globalLo = last.base;
+    w.fastBounds.globalHi = last.base + last.bytes;
+  }
+  if (!config.raceCheck) {
+    w.fastBounds.sharedLo = reinterpret_cast<uint64_t>(w.shared);
+    w.fastBounds.sharedHi = w.fastBounds.sharedLo + config.sharedBytes;
+  }
   tlsWorker = &w;
   DefaultFloatingPointControl floatingPointControl;
   while (w.live > 0) {

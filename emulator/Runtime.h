@@ -99,6 +99,33 @@ constexpr const char *kAsyncCopyFromLoadedPointer =
 constexpr const char *kCheckGlobalNoSwitch = "__musa_emu_check_global_in_turn";
 constexpr const char *kCheckSharedNoSwitch = "__musa_emu_check_shared_in_turn";
 
+/// A run of warp shuffles that do not depend on each other, exchanged at
+/// once: `void (i32 count, const i32 *ops, i64 *values)`, `ops` holding
+/// (kind, offset, width) per shuffle and `values` each shuffle's value in
+/// and its result out. The instrumentation (Emulator.cpp) replaces such
+/// runs of `__musa_emu_shuffle` by one call, so that the lanes of a warp
+/// take one turn per run instead of one per shuffle.
+constexpr const char *kShuffleBatch = "__musa_emu_shuffle_batch";
+/// The same where every shuffle of the run has the same operands:
+/// `void (i32 count, i32 kind, i32 offset, i32 width, i64 *values)`.
+constexpr const char *kShuffleBatchUniform =
+    "__musa_emu_shuffle_batch_uniform";
+
+/// `ptr __musa_emu_fast_bounds()`: the calling thread's FastBounds, which
+/// the instrumentation reads to pass, without a call, the checks that need
+/// no switch where an access lies inside them (anything else calls the
+/// check).
+constexpr const char *kFastBounds = "__musa_emu_fast_bounds";
+
+/// Memory every access inside of which the full check would accept: the
+/// argument buffer the last global access hit, and the block's shared
+/// memory (empty in the race-check mode, where every shared access is
+/// recorded). Byte ranges [lo, hi); the field order is the instrumentation's.
+struct FastBounds {
+  uint64_t globalLo = 0, globalHi = 0;
+  uint64_t sharedLo = 0, sharedHi = 0;
+};
+
 /// The kernel's entry trampoline: reads each parameter from an 8-byte slot.
 using EntryFn = void (*)(const uint64_t *slots);
 
