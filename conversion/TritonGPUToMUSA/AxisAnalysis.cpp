@@ -31,6 +31,13 @@ int64_t powerOfTwoFactor(int64_t v) {
 
 int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }
 
+/// What divides every value of `facts` along dimension `d`: the
+/// divisibility holds only for the first value of a run longer than 1.
+int64_t getEveryValueDivisibility(const AxisFacts &facts, unsigned d) {
+  return facts.contiguity[d] > 1 ? kUnknownDivisibility
+                                 : facts.divisibility[d];
+}
+
 AxisFacts unknown(Value v) {
   AxisFacts facts;
   if (auto type = dyn_cast<RankedTensorType>(v.getType())) {
@@ -189,8 +196,9 @@ AxisFacts AxisAnalysis::compute(Value v, unsigned depth) {
     AxisFacts facts;
     for (unsigned d = 0; d < rank; ++d) {
       facts.contiguity.push_back(1);
-      facts.divisibility.push_back(std::min(
-          kZeroDivisibility, a.divisibility[d] * b.divisibility[d]));
+      facts.divisibility.push_back(
+          std::min(kZeroDivisibility, getEveryValueDivisibility(a, d) *
+                                          getEveryValueDivisibility(b, d)));
       facts.constancy.push_back(gcd(a.constancy[d], b.constancy[d]));
     }
     return facts;
@@ -210,9 +218,10 @@ AxisFacts AxisAnalysis::compute(Value v, unsigned depth) {
   }
   if (auto expand = dyn_cast<triton::ExpandDimsOp>(op)) {
     AxisFacts facts = operand(0);
+    // The new dimension's one value: any of the source's.
     int64_t divisibility = kZeroDivisibility;
-    for (int64_t div : facts.divisibility)
-      divisibility = gcd(divisibility, div);
+    for (unsigned d = 0; d < facts.divisibility.size(); ++d)
+      divisibility = gcd(divisibility, getEveryValueDivisibility(facts, d));
     unsigned axis = expand.getAxis();
     facts.contiguity.insert(facts.contiguity.begin() + axis, 1);
     facts.divisibility.insert(facts.divisibility.begin() + axis,

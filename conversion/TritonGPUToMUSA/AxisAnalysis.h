@@ -3,11 +3,12 @@
 // Private to --convert-tritongpu-to-musa: a small axis analysis of integer,
 // pointer and mask tensors, in the spirit of Triton's AxisInfo. Per
 // dimension it knows the contiguity (runs of consecutive values), the
-// divisibility (power of two dividing the first value of each run; bytes
-// for pointers, from `tt.divisibility` argument hints and constants) and the
-// constancy (runs of equal values). Runs are aligned: a run of length c
-// along a dimension starts at a coordinate that is a multiple of c, and the
-// runs of all dimensions together make rectangles of equal values.
+// divisibility (power of two dividing the first value of each run, so every
+// value where the contiguity is 1; bytes for pointers, from
+// `tt.divisibility` argument hints and constants) and the constancy (runs of
+// equal values). Runs are aligned: a run of length c along a dimension
+// starts at a coordinate that is a multiple of c, and the constancy runs of
+// all dimensions together make rectangles of equal values.
 //
 // Facts come from make_range, splat, constants, addptr, addi, muli,
 // broadcast, expand_dims, convert_layout, integer casts and the comparisons
