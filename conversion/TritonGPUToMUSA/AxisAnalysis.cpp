@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/bit.h"
 
 #include <numeric>
@@ -151,6 +152,8 @@ AxisFacts AxisAnalysis::compute(Value v, unsigned depth) {
       return splat(tensorType,
                    powerOfTwoFactor(
                        dense.getSplatValue<APInt>().getSExtValue()));
+    if (tensorType && dense)
+      return splat(tensorType, kUnknownDivisibility);
     return unknown(v);
   }
   if (!tensorType) {
@@ -252,11 +255,22 @@ AxisFacts AxisAnalysis::compute(Value v, unsigned depth) {
     }
     return facts;
   }
-  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op)) {
-    AxisFacts a = operand(0), b = operand(1);
+  // Any other pure elementwise op (and/or/xor of masks, select, float
+  // math, casts) is constant where all its tensor operands are.
+  if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
+      op->getNumRegions() == 0 && isMemoryEffectFree(op)) {
     AxisFacts facts = unknown(v);
-    for (unsigned d = 0; d < rank; ++d)
-      facts.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+    facts.constancy.assign(shape.begin(), shape.end());
+    for (Value input : op->getOperands()) {
+      auto inputType = dyn_cast<RankedTensorType>(input.getType());
+      if (!inputType)
+        continue;
+      if (inputType.getShape() != shape)
+        return unknown(v);
+      AxisFacts inputFacts = get(input, depth + 1);
+      for (unsigned d = 0; d < rank; ++d)
+        facts.constancy[d] = gcd(facts.constancy[d], inputFacts.constancy[d]);
+    }
     return facts;
   }
   return unknown(v);

@@ -1,22 +1,26 @@
 //===- AxisAnalysis.h - Contiguity, divisibility, constancy -----*- C++ -*-===//
 //
-// Private to --convert-tritongpu-to-musa: a small axis analysis of integer,
-// pointer and mask tensors, in the spirit of Triton's AxisInfo. Per
-// dimension it knows the contiguity (runs of consecutive values), the
-// divisibility (power of two dividing the first value of each run, so every
-// value where the contiguity is 1; bytes for pointers, from
+// Private to --convert-tritongpu-to-musa: a small axis analysis of tensors
+// (integer, pointer and mask ones above all), in the spirit of Triton's
+// AxisInfo. Per dimension it knows the contiguity (runs of consecutive
+// values), the divisibility (power of two dividing the first value of each
+// run, so every value where the contiguity is 1; bytes for pointers, from
 // `tt.divisibility` argument hints and constants) and the constancy (runs of
 // equal values). Runs are aligned: a run of length c along a dimension
 // starts at a coordinate that is a multiple of c, and the constancy runs of
 // all dimensions together make rectangles of equal values.
 //
 // Facts come from make_range, splat, constants, addptr, addi, muli,
-// broadcast, expand_dims, convert_layout, integer casts and the comparisons
-// and and/or/xor that form masks. A loop's induction variable is a multiple
-// of what divides its constant lower bound and step
-// (computeInductionDivisibility, before scf.for becomes branches).
+// broadcast, expand_dims, convert_layout, integer casts, the comparisons
+// and and/or/xor that form masks, and (constancy only) any other pure
+// elementwise op, whose result is constant wherever its operands are. A
+// loop's induction variable is a multiple of what divides its constant lower
+// bound and step (computeInductionDivisibility, before scf.for becomes
+// branches).
 //
-// Reader: the vector width of tt.load/tt.store (LoadStoreOpToLLVM.cpp).
+// Readers: the vector width of tt.load/tt.store (LoadStoreOpToLLVM.cpp) and
+// the de-duplication of elementwise ops by constancy
+// (ElementwiseOpToLLVM.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -90,10 +90,11 @@ void populateLoadStoreOpToLLVMPatterns(
 
 /// arith/math elementwise ops and arith.constant on tensors; the scalar
 /// arith/math -> LLVM patterns of upstream MLIR; tt.bitcast, tt.int_to_ptr,
-/// tt.ptr_to_int, tt.mulhiui, tt.precise_sqrt, tt.precise_divf.
+/// tt.ptr_to_int, tt.mulhiui, tt.precise_sqrt, tt.precise_divf. Registers
+/// the axis analysis proves equal are computed once.
 void populateElementwiseOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo);
+    const TargetInfo &targetInfo, const InductionDivisibility &inductions);
 
 /// ttg.convert_layout (register, warp-shuffle or shared-memory paths).
 void populateConvertLayoutOpToLLVMPatterns(
