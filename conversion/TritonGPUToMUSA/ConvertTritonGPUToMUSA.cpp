@@ -170,7 +170,8 @@ struct ConvertTritonGPUToMUSA
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, *targetInfo,
                                       inductions);
     populateBarrierOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
-    populateElementwiseOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateElementwiseOpToLLVMPatterns(typeConverter, patterns, *targetInfo,
+                                        inductions);
     populateConvertLayoutOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateMemoryOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateAsyncCopyOpToLLVMPatterns(typeConverter, patterns, *targetInfo);

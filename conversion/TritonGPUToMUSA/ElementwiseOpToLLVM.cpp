@@ -15,8 +15,17 @@
 // the LLVM IR is built) and tt.map_elementwise (its region inlined once per
 // element).
 //
+// Registers that hold equal values are computed once: where the axis
+// analysis (AxisAnalysis.h) proves a result constant over aligned runs, a
+// register repeats the first register of its run, as Triton's NVIDIA
+// lowering de-duplicates by constancy. A mask `cols < n` with n divisible by
+// 16 is then one compare per 8 registers instead of 8 compares, and neither
+// the 8 predicates nor the column indices stay live (in Liger's layer norm
+// they did, across two reductions).
+//
 //===----------------------------------------------------------------------===//
 
+#include "conversion/TritonGPUToMUSA/AxisAnalysis.h"
 #include "conversion/TritonGPUToMUSA/FloatConversion.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
@@ -31,6 +40,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::triton_musa;
@@ -49,13 +59,56 @@ LogicalResult checkSameScalarType(Operation *op, Type type,
                             "--convert-tritongpu-to-musa yet";
 }
 
+/// For each of the `n` registers of `op`'s tensor result, the register it
+/// repeats: itself, or the lowest register of its run of equal values. A
+/// register basis whose coordinates all stay below the run lengths (powers
+/// of two) the analysis proves only flips bits inside an aligned run, so
+/// clearing such bits of a register index keeps the value (a zero basis, a
+/// duplicated register, is one of them).
+SmallVector<unsigned>
+getRepeatedRegisters(Operation *op, unsigned n,
+                     ConversionPatternRewriter &rewriter,
+                     const InductionDivisibility &inductions) {
+  auto sources = llvm::to_vector(llvm::seq<unsigned>(0, n));
+  if (n < 2 || op->getNumResults() != 1 || !isMemoryEffectFree(op))
+    return sources;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type)
+    return sources;
+  auto layout = getLinearLayout(type, [] { return InFlightDiagnostic(); });
+  if (failed(layout) || layout->getInDimSize(kRegister) != int32_t(n) ||
+      layout->getNumOutDims() != size_t(type.getRank()))
+    return sources;
+  AxisFacts facts = AxisAnalysis(rewriter, inductions).get(op->getResult(0));
+  if (facts.constancy.size() != size_t(type.getRank()))
+    return sources;
+  unsigned repeatBits = 0;
+  for (const auto &[name, bases] : layout->getBases()) {
+    if (name != kRegister)
+      continue;
+    for (auto [bit, basis] : llvm::enumerate(bases)) {
+      bool insideRun = true;
+      for (auto [coord, constancy] : llvm::zip_equal(basis, facts.constancy))
+        insideRun &= coord < (constancy & -constancy);
+      if (insideRun)
+        repeatBits |= 1u << bit;
+    }
+  }
+  for (unsigned &source : sources)
+    source &= ~repeatBits;
+  return sources;
+}
+
 /// Lowers an arith/math elementwise op with a tensor result by applying the
-/// op to each register (scalar operands are used for every register).
+/// op to each register (scalar operands are used for every register), once
+/// per run of equal registers.
 class ElementwiseOpConversion : public ConversionPattern {
 public:
   ElementwiseOpConversion(const TypeConverter &converter, MLIRContext *ctx,
-                          StringRef opName)
-      : ConversionPattern(converter, opName, kTensorPatternBenefit, ctx) {}
+                          StringRef opName,
+                          const InductionDivisibility &inductions)
+      : ConversionPattern(converter, opName, kTensorPatternBenefit, ctx),
+        inductions(inductions) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -87,8 +140,14 @@ private:
     SmallVector<SmallVector<Value>> elements;
     for (Value operand : operands)
       elements.push_back(unpackOrSplat(rewriter, loc, operand, n));
+    SmallVector<unsigned> sources =
+        getRepeatedRegisters(op, n, rewriter, inductions);
     SmallVector<Value> results;
     for (unsigned i = 0; i < n; ++i) {
+      if (sources[i] != i) {
+        results.push_back(results[sources[i]]);
+        continue;
+      }
       IRMapping mapping;
       for (auto [original, values] : llvm::zip(op->getOperands(), elements))
         mapping.map(original, values[i]);
@@ -99,6 +158,24 @@ private:
     rewriter.replaceOp(op, packLLElements(rewriter, loc, results, structType));
     return success();
   }
+
+  const InductionDivisibility &inductions;
+};
+
+/// A pattern of a tt or arith/math elementwise op: the target, and the
+/// loop facts its axis analysis reads.
+template <typename OpTy>
+class ElementwisePattern : public MUSAPattern<OpTy> {
+public:
+  ElementwisePattern(const LLVMTypeConverter &converter,
+                     const TargetInfo &targetInfo,
+                     const InductionDivisibility &inductions,
+                     PatternBenefit benefit = 1)
+      : MUSAPattern<OpTy>(converter, targetInfo, benefit),
+        inductions(inductions) {}
+
+protected:
+  const InductionDivisibility &inductions;
 };
 
 /// Lowers a splat arith.constant tensor: every register holds the constant.
@@ -133,16 +210,20 @@ struct TensorConstantOpConversion : public MUSAPattern<arith::ConstantOp> {
 };
 
 /// Lowers a tt elementwise op on scalars or tensors: `build` makes the LLVM
-/// form of one element from the element's (converted) operands.
+/// form of one element from the element's (converted) operands, once per
+/// run of equal registers.
 template <typename OpTy>
-class TritonElementwiseConversion : public MUSAPattern<OpTy> {
+class TritonElementwiseConversion : public ElementwisePattern<OpTy> {
 public:
   using Build = Value (*)(OpBuilder &b, Location loc, Type resultType,
                           ValueRange operands);
 
   TritonElementwiseConversion(const LLVMTypeConverter &converter,
-                              const TargetInfo &targetInfo, Build build)
-      : MUSAPattern<OpTy>(converter, targetInfo), build(build) {}
+                              const TargetInfo &targetInfo,
+                              const InductionDivisibility &inductions,
+                              Build build)
+      : ElementwisePattern<OpTy>(converter, targetInfo, inductions),
+        build(build) {}
 
   LogicalResult
   lower(OpTy op, typename OpTy::Adaptor adaptor,
@@ -163,8 +244,14 @@ public:
     SmallVector<SmallVector<Value>> elements;
     for (Value operand : operands)
       elements.push_back(unpackOrSplat(rewriter, loc, operand, n));
+    SmallVector<unsigned> sources =
+        getRepeatedRegisters(op, n, rewriter, this->inductions);
     SmallVector<Value> results;
     for (unsigned i = 0; i < n; ++i) {
+      if (sources[i] != i) {
+        results.push_back(results[sources[i]]);
+        continue;
+      }
       SmallVector<Value> scalars;
       for (const auto &values : elements)
         scalars.push_back(values[i]);
@@ -211,11 +298,13 @@ Value buildPreciseDivF(OpBuilder &b, Location loc, Type type, ValueRange ops) {
 }
 
 /// Applies `build` to each element of a tt op's operands (scalars are used
-/// for every element) and replaces the op's single result.
+/// for every element), once per run of equal registers, and replaces the
+/// op's single result.
 LogicalResult
 lowerPerElement(Operation *op, ValueRange operands,
                 const TypeConverter &converter,
                 ConversionPatternRewriter &rewriter,
+                const InductionDivisibility &inductions,
                 function_ref<FailureOr<Value>(ValueRange scalars)> build) {
   Location loc = op->getLoc();
   Type type = op->getResult(0).getType();
@@ -233,8 +322,14 @@ lowerPerElement(Operation *op, ValueRange operands,
   SmallVector<SmallVector<Value>> elements;
   for (Value operand : operands)
     elements.push_back(unpackOrSplat(rewriter, loc, operand, n));
+  SmallVector<unsigned> sources =
+      getRepeatedRegisters(op, n, rewriter, inductions);
   SmallVector<Value> results;
   for (unsigned i = 0; i < n; ++i) {
+    if (sources[i] != i) {
+      results.push_back(results[sources[i]]);
+      continue;
+    }
     SmallVector<Value> scalars;
     for (const auto &values : elements)
       scalars.push_back(values[i]);
@@ -249,8 +344,8 @@ lowerPerElement(Operation *op, ValueRange operands,
 
 /// Lowers tt.fp_to_fp through the exact integer conversions of
 /// FloatConversion.h (rounding rtne by default, rtz when asked).
-struct FpToFpOpConversion : public MUSAPattern<triton::FpToFpOp> {
-  using MUSAPattern::MUSAPattern;
+struct FpToFpOpConversion : public ElementwisePattern<triton::FpToFpOp> {
+  using ElementwisePattern::ElementwisePattern;
 
   LogicalResult
   lower(triton::FpToFpOp op, OpAdaptor adaptor,
@@ -266,7 +361,7 @@ struct FpToFpOpConversion : public MUSAPattern<triton::FpToFpOp> {
     bool rtz = op.getRounding() == triton::RoundingMode::RTZ;
     Location loc = op.getLoc();
     return lowerPerElement(
-        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter, inductions,
         [&](ValueRange s) -> FailureOr<Value> {
           return emitFloatConversion(rewriter, loc, s[0], srcType, dstType,
                                      rtz);
@@ -362,8 +457,8 @@ struct Fp4ToFpOpConversion : public MUSAPattern<triton::gpu::Fp4ToFpOp> {
 /// Lowers tt.clampf to min(max(x, lo), hi) with llvm.maxnum/minnum; with
 /// propagateNan = all a NaN in any input gives NaN (a select, rather than
 /// llvm.maximum/minimum, which the LLVM 14 MUSA llc may not lower).
-struct ClampFOpConversion : public MUSAPattern<triton::ClampFOp> {
-  using MUSAPattern::MUSAPattern;
+struct ClampFOpConversion : public ElementwisePattern<triton::ClampFOp> {
+  using ElementwisePattern::ElementwisePattern;
 
   LogicalResult
   lower(triton::ClampFOp op, OpAdaptor adaptor,
@@ -372,7 +467,7 @@ struct ClampFOpConversion : public MUSAPattern<triton::ClampFOp> {
     bool propagate = op.getPropagateNan() == triton::PropagateNan::ALL;
     auto floatType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
     return lowerPerElement(
-        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter, inductions,
         [&](ValueRange s) -> FailureOr<Value> {
           Value x = s[0], lo = s[1], hi = s[2];
           Value r = LLVM::MinNumOp::create(
@@ -421,10 +516,12 @@ FailureOr<LLVM::LLVMFuncOp> getOrDeclareFunction(
   return LLVM::LLVMFuncOp::create(rewriter, op->getLoc(), name, type);
 }
 
-/// One call of `name` per element: result type = the op's element type.
+/// One call of `name` per element (per run of equal registers where the
+/// call is pure): result type = the op's element type.
 LogicalResult lowerToCalls(Operation *op, ValueRange operands, StringRef name,
                            const TypeConverter &converter,
-                           ConversionPatternRewriter &rewriter) {
+                           ConversionPatternRewriter &rewriter,
+                           const InductionDivisibility &inductions) {
   Type resultElem =
       converter.convertType(getElementTypeOrSelf(op->getResult(0).getType()));
   SmallVector<Type> argTypes;
@@ -439,7 +536,7 @@ LogicalResult lowerToCalls(Operation *op, ValueRange operands, StringRef name,
   if (failed(fn))
     return failure();
   Location loc = op->getLoc();
-  return lowerPerElement(op, operands, converter, rewriter,
+  return lowerPerElement(op, operands, converter, rewriter, inductions,
                          [&](ValueRange s) -> FailureOr<Value> {
                            return LLVM::CallOp::create(rewriter, loc, *fn, s)
                                .getResult();
@@ -452,10 +549,12 @@ LogicalResult lowerToCalls(Operation *op, ValueRange operands, StringRef name,
 /// flash attention's loop on the proxy 4x the instructions: range
 /// reduction, rounding and scaling around the same ex2). Other types keep
 /// llvm.exp.
-struct ExpOpConversion : public MUSAPattern<math::ExpOp> {
+struct ExpOpConversion : public ElementwisePattern<math::ExpOp> {
   ExpOpConversion(const LLVMTypeConverter &converter,
-                  const TargetInfo &targetInfo)
-      : MUSAPattern(converter, targetInfo, kTensorPatternBenefit) {}
+                  const TargetInfo &targetInfo,
+                  const InductionDivisibility &inductions)
+      : ElementwisePattern(converter, targetInfo, inductions,
+                           kTensorPatternBenefit) {}
 
   LogicalResult
   lower(math::ExpOp op, OpAdaptor adaptor,
@@ -465,7 +564,7 @@ struct ExpOpConversion : public MUSAPattern<math::ExpOp> {
     if (failed(checkSameScalarType(op, elem, *getTypeConverter())))
       return failure();
     return lowerPerElement(
-        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter, inductions,
         [&](ValueRange s) -> FailureOr<Value> {
           if (!elem.isF32())
             return LLVM::ExpOp::create(rewriter, loc, elem, s[0]).getResult();
@@ -483,12 +582,15 @@ struct ExpOpConversion : public MUSAPattern<math::ExpOp> {
 /// TargetInfo::divideF32, div.full.f32 on the GPU proxy, as Triton's
 /// NVIDIA backend emits) and math.exp2 (TargetInfo::exp2F32).
 template <typename OpTy, typename LLVMOpTy>
-struct F32TargetOpConversion : public MUSAPattern<OpTy> {
+struct F32TargetOpConversion : public ElementwisePattern<OpTy> {
   using EmitF32 = Value (*)(const TargetInfo &, OpBuilder &, Location,
                             ValueRange);
   F32TargetOpConversion(const LLVMTypeConverter &converter,
-                        const TargetInfo &targetInfo, EmitF32 emitF32)
-      : MUSAPattern<OpTy>(converter, targetInfo, kTensorPatternBenefit),
+                        const TargetInfo &targetInfo,
+                        const InductionDivisibility &inductions,
+                        EmitF32 emitF32)
+      : ElementwisePattern<OpTy>(converter, targetInfo, inductions,
+                                 kTensorPatternBenefit),
         emitF32(emitF32) {}
 
   LogicalResult
@@ -500,6 +602,7 @@ struct F32TargetOpConversion : public MUSAPattern<OpTy> {
       return failure();
     return lowerPerElement(
         op, adaptor.getOperands(), *this->getTypeConverter(), rewriter,
+        this->inductions,
         [&](ValueRange s) -> FailureOr<Value> {
           if (elem.isF32())
             return emitF32(this->targetInfo, rewriter, loc, s);
@@ -524,10 +627,12 @@ Value emitExp2F32(const TargetInfo &target, OpBuilder &b, Location loc,
 /// Lowers math.erf to MUSA libdevice's __mt_erf_f32 / __mt_erf_f64 (MUSA
 /// has no erf intrinsic; the names are those of
 /// triton_musa.language.libdevice.erf).
-struct ErfOpConversion : public MUSAPattern<math::ErfOp> {
+struct ErfOpConversion : public ElementwisePattern<math::ErfOp> {
   ErfOpConversion(const LLVMTypeConverter &converter,
-                  const TargetInfo &targetInfo)
-      : MUSAPattern(converter, targetInfo, kTensorPatternBenefit) {}
+                  const TargetInfo &targetInfo,
+                  const InductionDivisibility &inductions)
+      : ElementwisePattern(converter, targetInfo, inductions,
+                           kTensorPatternBenefit) {}
 
   LogicalResult
   lower(math::ErfOp op, OpAdaptor adaptor,
@@ -543,7 +648,7 @@ struct ErfOpConversion : public MUSAPattern<math::ErfOp> {
                                "--convert-tritongpu-to-musa yet on "
                             << elem << " (f32, f64)";
     return lowerToCalls(op, adaptor.getOperands(), name, *getTypeConverter(),
-                        rewriter);
+                        rewriter, inductions);
   }
 };
 
@@ -553,8 +658,8 @@ struct ErfOpConversion : public MUSAPattern<math::ErfOp> {
 /// libdevice (the SDK's mtgpu/bitcode/) exports some functions under CUDA's
 /// `__nv_*` names, so those are refused only from another library.
 struct ExternElementwiseOpConversion
-    : public MUSAPattern<triton::ExternElementwiseOp> {
-  using MUSAPattern::MUSAPattern;
+    : public ElementwisePattern<triton::ExternElementwiseOp> {
+  using ElementwisePattern::ElementwisePattern;
 
   LogicalResult
   lower(triton::ExternElementwiseOp op, OpAdaptor adaptor,
@@ -570,7 +675,7 @@ struct ExternElementwiseOpConversion
                   "triton_musa.language.libdevice (the SDK's "
                   "mtgpu/bitcode/libdevice)";
     return lowerToCalls(op, adaptor.getOperands(), symbol, *getTypeConverter(),
-                        rewriter);
+                        rewriter, inductions);
   }
 };
 
@@ -660,10 +765,10 @@ struct MapElementwiseOpConversion
 };
 
 template <typename... OpTys>
-void addElementwise(const TypeConverter &converter,
-                    RewritePatternSet &patterns) {
+void addElementwise(const TypeConverter &converter, RewritePatternSet &patterns,
+                    const InductionDivisibility &inductions) {
   (patterns.add<ElementwiseOpConversion>(converter, patterns.getContext(),
-                                         OpTys::getOperationName()),
+                                         OpTys::getOperationName(), inductions),
    ...);
 }
 
@@ -671,7 +776,7 @@ void addElementwise(const TypeConverter &converter,
 
 void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo) {
+    const TargetInfo &targetInfo, const InductionDivisibility &inductions) {
   addElementwise<arith::AddFOp, arith::AddIOp, arith::AndIOp, arith::BitcastOp,
                  arith::CmpFOp, arith::CmpIOp, arith::DivSIOp,
                  arith::DivUIOp, arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp,
@@ -682,36 +787,37 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
                  arith::OrIOp, arith::RemFOp, arith::RemSIOp, arith::RemUIOp,
                  arith::SelectOp, arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp,
                  arith::SIToFPOp, arith::SubFOp, arith::SubIOp, arith::TruncFOp,
-                 arith::TruncIOp, arith::UIToFPOp, arith::XOrIOp>(typeConverter,
-                                                                  patterns);
+                 arith::TruncIOp, arith::UIToFPOp, arith::XOrIOp>(
+      typeConverter, patterns, inductions);
   addElementwise<math::AbsFOp, math::AbsIOp, math::CeilOp, math::CopySignOp,
                  math::CosOp, math::CountLeadingZerosOp,
                  math::CountTrailingZerosOp, math::CtPopOp, math::ExpM1Op, math::FloorOp, math::FmaOp,
                  math::LogOp, math::Log10Op, math::Log1pOp, math::Log2Op,
                  math::PowFOp, math::RoundEvenOp, math::RoundOp, math::RsqrtOp,
-                 math::SinOp, math::SqrtOp, math::TruncOp>(typeConverter,
-                                                           patterns);
+                 math::SinOp, math::SqrtOp, math::TruncOp>(
+      typeConverter, patterns, inductions);
   patterns.add<TensorConstantOpConversion>(typeConverter, targetInfo);
   patterns.add<TritonElementwiseConversion<triton::BitcastOp>>(
-      typeConverter, targetInfo, buildBitcast);
+      typeConverter, targetInfo, inductions, buildBitcast);
   patterns.add<TritonElementwiseConversion<triton::IntToPtrOp>>(
-      typeConverter, targetInfo, buildIntToPtr);
+      typeConverter, targetInfo, inductions, buildIntToPtr);
   patterns.add<TritonElementwiseConversion<triton::PtrToIntOp>>(
-      typeConverter, targetInfo, buildPtrToInt);
+      typeConverter, targetInfo, inductions, buildPtrToInt);
   patterns.add<TritonElementwiseConversion<triton::MulhiUIOp>>(
-      typeConverter, targetInfo, buildMulhiUI);
+      typeConverter, targetInfo, inductions, buildMulhiUI);
   patterns.add<TritonElementwiseConversion<triton::PreciseSqrtOp>>(
-      typeConverter, targetInfo, buildPreciseSqrt);
+      typeConverter, targetInfo, inductions, buildPreciseSqrt);
   patterns.add<TritonElementwiseConversion<triton::PreciseDivFOp>>(
-      typeConverter, targetInfo, buildPreciseDivF);
+      typeConverter, targetInfo, inductions, buildPreciseDivF);
   patterns.add<F32TargetOpConversion<arith::DivFOp, LLVM::FDivOp>>(
-      typeConverter, targetInfo, emitDivideF32);
+      typeConverter, targetInfo, inductions, emitDivideF32);
   patterns.add<F32TargetOpConversion<math::Exp2Op, LLVM::Exp2Op>>(
-      typeConverter, targetInfo, emitExp2F32);
-  patterns.add<FpToFpOpConversion, Fp4ToFpOpConversion, ClampFOpConversion,
-               ErfOpConversion, ExpOpConversion,
-               ExternElementwiseOpConversion, MapElementwiseOpConversion>(
-      typeConverter, targetInfo);
+      typeConverter, targetInfo, inductions, emitExp2F32);
+  patterns.add<Fp4ToFpOpConversion, MapElementwiseOpConversion>(typeConverter,
+                                                               targetInfo);
+  patterns.add<FpToFpOpConversion, ClampFOpConversion, ErfOpConversion,
+               ExpOpConversion, ExternElementwiseOpConversion>(
+      typeConverter, targetInfo, inductions);
 
   // Scalars, including the per-element copies made above.
   arith::populateArithToLLVMConversionPatterns(typeConverter, patterns);

@@ -5,22 +5,15 @@
 // load yields `other` (or zero) on the skipped path.
 //
 // Accesses are issued per vector of `vec` consecutive registers, one
-// predicate per vector. `vec` comes from a small axis analysis of the
-// pointer (and mask) tensors, in the spirit of Triton's AxisInfo: per
-// dimension, the contiguity (runs of consecutive addresses), the
-// divisibility (power of two dividing the first value of each run; bytes for
-// pointers, from `tt.divisibility` argument hints and constants) and the
-// constancy (runs of equal values), propagated through make_range, splat,
-// constants, addptr, addi, muli, broadcast, expand_dims, convert_layout,
-// integer casts and the comparisons/and/or that form masks; a loop's
-// induction variable is a multiple of what divides its constant lower bound
-// and step (computeInductionDivisibility, before scf.for becomes branches).
-// The width is
-// capped by the registers the layout holds consecutively along one
+// predicate per vector. `vec` comes from the axis analysis (AxisAnalysis.h)
+// of the pointer (and mask) tensors: the contiguity of the addresses, the
+// alignment their divisibility proves and the constancy of the mask. The
+// width is capped by the registers the layout holds consecutively along one
 // dimension, by the alignment the divisibility proves and by 16 bytes.
 //
 //===----------------------------------------------------------------------===//
 
+#include "conversion/TritonGPUToMUSA/AxisAnalysis.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
@@ -32,272 +25,11 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
-#include "llvm/ADT/bit.h"
-
-#include <numeric>
 
 using namespace mlir;
 using namespace mlir::triton_musa;
 
 namespace {
-
-/// What is known about the values of an integer or pointer tensor along
-/// each dimension (a scalar has rank 0 and only a divisibility).
-struct AxisFacts {
-  SmallVector<int64_t> contiguity;
-  SmallVector<int64_t> divisibility;
-  SmallVector<int64_t> constancy;
-  /// Divisibility of a scalar.
-  int64_t scalarDivisibility = 1;
-};
-
-/// Divisibility of an unknown non-zero value / of zero.
-constexpr int64_t kUnknownDivisibility = 1;
-constexpr int64_t kZeroDivisibility = int64_t(1) << 30;
-
-int64_t powerOfTwoFactor(int64_t v) {
-  if (v == 0)
-    return kZeroDivisibility;
-  return std::min<int64_t>(int64_t(1) << llvm::countr_zero(uint64_t(v)),
-                           kZeroDivisibility);
-}
-
-int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }
-
-/// Axis analysis on the TTGIR def-use chains, memoized per pattern call.
-class AxisAnalysis {
-public:
-  AxisAnalysis(ConversionPatternRewriter &rewriter,
-               const InductionDivisibility &inductions)
-      : rewriter(rewriter), inductions(inductions) {}
-
-  AxisFacts get(Value v, unsigned depth = 0) {
-    if (auto it = memo.find(v); it != memo.end())
-      return it->second;
-    AxisFacts facts = compute(v, depth);
-    memo[v] = facts;
-    return facts;
-  }
-
-private:
-  static AxisFacts unknown(Value v) {
-    AxisFacts facts;
-    if (auto type = dyn_cast<RankedTensorType>(v.getType())) {
-      unsigned rank = type.getRank();
-      facts.contiguity.assign(rank, 1);
-      facts.divisibility.assign(rank, kUnknownDivisibility);
-      facts.constancy.assign(rank, 1);
-    }
-    return facts;
-  }
-
-  static AxisFacts splat(RankedTensorType type, int64_t divisibility) {
-    AxisFacts facts;
-    facts.contiguity.assign(type.getRank(), 1);
-    facts.divisibility.assign(type.getRank(), divisibility);
-    facts.constancy = llvm::to_vector(type.getShape());
-    facts.scalarDivisibility = divisibility;
-    return facts;
-  }
-
-  /// `tt.divisibility` of a kernel argument: the argument's converted value
-  /// is an argument of the llvm.func that replaces the tt.func of the same
-  /// name, whose attributes are still readable during the conversion.
-  int64_t getArgumentDivisibility(BlockArgument arg) {
-    auto remapped = dyn_cast_or_null<BlockArgument>(
-        rewriter.getRemappedValue(arg));
-    if (!remapped)
-      return kUnknownDivisibility;
-    Block *block = remapped.getOwner();
-    auto func = dyn_cast_or_null<LLVM::LLVMFuncOp>(block->getParentOp());
-    if (!func || !block->isEntryBlock())
-      return kUnknownDivisibility;
-    auto module = func->getParentOfType<ModuleOp>();
-    if (!module)
-      return kUnknownDivisibility;
-    for (auto ttFunc : module.getOps<triton::FuncOp>()) {
-      if (ttFunc.getName() != func.getName() ||
-          ttFunc.getNumArguments() != func.getNumArguments())
-        continue;
-      if (auto attr = ttFunc.getArgAttrOfType<IntegerAttr>(
-              remapped.getArgNumber(), "tt.divisibility"))
-        return std::max<int64_t>(1, powerOfTwoFactor(attr.getInt()));
-    }
-    return kUnknownDivisibility;
-  }
-
-  static unsigned getPointeeBytes(Type type) {
-    auto ptrType = dyn_cast<triton::PointerType>(getElementTypeOrSelf(type));
-    if (!ptrType || !ptrType.getPointeeType().isIntOrFloat())
-      return 0;
-    return std::max<unsigned>(
-        1, ptrType.getPointeeType().getIntOrFloatBitWidth() / 8);
-  }
-
-  /// a + b (addptr scales b by `scale` bytes).
-  static AxisFacts add(const AxisFacts &a, const AxisFacts &b, int64_t scale) {
-    AxisFacts facts;
-    facts.scalarDivisibility =
-        gcd(a.scalarDivisibility, b.scalarDivisibility * scale);
-    for (unsigned d = 0; d < a.contiguity.size(); ++d) {
-      facts.contiguity.push_back(std::max(gcd(a.contiguity[d], b.constancy[d]),
-                                          gcd(a.constancy[d],
-                                              b.contiguity[d])));
-      facts.divisibility.push_back(
-          gcd(a.divisibility[d], b.divisibility[d] * scale));
-      facts.constancy.push_back(gcd(a.constancy[d], b.constancy[d]));
-    }
-    return facts;
-  }
-
-  AxisFacts compute(Value v, unsigned depth) {
-    if (depth > 64)
-      return unknown(v);
-    auto tensorType = dyn_cast<RankedTensorType>(v.getType());
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (tensorType)
-        return unknown(v);
-      AxisFacts facts;
-      auto induction = inductions.find(v);
-      facts.scalarDivisibility = induction != inductions.end()
-                                     ? induction->second
-                                     : getArgumentDivisibility(arg);
-      return facts;
-    }
-    Operation *op = v.getDefiningOp();
-    if (!op)
-      return unknown(v);
-    auto operand = [&](unsigned i) {
-      return get(op->getOperand(i), depth + 1);
-    };
-
-    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      if (auto intAttr = dyn_cast<IntegerAttr>(constant.getValue())) {
-        AxisFacts facts;
-        facts.scalarDivisibility = powerOfTwoFactor(intAttr.getInt());
-        return facts;
-      }
-      auto dense = dyn_cast<SplatElementsAttr>(constant.getValue());
-      if (tensorType && dense &&
-          isa<IntegerType>(tensorType.getElementType()))
-        return splat(tensorType,
-                     powerOfTwoFactor(
-                         dense.getSplatValue<APInt>().getSExtValue()));
-      return unknown(v);
-    }
-    if (!tensorType) {
-      // Scalars: only the divisibility matters (the value is splatted).
-      AxisFacts facts;
-      if (isa<arith::MulIOp>(op))
-        facts.scalarDivisibility =
-            std::min(kZeroDivisibility, operand(0).scalarDivisibility *
-                                            operand(1).scalarDivisibility);
-      else if (isa<arith::AddIOp>(op))
-        facts.scalarDivisibility = gcd(operand(0).scalarDivisibility,
-                                       operand(1).scalarDivisibility);
-      else if (isa<triton::AddPtrOp>(op))
-        facts.scalarDivisibility =
-            gcd(operand(0).scalarDivisibility,
-                operand(1).scalarDivisibility * getPointeeBytes(v.getType()));
-      else if (isa<arith::ExtSIOp, arith::ExtUIOp>(op))
-        facts.scalarDivisibility = operand(0).scalarDivisibility;
-      return facts;
-    }
-
-    unsigned rank = tensorType.getRank();
-    ArrayRef<int64_t> shape = tensorType.getShape();
-    if (auto range = dyn_cast<triton::MakeRangeOp>(op)) {
-      AxisFacts facts;
-      facts.contiguity = {shape[0]};
-      facts.divisibility = {powerOfTwoFactor(range.getStart())};
-      facts.constancy = {1};
-      return facts;
-    }
-    if (isa<triton::SplatOp>(op))
-      return splat(tensorType, operand(0).scalarDivisibility);
-    if (isa<triton::AddPtrOp>(op)) {
-      unsigned bytes = getPointeeBytes(v.getType());
-      if (!bytes)
-        return unknown(v);
-      return add(operand(0), operand(1), bytes);
-    }
-    if (isa<arith::AddIOp>(op))
-      return add(operand(0), operand(1), 1);
-    if (isa<arith::MulIOp>(op)) {
-      AxisFacts a = operand(0), b = operand(1);
-      AxisFacts facts;
-      for (unsigned d = 0; d < rank; ++d) {
-        facts.contiguity.push_back(1);
-        facts.divisibility.push_back(std::min(
-            kZeroDivisibility, a.divisibility[d] * b.divisibility[d]));
-        facts.constancy.push_back(gcd(a.constancy[d], b.constancy[d]));
-      }
-      return facts;
-    }
-    if (isa<triton::gpu::ConvertLayoutOp, arith::ExtSIOp, arith::ExtUIOp>(op))
-      return operand(0);
-    if (auto broadcast = dyn_cast<triton::BroadcastOp>(op)) {
-      AxisFacts facts = operand(0);
-      auto srcShape = cast<RankedTensorType>(broadcast.getSrc().getType())
-                          .getShape();
-      for (unsigned d = 0; d < rank; ++d)
-        if (srcShape[d] == 1 && shape[d] != 1) {
-          facts.contiguity[d] = 1;
-          facts.constancy[d] = shape[d];
-        }
-      return facts;
-    }
-    if (auto expand = dyn_cast<triton::ExpandDimsOp>(op)) {
-      AxisFacts facts = operand(0);
-      int64_t divisibility = kZeroDivisibility;
-      for (int64_t div : facts.divisibility)
-        divisibility = gcd(divisibility, div);
-      unsigned axis = expand.getAxis();
-      facts.contiguity.insert(facts.contiguity.begin() + axis, 1);
-      facts.divisibility.insert(facts.divisibility.begin() + axis,
-                                divisibility);
-      facts.constancy.insert(facts.constancy.begin() + axis, 1);
-      return facts;
-    }
-    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-      AxisFacts a = operand(0), b = operand(1);
-      bool ordered = cmp.getPredicate() != arith::CmpIPredicate::eq &&
-                     cmp.getPredicate() != arith::CmpIPredicate::ne;
-      AxisFacts facts = unknown(v);
-      for (unsigned d = 0; d < rank; ++d) {
-        int64_t constancy = gcd(a.constancy[d], b.constancy[d]);
-        // x < c with x running up by one from multiples of D and c a
-        // multiple of E: constant over aligned blocks of min(D, E).
-        if (ordered) {
-          if (b.constancy[d] == shape[d])
-            constancy = std::max(constancy, gcd(a.contiguity[d],
-                                                gcd(a.divisibility[d],
-                                                    b.divisibility[d])));
-          if (a.constancy[d] == shape[d])
-            constancy = std::max(constancy, gcd(b.contiguity[d],
-                                                gcd(b.divisibility[d],
-                                                    a.divisibility[d])));
-        }
-        facts.constancy[d] = constancy;
-      }
-      return facts;
-    }
-    if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op)) {
-      AxisFacts a = operand(0), b = operand(1);
-      AxisFacts facts = unknown(v);
-      for (unsigned d = 0; d < rank; ++d)
-        facts.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
-      return facts;
-    }
-    return unknown(v);
-  }
-
-  ConversionPatternRewriter &rewriter;
-  const InductionDivisibility &inductions;
-  llvm::DenseMap<Value, AxisFacts> memo;
-};
 
 /// Registers accessed together by one memory instruction: consecutive
 /// registers that hold consecutive elements of one dimension, as far as the
@@ -568,23 +300,6 @@ struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
 };
 
 } // namespace
-
-InductionDivisibility
-mlir::triton_musa::computeInductionDivisibility(ModuleOp module) {
-  InductionDivisibility inductions;
-  module.walk([&](scf::ForOp loop) {
-    APInt lower, step;
-    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lower)) ||
-        !matchPattern(loop.getStep(), m_ConstantInt(&step)))
-      return;
-    // iv = lower + k * step: a multiple of every power of two dividing both.
-    int64_t divisibility = std::min(powerOfTwoFactor(lower.getSExtValue()),
-                                    powerOfTwoFactor(step.getSExtValue()));
-    if (divisibility > 1)
-      inductions[loop.getInductionVar()] = divisibility;
-  });
-  return inductions;
-}
 
 void mlir::triton_musa::populateLoadStoreOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,

@@ -9,6 +9,7 @@
 #ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PATTERNTRITONGPUOPTOLLVM_H
 #define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_PATTERNTRITONGPUOPTOLLVM_H
 
+#include "conversion/TritonGPUToMUSA/AxisAnalysis.h"
 #include "conversion/TritonGPUToMUSA/TypeConverter.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 #include "target/TargetInfo.h"
@@ -80,23 +81,20 @@ void populateBarrierOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 
-/// tt.load, tt.store (pointers and tensors of pointers), tt.addptr.
-/// The power of two dividing each scf.for induction variable whose lower
-/// bound and step are constants (`for i in range(0, n, BLOCK)`), computed
-/// before the conversion turns the loops into branches: the loads' and
-/// stores' axis analysis (their vector width) reads it.
-using InductionDivisibility = llvm::DenseMap<Value, int64_t>;
-InductionDivisibility computeInductionDivisibility(ModuleOp module);
+/// tt.load, tt.store (pointers and tensors of pointers), tt.addptr. The
+/// vector width of an access comes from the axis analysis, which reads
+/// `inductions`.
 void populateLoadStoreOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo, const InductionDivisibility &inductions);
 
 /// arith/math elementwise ops and arith.constant on tensors; the scalar
 /// arith/math -> LLVM patterns of upstream MLIR; tt.bitcast, tt.int_to_ptr,
-/// tt.ptr_to_int, tt.mulhiui, tt.precise_sqrt, tt.precise_divf.
+/// tt.ptr_to_int, tt.mulhiui, tt.precise_sqrt, tt.precise_divf. Registers
+/// the axis analysis proves equal are computed once.
 void populateElementwiseOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo);
+    const TargetInfo &targetInfo, const InductionDivisibility &inductions);
 
 /// ttg.convert_layout (register, warp-shuffle or shared-memory paths).
 void populateConvertLayoutOpToLLVMPatterns(

@@ -18,11 +18,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // PROXY-COUNT-2: llvm.call @llvm.nvvm.div.full(%{{.*}}, %{{.*}}) {{.*}}: (f32, f32) -> f32
   // PROXY-NOT: llvm.fdiv %{{.*}} : f32
   // PROXY: llvm.fdiv %{{.*}}, %{{.*}} : f64
-  tt.func public @divide(%x: f32, %y: f32, %u: f64, %v: f64, %out: !tt.ptr<f32>, %out64: !tt.ptr<f64>) {
-    %xs = tt.splat %x : f32 -> tensor<256xf32, #blocked>
+  tt.func public @divide(%y: f32, %v: f64, %out: !tt.ptr<f32>, %out64: !tt.ptr<f64>) {
+    // Dividends that vary per register: no register repeats another.
+    %i = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %xs = arith.sitofp %i : tensor<256xi32, #blocked> to tensor<256xf32, #blocked>
     %ys = tt.splat %y : f32 -> tensor<256xf32, #blocked>
     %q = arith.divf %xs, %ys : tensor<256xf32, #blocked>
-    %us = tt.splat %u : f64 -> tensor<256xf64, #blocked>
+    %us = arith.sitofp %i : tensor<256xi32, #blocked> to tensor<256xf64, #blocked>
     %vs = tt.splat %v : f64 -> tensor<256xf64, #blocked>
     %r = arith.divf %us, %vs : tensor<256xf64, #blocked>
     %p = tt.splat %out : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #blocked>

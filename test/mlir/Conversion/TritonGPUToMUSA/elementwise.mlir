@@ -1,6 +1,8 @@
 // arith/math on tensors: the op is applied to each of the thread's registers
 // and the scalar copies are lowered by the upstream arith/math -> LLVM
-// patterns; splat constants fill every register.
+// patterns; splat constants fill every register. The inputs vary per
+// register (make_range), so that no register repeats another
+// (elementwise-dedup.mlir).
 // RUN: musa-opt %s -split-input-file -convert-tritongpu-to-musa=arch=mp_31 -o %t.mp_31.mlir
 // RUN: FileCheck %s --input-file=%t.mp_31.mlir
 
@@ -15,9 +17,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: llvm.insertvalue %{{.*}}[1] : !llvm.struct<(i1, i1)>
   // CHECK-COUNT-2: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, f32
   // CHECK-COUNT-2: llvm.fptosi %{{.*}} : f32 to i32
-  tt.func public @float_ops(%x: f32) {
+  tt.func public @float_ops() {
     %half = arith.constant dense<5.000000e-01> : tensor<256xf32, #blocked>
-    %xs = tt.splat %x : f32 -> tensor<256xf32, #blocked>
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %xs = arith.sitofp %r : tensor<256xi32, #blocked> to tensor<256xf32, #blocked>
     %m = arith.mulf %xs, %half fastmath<fast> : tensor<256xf32, #blocked>
     %e = math.exp2 %m : tensor<256xf32, #blocked>
     %c = arith.cmpf olt, %e, %half : tensor<256xf32, #blocked>
@@ -73,7 +76,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %q = tt.int_to_ptr %i : i64 -> !tt.ptr<f32>
     %b = tt.bitcast %f : f32 -> i32
     %h = tt.mulhiui %x, %x : i32
-    %fs = tt.splat %f : f32 -> tensor<256xf32, #blocked>
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %fs = arith.sitofp %r : tensor<256xi32, #blocked> to tensor<256xf32, #blocked>
     %s = tt.precise_sqrt %fs : tensor<256xf32, #blocked>
     %d = tt.precise_divf %s, %fs : tensor<256xf32, #blocked>
     tt.return
@@ -97,10 +101,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK-NEXT: llvm.intr.exp2
   // CHECK-NOT: llvm.intr.exp(%{{.*}}) : (f32)
   // CHECK: llvm.intr.exp(%{{.*}}) : (f64) -> f64
-  tt.func public @exp_ops(%x: f32, %y: f64) {
-    %xs = tt.splat %x : f32 -> tensor<256xf32, #blocked>
+  tt.func public @exp_ops() {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %xs = arith.sitofp %r : tensor<256xi32, #blocked> to tensor<256xf32, #blocked>
     %e = math.exp %xs : tensor<256xf32, #blocked>
-    %ys = tt.splat %y : f64 -> tensor<256xf64, #blocked>
+    %ys = arith.sitofp %r : tensor<256xi32, #blocked> to tensor<256xf64, #blocked>
     %f = math.exp %ys : tensor<256xf64, #blocked>
     tt.return
   }

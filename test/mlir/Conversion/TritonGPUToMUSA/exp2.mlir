@@ -21,11 +21,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // PROXY-COUNT-2: llvm.intr.exp2(%{{.*}}) : (f32) -> f32
   // PROXY-NOT: llvm.nvvm.ex2
   // PROXY: llvm.intr.exp2(%{{.*}}) : (f64) -> f64
-  tt.func public @exponentials(%x: f32, %u: f64, %out: !tt.ptr<f32>, %out64: !tt.ptr<f64>) {
-    %xs = tt.splat %x : f32 -> tensor<256xf32, #blocked>
+  tt.func public @exponentials(%out: !tt.ptr<f32>, %out64: !tt.ptr<f64>) {
+    // Inputs that vary per register: no register repeats another.
+    %i = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %xs = arith.sitofp %i : tensor<256xi32, #blocked> to tensor<256xf32, #blocked>
     %e2 = math.exp2 %xs : tensor<256xf32, #blocked>
     %e = math.exp %e2 : tensor<256xf32, #blocked>
-    %us = tt.splat %u : f64 -> tensor<256xf64, #blocked>
+    %us = arith.sitofp %i : tensor<256xi32, #blocked> to tensor<256xf64, #blocked>
     %d = math.exp2 %us : tensor<256xf64, #blocked>
     %p = tt.splat %out : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #blocked>
     tt.store %p, %e : tensor<256x!tt.ptr<f32>, #blocked>

@@ -125,3 +125,68 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Rows of a 2-D tile, `base + rows[:, None] * stride + cols[None, :]`: a
+// row's first element is aligned only as far as the stride is. Each thread
+// loads 4 consecutive f32 of one row: <4 x f32> with a stride divisible by
+// 16, scalar loads with an unknown stride (a row index times an odd stride
+// is odd, whatever divides the first row index).
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @rows_aligned_stride(
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+  // CHECK-LABEL: llvm.func @rows_unknown_stride(
+  // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+  // CHECK-NOT: vector<4xf32>
+  // CHECK-LABEL: llvm.func @rows_scaled_first(
+  // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+  // CHECK-NOT: vector<4xf32>
+  // CHECK: llvm.return
+  tt.func public @rows_aligned_stride(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %stride: i32 {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %re = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<16x1xi32, #blocked>
+    %rows = tt.broadcast %re : tensor<16x1xi32, #blocked> -> tensor<16x32xi32, #blocked>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %ce = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %cols = tt.broadcast %ce : tensor<1x32xi32, #blocked> -> tensor<16x32xi32, #blocked>
+    %s = tt.splat %stride : i32 -> tensor<16x32xi32, #blocked>
+    %ro = arith.muli %rows, %s : tensor<16x32xi32, #blocked>
+    %o = arith.addi %ro, %cols : tensor<16x32xi32, #blocked>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x32x!tt.ptr<f32>, #blocked>
+    %p = tt.addptr %x, %o : tensor<16x32x!tt.ptr<f32>, #blocked>, tensor<16x32xi32, #blocked>
+    %v = tt.load %p : tensor<16x32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+  tt.func public @rows_unknown_stride(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %stride: i32) {
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %re = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<16x1xi32, #blocked>
+    %rows = tt.broadcast %re : tensor<16x1xi32, #blocked> -> tensor<16x32xi32, #blocked>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %ce = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %cols = tt.broadcast %ce : tensor<1x32xi32, #blocked> -> tensor<16x32xi32, #blocked>
+    %s = tt.splat %stride : i32 -> tensor<16x32xi32, #blocked>
+    %ro = arith.muli %rows, %s : tensor<16x32xi32, #blocked>
+    %o = arith.addi %ro, %cols : tensor<16x32xi32, #blocked>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x32x!tt.ptr<f32>, #blocked>
+    %p = tt.addptr %x, %o : tensor<16x32x!tt.ptr<f32>, #blocked>, tensor<16x32xi32, #blocked>
+    %v = tt.load %p : tensor<16x32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }  // The same with the rows scaled before expand_dims: rows * stride.
+  tt.func public @rows_scaled_first(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %stride: i32) {
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %s = tt.splat %stride : i32 -> tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %ro = arith.muli %r, %s : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %re = tt.expand_dims %ro {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<16x1xi32, #blocked>
+    %rows = tt.broadcast %re : tensor<16x1xi32, #blocked> -> tensor<16x32xi32, #blocked>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %ce = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %cols = tt.broadcast %ce : tensor<1x32xi32, #blocked> -> tensor<16x32xi32, #blocked>
+    %o = arith.addi %rows, %cols : tensor<16x32xi32, #blocked>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x32x!tt.ptr<f32>, #blocked>
+    %p = tt.addptr %x, %o : tensor<16x32x!tt.ptr<f32>, #blocked>, tensor<16x32xi32, #blocked>
+    %v = tt.load %p : tensor<16x32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
