@@ -332,8 +332,19 @@ public:
 struct GlobalAccessWords {
   Type wordType;
   unsigned words;
-  StringRef suffix;     // ".b32", ".v2.b32", ...
-  StringRef constraint; // "r" or "h"
+
+  /// ".b32", ".b16": the type of one word's move.
+  std::string wordSuffix() const {
+    return ".b" + std::to_string(wordType.getIntOrFloatBitWidth());
+  }
+  /// ".b32", ".v2.b32", ...: the type of the whole access.
+  std::string accessSuffix() const {
+    return (words > 1 ? ".v" + std::to_string(words) : "") + wordSuffix();
+  }
+  /// The inline-assembly register class of one word.
+  StringRef constraint() const {
+    return wordType.getIntOrFloatBitWidth() == 16 ? "h" : "r";
+  }
 };
 
 std::optional<GlobalAccessWords> getGlobalAccessWords(Type type) {
@@ -343,18 +354,11 @@ std::optional<GlobalAccessWords> getGlobalAccessWords(Type type) {
   else if (type.isIntOrFloat())
     bits = type.getIntOrFloatBitWidth();
   MLIRContext *ctx = type.getContext();
-  switch (bits) {
-  case 16:
-    return GlobalAccessWords{IntegerType::get(ctx, 16), 1, ".b16", "h"};
-  case 32:
-    return GlobalAccessWords{IntegerType::get(ctx, 32), 1, ".b32", "r"};
-  case 64:
-    return GlobalAccessWords{IntegerType::get(ctx, 32), 2, ".v2.b32", "r"};
-  case 128:
-    return GlobalAccessWords{IntegerType::get(ctx, 32), 4, ".v4.b32", "r"};
-  default:
-    return std::nullopt;
-  }
+  if (bits == 16)
+    return GlobalAccessWords{IntegerType::get(ctx, 16), 1};
+  if (bits == 32 || bits == 64 || bits == 128)
+    return GlobalAccessWords{IntegerType::get(ctx, 32), bits / 32};
+  return std::nullopt;
 }
 
 /// `value` (of an access type) as its PTX words, and back.
@@ -401,16 +405,16 @@ Value ProxyTargetInfo::loadGlobalIf(OpBuilder &b, Location loc, Type type,
   std::string text;
   llvm::raw_string_ostream os(text);
   for (unsigned i = 0; i < n; ++i)
-    os << "mov" << (words->constraint == "h" ? ".b16" : ".b32") << " $" << i
+    os << "mov" << words->wordSuffix() << " $" << i
        << ", $" << (n + 2 + i) << ";\n";
-  os << "@$" << n << " ld.global" << words->suffix << " "
+  os << "@$" << n << " ld.global" << words->accessSuffix() << " "
      << operandList(0, n) << ", [$" << (n + 1) << "];";
   std::string constraints;
   for (unsigned i = 0; i < n; ++i)
-    constraints += "=" + words->constraint.str() + ",";
+    constraints += "=" + words->constraint().str() + ",";
   constraints += "b,l";
   for (unsigned i = 0; i < n; ++i)
-    constraints += "," + words->constraint.str();
+    constraints += "," + words->constraint().str();
   SmallVector<Value> operands{pred, ptr};
   llvm::append_range(operands, toWords(b, loc, other, *words));
   Type resultType =
@@ -441,12 +445,11 @@ bool ProxyTargetInfo::storeGlobalIf(OpBuilder &b, Location loc, Value value,
   if (!words)
     return false;
   unsigned n = words->words;
-  std::string text = ("@$0 st.global" + words->suffix + " [$1], " +
-                      operandList(2, n) + ";")
-                         .str();
+  std::string text = "@$0 st.global" + words->accessSuffix() + " [$1], " +
+                     operandList(2, n) + ";";
   std::string constraints = "b,l";
   for (unsigned i = 0; i < n; ++i)
-    constraints += "," + words->constraint.str();
+    constraints += "," + words->constraint().str();
   SmallVector<Value> operands{pred, ptr};
   llvm::append_range(operands, toWords(b, loc, value, *words));
   emitPTX(b, loc, text, constraints, operands);
