@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -304,7 +305,7 @@ private:
 /// every result a kernel can observe is the same.
 class LockstepPlan {
 public:
-  enum class Effect { None, Load, Store, BlockBarrier, Unknown };
+  enum class Effect { None, Load, Store, BlockBarrier, Switch, Unknown };
 
   /// What `inst` does to the other threads' view of memory.
   static Effect classify(const llvm::Instruction &inst) {
@@ -329,6 +330,9 @@ public:
     llvm::StringRef name = callee->getName();
     if (name == abi::kBarrier || name == abi::kSharedBarrier)
       return Effect::BlockBarrier;
+    // The batch ends with the thread's turn and every pending store done.
+    if (name == kStoreBatch)
+      return Effect::Switch;
     // Ids and warp collectives touch no memory another thread can see.
     if (name == abi::kThreadId || name == abi::kBlockId ||
         name == abi::kNumBlocks || name == abi::kSharedBase ||
@@ -394,6 +398,7 @@ private:
         dirty = true;
         break;
       case Effect::BlockBarrier:
+      case Effect::Switch:
         dirty = false;
         break;
       }
@@ -539,6 +544,222 @@ void instrumentMemoryAccesses(llvm::Module &module,
           llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
       llvm::IRBuilder<>(slow).CreateCall(
           access.global ? checkGlobalNoSwitch : checkSharedNoSwitch, args);
+    }
+  }
+}
+
+/// A global or shared store the runtime can carry out from a batch record:
+/// simple (not volatile or atomic), of a whole number of bytes, at most 16.
+static llvm::StoreInst *batchableStore(llvm::Instruction &inst,
+                                       const llvm::DataLayout &dl) {
+  auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst);
+  if (!store || !store->isSimple())
+    return nullptr;
+  unsigned as = store->getPointerAddressSpace();
+  if (as != kGlobalAddressSpace && as != kSharedAddressSpace)
+    return nullptr;
+  llvm::Type *type = store->getValueOperand()->getType();
+  llvm::TypeSize bits = dl.getTypeSizeInBits(type);
+  if (bits.isScalable() || bits.getFixedValue() % 8 != 0 ||
+      dl.getTypeStoreSize(type).getFixedValue() > sizeof(StoreBatchRecord::value))
+    return nullptr;
+  return store;
+}
+
+/// Computation that may stay between the stores of a batch, or move above
+/// one (from a masked store's block): it touches no memory, has no effect
+/// and cannot trap.
+static bool isSpeculatablePure(const llvm::Instruction &inst) {
+  if (inst.isTerminator() || llvm::isa<llvm::PHINode, llvm::AllocaInst>(inst))
+    return false;
+  if (inst.mayReadOrWriteMemory() || inst.mayHaveSideEffects())
+    return false;
+  return llvm::isSafeToSpeculativelyExecute(&inst);
+}
+
+/// The store of `br`'s masked-store pattern, as MLIR's lowering of a masked
+/// store leaves it: `br %mask, %then, %join` where %then holds only pure
+/// computation, the store and `br %join`, and %join is entered from these
+/// two blocks only and has no phi.
+static llvm::StoreInst *maskedStore(llvm::BranchInst *br,
+                                    const llvm::DataLayout &dl) {
+  if (!br->isConditional())
+    return nullptr;
+  llvm::BasicBlock *from = br->getParent(), *then = br->getSuccessor(0),
+                   *join = br->getSuccessor(1);
+  if (then == from || join == from || then == join ||
+      then->getSinglePredecessor() != from ||
+      llvm::isa<llvm::PHINode>(join->front()) || !join->hasNPredecessors(2))
+    return nullptr;
+  auto *thenBr = llvm::dyn_cast<llvm::BranchInst>(then->getTerminator());
+  if (!thenBr || thenBr->isConditional() || thenBr->getSuccessor(0) != join)
+    return nullptr;
+  llvm::StoreInst *store = nullptr;
+  for (llvm::Instruction &inst : *then) {
+    if (&inst == thenBr)
+      break;
+    if (llvm::StoreInst *candidate = batchableStore(inst, dl); candidate && !store) {
+      store = candidate;
+      continue;
+    }
+    if (!isSpeculatablePure(inst))
+      return nullptr;
+  }
+  return store;
+}
+
+/// Replaces each run of two or more global and shared stores of a thread,
+/// with nothing but pure computation and masked-store branches between them
+/// (MLIR's lowering of one tl.store of several registers, or of consecutive
+/// tl.store), by one kStoreBatch call: every store is a turn for each thread
+/// of the block (lockstep, see the top of Runtime.cpp), the batch is one.
+/// The stores' values and addresses go to a record array, each masked one
+/// with its mask; the runtime checks them, and carries them out after every
+/// converged lane has logged its own, in statement order (Runtime.cpp).
+/// Runs before instrumentMemoryAccesses, which checks the stores left.
+void batchStores(llvm::Module &module, const llvm::Function &kernel) {
+  llvm::LLVMContext &ctx = module.getContext();
+  const llvm::DataLayout &dl = module.getDataLayout();
+  auto *i8 = llvm::Type::getInt8Ty(ctx);
+  auto *i32 = llvm::Type::getInt32Ty(ctx);
+  auto *i64 = llvm::Type::getInt64Ty(ctx);
+  auto *ptrTy = llvm::PointerType::get(ctx, 0);
+  constexpr uint64_t kRecordBytes = sizeof(StoreBatchRecord);
+  struct Item {
+    llvm::StoreInst *store;
+    llvm::BranchInst *mask; // the masked store's branch, or null
+    llvm::Value *enabled;   // its mask (the branch's condition), or null
+  };
+  struct Run {
+    llvm::SmallVector<Item> items;
+    llvm::Instruction *end = nullptr; // the batch goes before it
+  };
+  for (llvm::Function &fn : module) {
+    if (fn.isDeclaration())
+      continue;
+    llvm::SmallVector<Run> runs;
+    llvm::SmallPtrSet<llvm::BasicBlock *, 32> scanned;
+    for (llvm::BasicBlock &start : fn) {
+      if (scanned.contains(&start))
+        continue;
+      Run run;
+      auto finish = [&](llvm::Instruction *end) {
+        if (run.items.size() > 1) {
+          run.end = end;
+          runs.push_back(std::move(run));
+        }
+        run = Run();
+      };
+      // Follows straight-line code (blocks entered from their predecessor
+      // only) and masked-store branches from `start`.
+      llvm::BasicBlock *bb = &start;
+      llvm::BasicBlock::iterator it = bb->begin();
+      while (bb) {
+        scanned.insert(bb);
+        for (; !it->isTerminator(); ++it) {
+          if (llvm::StoreInst *store = batchableStore(*it, dl)) {
+            run.items.push_back({store, nullptr, nullptr});
+            continue;
+          }
+          if (isSpeculatablePure(*it))
+            continue;
+          finish(&*it);
+        }
+        auto *br = llvm::dyn_cast<llvm::BranchInst>(bb->getTerminator());
+        llvm::BasicBlock *next = nullptr;
+        if (br && !br->isConditional()) {
+          llvm::BasicBlock *succ = br->getSuccessor(0);
+          if (succ != &fn.getEntryBlock() && succ->getSinglePredecessor() == bb &&
+              !scanned.contains(succ))
+            next = succ;
+        } else if (br) {
+          if (llvm::StoreInst *store = maskedStore(br, dl);
+              store && !scanned.contains(br->getSuccessor(1))) {
+            run.items.push_back({store, br, br->getCondition()});
+            scanned.insert(br->getSuccessor(0));
+            next = br->getSuccessor(1);
+          }
+        }
+        if (!next) {
+          finish(bb->getTerminator());
+          break;
+        }
+        bb = next;
+        it = bb->begin();
+      }
+    }
+    if (runs.empty())
+      continue;
+    PointerProvenance provenance(kernel);
+    size_t most = 0;
+    for (const Run &run : runs)
+      most = std::max(most, run.items.size());
+    llvm::IRBuilder<> entry(&*fn.getEntryBlock().getFirstInsertionPt());
+    llvm::AllocaInst *records = entry.CreateAlloca(
+        llvm::ArrayType::get(i8, most * kRecordBytes), nullptr,
+        "store.batch");
+    records->setAlignment(llvm::Align(alignof(StoreBatchRecord)));
+    llvm::FunctionCallee batch = module.getOrInsertFunction(
+        kStoreBatch, llvm::Type::getVoidTy(ctx), i32, ptrTy, ptrTy);
+    for (Run &run : runs) {
+      // Static facts per store: bytes, alignment, check kind, space.
+      llvm::SmallVector<llvm::Constant *> info;
+      for (const Item &item : run.items) {
+        llvm::StoreInst *store = item.store;
+        bool shared = store->getPointerAddressSpace() == kSharedAddressSpace;
+        int32_t kind = int32_t(abi::AccessKind::Store);
+        if (!shared && provenance.mayBeLoaded(store->getPointerOperand()))
+          kind |= kLoadedPointerAccess;
+        uint64_t bytes =
+            dl.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
+        for (uint64_t field : {bytes, uint64_t(store->getAlign().value()),
+                               uint64_t(uint32_t(kind)), uint64_t(shared)})
+          info.push_back(llvm::ConstantInt::get(i32, field));
+      }
+      auto *infoType = llvm::ArrayType::get(i32, info.size());
+      auto *infoArray = new llvm::GlobalVariable(
+          module, infoType, /*isConstant=*/true,
+          llvm::GlobalValue::PrivateLinkage,
+          llvm::ConstantArray::get(infoType, info), "store.batch.info");
+      // The masked stores' blocks fold into the straight line (their pure
+      // computation moves above the branch, the branch goes).
+      for (const Item &item : run.items) {
+        if (!item.mask)
+          continue;
+        llvm::BasicBlock *then = item.mask->getSuccessor(0),
+                         *join = item.mask->getSuccessor(1);
+        for (llvm::Instruction &inst :
+             llvm::make_early_inc_range(llvm::make_range(
+                 then->begin(), then->getTerminator()->getIterator())))
+          if (&inst != item.store)
+            inst.moveBefore(item.mask->getIterator());
+        item.store->moveBefore(item.mask->getIterator());
+        join->removePredecessor(then);
+        llvm::BranchInst::Create(join, item.mask->getIterator());
+        item.mask->eraseFromParent();
+        then->eraseFromParent();
+      }
+      llvm::IRBuilder<> b(run.end);
+      for (auto [i, item] : llvm::enumerate(run.items)) {
+        llvm::StoreInst *store = item.store;
+        auto field = [&](uint64_t offset) {
+          return b.CreateConstInBoundsGEP1_64(i8, records,
+                                              i * kRecordBytes + offset);
+        };
+        b.CreateAlignedStore(b.CreatePtrToInt(store->getPointerOperand(), i64),
+                             field(offsetof(StoreBatchRecord, address)),
+                             llvm::Align(8));
+        llvm::Value *enabled =
+            item.enabled ? b.CreateZExt(item.enabled, i64) : b.getInt64(1);
+        b.CreateAlignedStore(enabled, field(offsetof(StoreBatchRecord, enabled)),
+                             llvm::Align(8));
+        b.CreateAlignedStore(store->getValueOperand(),
+                             field(offsetof(StoreBatchRecord, value)),
+                             llvm::Align(1));
+      }
+      b.CreateCall(batch, {b.getInt32(run.items.size()), infoArray, records});
+      for (const Item &item : run.items)
+        item.store->eraseFromParent();
     }
   }
 }
@@ -901,6 +1122,7 @@ EmulatedKernel::load(const std::string &llvmDialectText,
     kernel->params.push_back(kind);
   }
 
+  batchStores(*llvmModule, *kernelFn);
   instrumentMemoryAccesses(*llvmModule, *kernelFn);
   guardIntegerDivisions(*llvmModule);
   addEntryTrampoline(*llvmModule, *kernelFn);

@@ -230,6 +230,20 @@ struct Worker {
   int32_t recordedBarriers = 0; // async_bar_record's count, 0: none
   uint64_t tmeStores = 0, tmeCommits = 0;
 
+  /// The stores of store batches (kStoreBatch) not yet carried out: each
+  /// batch's records after its header (see emuStoreBatch).
+  struct PendingBatch {
+    uint32_t tid, count;
+    size_t first; // its first store in pendingStores
+  };
+  struct PendingStore {
+    char *address;
+    uint32_t bytes; // 0: masked off
+    alignas(16) char value[16];
+  };
+  std::vector<PendingBatch> pendingBatches;
+  std::vector<PendingStore> pendingStores;
+
   /// Set by a failing fiber; the block stops and the launch reports it.
   bool failed = false;
   std::string error;
@@ -862,6 +876,80 @@ static void emuCheckShared(const void *address, uint64_t bytes, uint64_t align,
                            int32_t kind) {
   lockstepYield();
   checkShared(address, bytes, align, kind);
+}
+
+/// Carries out the pending store batches, statement by statement (store i
+/// of every batch, in thread order, before store i + 1 of any), which for
+/// converged lanes is the order of one turn per store.
+static void flushPendingStores(Worker &w) {
+  if (w.pendingBatches.empty())
+    return;
+  auto byThread = [](const Worker::PendingBatch &a,
+                     const Worker::PendingBatch &b) { return a.tid < b.tid; };
+  if (!std::is_sorted(w.pendingBatches.begin(), w.pendingBatches.end(),
+                      byThread))
+    std::stable_sort(w.pendingBatches.begin(), w.pendingBatches.end(),
+                     byThread);
+  uint32_t most = 0;
+  for (const Worker::PendingBatch &batch : w.pendingBatches)
+    most = std::max(most, batch.count);
+  for (uint32_t i = 0; i < most; ++i)
+    for (const Worker::PendingBatch &batch : w.pendingBatches) {
+      if (i >= batch.count)
+        continue;
+      const Worker::PendingStore &store = w.pendingStores[batch.first + i];
+      std::memcpy(store.address, store.value, store.bytes);
+    }
+  w.pendingBatches.clear();
+  w.pendingStores.clear();
+}
+
+/// kStoreBatch: `count` stores of the calling thread in one turn. They are
+/// checked and logged, the thread yields (every converged lane logs its
+/// own meanwhile), and the first logging thread to resume carries out every
+/// logged store in statement order. A thread that logged is suspended until
+/// then, so its stores take effect before it does anything else; another
+/// thread that runs meanwhile is not converged with it (it would be logging
+/// at the same batch) and may see the stores before or after, as with any
+/// order of unsynchronized threads. The race check keeps one turn per store,
+/// so that it records each access as it happens.
+static void emuStoreBatch(int32_t count, const StoreBatchInfo *info,
+                          const StoreBatchRecord *records) {
+  Worker &w = *tlsWorker;
+  auto n = uint32_t(count);
+  auto check = [&](uint32_t i) {
+    void *address = reinterpret_cast<void *>(records[i].address);
+    if (info[i].shared)
+      checkShared(address, info[i].bytes, info[i].align, info[i].kind);
+    else
+      checkGlobal(address, info[i].bytes, info[i].align, info[i].kind);
+  };
+  if (w.config->raceCheck) {
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!records[i].enabled)
+        continue;
+      lockstepYield();
+      check(i);
+      std::memcpy(reinterpret_cast<char *>(records[i].address),
+                  records[i].value, info[i].bytes);
+    }
+    // The turn the next access would have taken (the batch ends clean).
+    lockstepYield();
+    return;
+  }
+  for (uint32_t i = 0; i < n; ++i)
+    if (records[i].enabled)
+      check(i);
+  w.pendingBatches.push_back({tlsFiber->tid, n, w.pendingStores.size()});
+  for (uint32_t i = 0; i < n; ++i) {
+    Worker::PendingStore store;
+    store.address = reinterpret_cast<char *>(records[i].address);
+    store.bytes = records[i].enabled ? info[i].bytes : 0;
+    std::memcpy(store.value, records[i].value, sizeof(store.value));
+    w.pendingStores.push_back(store);
+  }
+  lockstepYield();
+  flushPendingStores(w);
 }
 
 /// An asynchronous global->shared copy (llvm.musa.memcpy.g2s): both sides
@@ -1675,6 +1763,7 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {abi::kWarpSync.data(), reinterpret_cast<void *>(&emuWarpSync)},
       {abi::kShuffle.data(), reinterpret_cast<void *>(&emuShuffle)},
       {kShuffleBatch, reinterpret_cast<void *>(&emuShuffleBatch)},
+      {kStoreBatch, reinterpret_cast<void *>(&emuStoreBatch)},
       {kShuffleBatchUniform,
        reinterpret_cast<void *>(&emuShuffleBatchUniform)},
       {abi::kBallot.data(), reinterpret_cast<void *>(&emuBallot)},
@@ -1868,6 +1957,9 @@ static bool runBlock(Worker &w) {
   w.asyncBarriers.fill(AsyncBarrier());
   w.recordedBarriers = 0;
   w.tmeStores = w.tmeCommits = 0;
+  // A failed block may leave its batches' stores behind.
+  w.pendingBatches.clear();
+  w.pendingStores.clear();
   for (Warp &warp : w.warps)
     warp.gen = 0;
   if (config.raceCheck)

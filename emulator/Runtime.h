@@ -111,6 +111,29 @@ constexpr const char *kShuffleBatch = "__musa_emu_shuffle_batch";
 constexpr const char *kShuffleBatchUniform =
     "__musa_emu_shuffle_batch_uniform";
 
+/// A run of global and shared stores of one thread with nothing but pure
+/// computation between them (masked ones included), carried out in one
+/// turn: `void (i32 count, const StoreBatchInfo *info, StoreBatchRecord
+/// *records)`. The instrumentation (Emulator.cpp) replaces such runs by one
+/// call; the runtime keeps what converged lanes store in statement order.
+constexpr const char *kStoreBatch = "__musa_emu_store_batch";
+
+/// What the instrumentation knows of store i of a batch (a constant array;
+/// the field order is the instrumentation's).
+struct StoreBatchInfo {
+  uint32_t bytes, align;
+  int32_t kind;      // the check's kind bits (a store, maybe via a loaded pointer)
+  uint32_t shared;   // 1: shared memory, 0: global
+};
+
+/// What store i of a batch does at run time, written by the kernel before
+/// the call: the address, whether the store happens (its mask), the value.
+struct StoreBatchRecord {
+  uint64_t address;
+  uint64_t enabled;
+  alignas(16) char value[16];
+};
+
 /// `ptr __musa_emu_fast_bounds()`: the calling thread's FastBounds, which
 /// the instrumentation reads to pass, without a call, the checks that need
 /// no switch where an access lies inside them (anything else calls the
