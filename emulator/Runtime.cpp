@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <atomic>
 #include <condition_variable>
 #include <cstdarg>
@@ -2101,6 +2102,7 @@ public:
       std::lock_guard<std::mutex> lock(mutex);
       for (Task &task : tasks)
         queue.push_back(&task);
+      queued.store(queue.size(), std::memory_order_relaxed);
       for (; idle < queue.size(); ++idle)
         std::thread([this] { serve(); }).detach();
     }
@@ -2110,6 +2112,7 @@ public:
     job();
     std::unique_lock<std::mutex> lock(mutex);
     llvm::erase_if(queue, [&](Task *task) { return task->group == &group; });
+    queued.store(queue.size(), std::memory_order_relaxed);
     group.finished.wait(lock, [&] { return group.running == 0; });
   }
 
@@ -2129,6 +2132,7 @@ private:
       wake.wait(lock, [&] { return !queue.empty(); });
       Task task = *queue.front();
       queue.pop_front();
+      queued.store(queue.size(), std::memory_order_relaxed);
       --idle;
       ++task.group->running;
       lock.unlock();
@@ -2137,8 +2141,31 @@ private:
       ++idle;
       if (--task.group->running == 0)
         task.group->finished.notify_all();
+      if (queue.empty()) {
+        // Launches come back to back (a benchmark, a test suite): a thread
+        // that waits a little before it sleeps is still running, on its own
+        // core, when the next one starts; one woken from sleep often starts
+        // on the launching thread's core and takes no block from it.
+        lock.unlock();
+        auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+        while (queued.load(std::memory_order_relaxed) == 0 &&
+               std::chrono::steady_clock::now() < until)
+          pause();
+        lock.lock();
+      }
     }
   }
+
+  static void pause() {
+#if defined(__x86_64__)
+    _mm_pause();
+#else
+    std::this_thread::yield();
+#endif
+  }
+
+  static constexpr std::chrono::microseconds kSpinBeforeSleep{500};
+  std::atomic<size_t> queued{0}; // queue.size(), read without the lock
 
   std::mutex mutex;
   std::condition_variable wake;

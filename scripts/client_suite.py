@@ -95,6 +95,36 @@ LIGER = Client(
                      "max error of Liger's weight/bias grads is 0.027/0.028, of torch's bf16 ones 0.052/0.072 "
                      "(2-8-64 case, mp_31 and mp_22 alike)"),
         Expected(
+            pattern=r"^test/transformers/test_cross_entropy\.py::test_correctness_with_z_loss_with_other_params_once"
+                    r"\[0\.2--42-sum-.*-dtype1-1e-08-1e-06-", outcome="failed",
+            message=r"Number of mismatched elements",
+            reason="a torch CPU limitation: with reduction='sum' the fp32 gradients (about 1e-3) are compared at "
+                   "atol 1e-8, rtol 1e-6, below what fp32 rounding of the reference reaches: torch's CPU "
+                   "cross-entropy gradient is further from the exact one than Liger's, and the two differ by "
+                   "more than the tolerance",
+            evidence="the test's inputs (3-423-32000, label smoothing 0.2, lse_square_scale 1e-4, seed 0): max |grad "
+                     "- fp64 grad| is 4.2e-8 for Liger on the emulator and 7.9e-8 for torch's CPU fp32 reference; "
+                     "the 'mean' cases of the same test (the gradients divided by N) pass"),
+        Expected(
+            pattern=r"^test/transformers/test_cross_entropy\.py::test_correctness_not_last_layer_with_other_params"
+                    r"\[1\.0-dtype1-1e-08-1e-05-sum-", outcome="failed", message=r"^assert False",
+            reason="a torch CPU limitation: with reduction='sum', softcap 30 and label smoothing, torch's CPU fp32 "
+                   "reference gradient is outside the test's tolerance (atol 1e-8, rtol 1e-5) of the exact "
+                   "gradient, Liger's is inside it",
+            evidence="the test's inputs (3-423-32000, ignore_index -100, lse_square_scale 1e-4, label smoothing 0.1, "
+                     "softcap 30, seed 0): max |grad - fp64 grad| is 3.7e-7 for Liger on the emulator (allclose to "
+                     "fp64 at the test's tolerance) and 7.2e-7 for torch (not allclose); the 'mean' cases pass"),
+        Expected(
+            pattern=r"^test/transformers/test_cross_entropy\.py::test_correctness_with_forward_only"
+                    r"\[dtype1-1\.0-0\.01-0\.01-mean-2-4096-32000-", outcome="failed",
+            message=r"allclose.*\(tensor\(inf, dtype=torch\.float16\), tensor\(10\.88",
+            reason="a torch CPU limitation: the reference, torch's CPU fp16 cross_entropy with reduction='mean', "
+                   "sums the 8192 row losses (about 10.9 each, 89000 in all) in fp16 before it divides, and returns "
+                   "inf; Liger divides each row's loss first and returns 10.88",
+            evidence="torch.manual_seed(0); x = torch.randn(8192, 32000, dtype=torch.float16); t = "
+                     "torch.randint(0, 32000, (8192,)); torch.nn.functional.cross_entropy(x, t) is inf on the CPU, "
+                     "the same in fp32 is 10.88; the 3-423 case (1269 rows, no overflow) passes"),
+        Expected(
             pattern=r"^test/transformers/test_dyt\.py::", outcome="failed",
             message=r"UnboundLocalError: cannot access local variable 'NUM_SMS'",
             reason="the client has no CPU path here: liger_dyt_bwd sets NUM_SMS only for infer_device() in "
