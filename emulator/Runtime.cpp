@@ -1175,9 +1175,9 @@ static void forEachBoxRun(
             granule == ~uint64_t(0) ? ~uint64_t(0)
                                     : (shared / granule + 1) * granule;
         int64_t limit = std::min<int64_t>(box[0] - i, dim0 - g);
-        while (count < limit &&
-               shared + uint64_t((count + 1) * elemBytes) <= granuleEnd)
-          ++count;
+        uint64_t inGranule = (granuleEnd - shared) / uint64_t(elemBytes);
+        count = std::max<int64_t>(
+            1, inGranule < uint64_t(limit) ? int64_t(inGranule) : limit);
       }
       uint64_t global =
           uint64_t(desc[abi::kTMEDescBase] + rowOffset + g * stride0);
@@ -1735,15 +1735,37 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
       readSQMMAOperands(w, elemBytes, aOffsets, a.data(), value);
       readSQMMAOperands(w, elemBytes, bOffsets, b.data(), value);
     }
+    // The tile's columns go in the order col % 8, then col / 8: a thread's
+    // registers of one row of the fragment (columns lane % 8 + 8 * j) are
+    // then side by side in `c` and move as one copy. B's columns are
+    // permuted the same way; every element's sum is unchanged.
+    uint32_t colGroups = N / 8, rowGroups = M / 16;
+    thread_local std::vector<float> permutedB;
+    permutedB.resize(b.size());
+    for (uint32_t kk = 0; kk < K; ++kk) {
+      const float *from = b.data() + size_t(kk) * N;
+      float *to = permutedB.data() + size_t(kk) * N;
+      for (uint32_t col = 0; col < N; ++col)
+        to[(col % 8) * colGroups + col / 8] = from[col];
+    }
+    // (sqmmaAccumulatorCoord: register rm * colGroups + j of a thread is
+    // in one row, at column col0 + 8 * j.)
+    auto fragmentRow = [&](uint32_t t, uint32_t rm) {
+      uint32_t place = where[size_t(t) * regs + rm * colGroups];
+      return c.data() + size_t(place / N) * N + (place % N % 8) * colGroups;
+    };
     for (uint32_t t = 0; t < squadThreads; ++t)
-      for (uint32_t r = 0; r < regs; ++r)
-        c[where[size_t(t) * regs + r]] = static_cast<float *>(accOf(t))[r];
+      for (uint32_t rm = 0; rm < rowGroups; ++rm)
+        std::memcpy(fragmentRow(t, rm),
+                    static_cast<float *>(accOf(t)) + rm * colGroups,
+                    colGroups * sizeof(float));
     // Products of these inputs are exact in f32; one rounding per add, in
     // k order for every element.
-    addTileProducts(c.data(), a.data(), b.data(), M, N, K);
+    addTileProducts(c.data(), a.data(), permutedB.data(), M, N, K);
     for (uint32_t t = 0; t < squadThreads; ++t)
-      for (uint32_t r = 0; r < regs; ++r)
-        static_cast<float *>(accOf(t))[r] = c[where[size_t(t) * regs + r]];
+      for (uint32_t rm = 0; rm < rowGroups; ++rm)
+        std::memcpy(static_cast<float *>(accOf(t)) + rm * colGroups,
+                    fragmentRow(t, rm), colGroups * sizeof(float));
   }
   squadBarrier();
 }
