@@ -73,8 +73,11 @@ LIGER = Client(
     requirement="liger-kernel==0.8.5",
     tests="test/transformers",
     # Liger's `dev` extra names these for its tests (transformers>=5.0.0); tokenizers and packaging come
-    # with transformers but are imported by test/utils.py directly.
-    test_deps=(("transformers", "transformers>=5.0.0"), ("tokenizers", "tokenizers"), ("packaging", "packaging")),
+    # with transformers but are imported by test/utils.py directly. transformers 5.23 removed the model
+    # output classes (Qwen2VLCausalLMOutputWithPast, Qwen2_5_VL..., Glm4vMoe...) that Liger 0.8.5's
+    # transformers/model/*.py import, so 14 tests of test_monkey_patch.py fail to import with it.
+    test_deps=(("transformers", "transformers>=5.0.0,<5.23"), ("tokenizers", "tokenizers"),
+               ("packaging", "packaging")),
     expected=(
         Expected(
             pattern=r"^test/transformers/test_tvd\.py$", outcome="collection",
@@ -124,6 +127,17 @@ LIGER = Client(
             evidence="torch.manual_seed(0); x = torch.randn(8192, 32000, dtype=torch.float16); t = "
                      "torch.randint(0, 32000, (8192,)); torch.nn.functional.cross_entropy(x, t) is inf on the CPU, "
                      "the same in fp32 is 10.88; the 3-423 case (1269 rows, no overflow) passes"),
+        Expected(
+            pattern=r"^test/transformers/test_kl_div\.py::test_torch_compile_matches_eager\[", outcome="failed",
+            message=r"InternalTorchDynamoError: AttributeError: 'constexpr' object has no attribute 'value'",
+            reason="a torch CPU limitation: torch.utils._triton.has_triton() is False on the CPU build (it asks for a "
+                   "CUDA or XPU device), so torch.compile does not capture Liger's kernel launch as a user-defined "
+                   "Triton kernel; dynamo traces into Triton's own JITFunction.run instead and fails there on a "
+                   "tl.constexpr, after the kernel compiled",
+            evidence="`python -c 'from torch.utils._triton import has_triton; print(has_triton())'` prints False "
+                     "(torch 2.13.0 CPU); the failure is in torch/_dynamo/variables/user_defined.py:1732 "
+                     "(as_python_constant: self.value.value) from triton/runtime/jit.py:727 (the used-globals check "
+                     "after the compile); with TRITON_INTERPRET=1 the same test fails too (InterpreterError)"),
         Expected(
             pattern=r"^test/transformers/test_dyt\.py::", outcome="failed",
             message=r"UnboundLocalError: cannot access local variable 'NUM_SMS'",
@@ -191,9 +205,26 @@ def fetch(client: Client, cache: Path) -> Path:
     return root
 
 
+def _satisfied(module: str, requirement: str) -> bool:
+    """Whether `module` imports here from a distribution whose version `requirement` admits."""
+    if importlib.util.find_spec(module) is None:
+        return False
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        from packaging.requirements import Requirement
+    except ImportError:  # no packaging yet: the module's presence is all that can be told
+        return True
+    req = Requirement(requirement)
+    try:
+        return req.specifier.contains(version(req.name), prereleases=True)
+    except PackageNotFoundError:
+        return False
+
+
 def install_test_deps(client: Client) -> None:
-    """pip-installs the requirements whose module its tests import is missing from this environment."""
-    missing = [req for module, req in client.test_deps if importlib.util.find_spec(module) is None]
+    """pip-installs the requirements its tests need that this environment lacks (or has another version of)."""
+    missing = [req for module, req in client.test_deps if not _satisfied(module, req)]
     if missing:
         subprocess.run([sys.executable, "-m", "pip", "install", *missing], check=True)
 
