@@ -42,6 +42,7 @@
 #include <tuple>
 
 #include <pthread.h>
+#include <sched.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -2119,7 +2120,7 @@ public:
   /// have returned.
   void run(unsigned copies, llvm::function_ref<void()> job) {
     Group group;
-    std::vector<Task> tasks(copies, Task{&group, job});
+    std::vector<Task> tasks(copies, Task{&group, job, currentCpu()});
     {
       std::lock_guard<std::mutex> lock(mutex);
       for (Task &task : tasks)
@@ -2146,7 +2147,41 @@ private:
   struct Task {
     Group *group;
     llvm::function_ref<void()> job;
+    int launcherCpu; // the core the launching thread ran on, or -1
   };
+
+  /// The core the calling thread runs on, or -1 where that is unknown.
+  static int currentCpu() {
+#if defined(__linux__)
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+  }
+
+  /// Runs `task` off the launching thread's core: a thread woken for a
+  /// launch is often placed on its waker's core, where the two share one
+  /// core for the whole launch; moving it there costs two system calls,
+  /// and only when it landed there.
+  static void runAwayFrom(const Task &task) {
+#if defined(__linux__)
+    cpu_set_t allowed;
+    if (task.launcherCpu < 0 || currentCpu() != task.launcherCpu ||
+        sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
+      task.job();
+      return;
+    }
+    cpu_set_t elsewhere = allowed;
+    CPU_CLR(task.launcherCpu, &elsewhere);
+    bool moved = CPU_COUNT(&elsewhere) > 0 &&
+                 sched_setaffinity(0, sizeof(elsewhere), &elsewhere) == 0;
+    task.job();
+    if (moved)
+      sched_setaffinity(0, sizeof(allowed), &allowed);
+#else
+    task.job();
+#endif
+  }
 
   void serve() {
     std::unique_lock<std::mutex> lock(mutex);
@@ -2158,7 +2193,7 @@ private:
       --idle;
       ++task.group->running;
       lock.unlock();
-      task.job();
+      runAwayFrom(task);
       lock.lock();
       ++idle;
       if (--task.group->running == 0)
