@@ -566,15 +566,19 @@ static llvm::StoreInst *batchableStore(llvm::Instruction &inst,
   return store;
 }
 
-/// Computation that may stay between the stores of a batch, or move above
-/// one (from a masked store's block): it touches no memory, has no effect
-/// and cannot trap.
-static bool isSpeculatablePure(const llvm::Instruction &inst) {
+/// Straight-line computation that touches no memory and has no effect (no
+/// terminator, phi or alloca): what the batching of shuffles and of stores
+/// may move across the calls they make.
+static bool touchesNothing(const llvm::Instruction &inst) {
   if (inst.isTerminator() || llvm::isa<llvm::PHINode, llvm::AllocaInst>(inst))
     return false;
-  if (inst.mayReadOrWriteMemory() || inst.mayHaveSideEffects())
-    return false;
-  return llvm::isSafeToSpeculativelyExecute(&inst);
+  return !inst.mayReadOrWriteMemory() && !inst.mayHaveSideEffects();
+}
+
+/// Computation that may stay between the stores of a batch, or move above
+/// one (from a masked store's block): it touches nothing and cannot trap.
+static bool isSpeculatablePure(const llvm::Instruction &inst) {
+  return touchesNothing(inst) && llvm::isSafeToSpeculativelyExecute(&inst);
 }
 
 /// The store of `br`'s masked-store pattern, as MLIR's lowering of a masked
@@ -796,14 +800,12 @@ void batchWarpShuffles(llvm::Module &module) {
   // Instructions that may move across a shuffle: no memory, no calls (but
   // intrinsics that touch nothing), no control flow.
   auto isPure = [](const llvm::Instruction &inst) {
-    if (inst.isTerminator() || llvm::isa<llvm::PHINode, llvm::AllocaInst>(inst))
-      return false;
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
       const llvm::Function *callee = call->getCalledFunction();
-      return callee && callee->isIntrinsic() && !call->mayReadOrWriteMemory() &&
-             !call->mayHaveSideEffects();
+      if (!callee || !callee->isIntrinsic())
+        return false;
     }
-    return !inst.mayReadOrWriteMemory() && !inst.mayHaveSideEffects();
+    return touchesNothing(inst);
   };
   for (llvm::Function &fn : module) {
     if (fn.isDeclaration())
