@@ -980,6 +980,34 @@ static void emuAsyncCopyLoadedSrc(void *dst, const void *src, int32_t bytes) {
   asyncCopy(dst, src, bytes, kLoadedPointerAccess);
 }
 
+/// A masked copy: the copy where `pred` holds; elsewhere what MUSA's lowering
+/// does instead, a plain shared store of zeros now (in lockstep and checked
+/// as the instrumented store would be), the source not read.
+static void asyncCopyOrZero(void *dst, const void *src, int32_t bytes,
+                            int32_t pred, int32_t loadedPointer) {
+  if (pred) {
+    asyncCopy(dst, src, bytes, loadedPointer);
+    return;
+  }
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    failThread(llvm::formatv("asynchronous copy of {0} bytes: 4, 8 or 16 "
+                             "bytes per copy",
+                             bytes));
+  lockstepYield();
+  checkShared(dst, uint64_t(bytes), uint64_t(bytes),
+              int32_t(abi::AccessKind::Store));
+  std::memset(dst, 0, size_t(bytes));
+}
+
+static void emuAsyncCopyOrZero(void *dst, const void *src, int32_t bytes,
+                               int32_t pred) {
+  asyncCopyOrZero(dst, src, bytes, pred, 0);
+}
+static void emuAsyncCopyOrZeroLoadedSrc(void *dst, const void *src,
+                                        int32_t bytes, int32_t pred) {
+  asyncCopyOrZero(dst, src, bytes, pred, kLoadedPointerAccess);
+}
+
 /// llvm.musa.memcpy.g2s.wait: lands the calling thread's copies, in order.
 static void emuAsyncCopyWait() {
   Fiber &f = *tlsFiber;
@@ -1817,6 +1845,10 @@ mlir::triton_musa::emulator::runtimeSymbols() {
       {abi::kAsyncCopy.data(), reinterpret_cast<void *>(&emuAsyncCopy)},
       {kAsyncCopyFromLoadedPointer,
        reinterpret_cast<void *>(&emuAsyncCopyLoadedSrc)},
+      {abi::kAsyncCopyOrZero.data(),
+       reinterpret_cast<void *>(&emuAsyncCopyOrZero)},
+      {kAsyncCopyOrZeroFromLoadedPointer,
+       reinterpret_cast<void *>(&emuAsyncCopyOrZeroLoadedSrc)},
       {abi::kSQMMADesc.data(), reinterpret_cast<void *>(&emuSqmmaDesc)},
       {abi::kSQMMA.data(), reinterpret_cast<void *>(&emuSqmma)},
       {abi::kSQMMAWait.data(), reinterpret_cast<void *>(&emuSqmmaWait)},

@@ -35,6 +35,9 @@
 //                                    asynchronous global->shared copy: checked
 //                                    and read now, written to shared memory
 //                                    at the thread's next
+//   __musa_emu_async_copy_or_zero(dst, src, bytes, pred)
+//                                    the copy where pred != 0; else zeros
+//                                    stored to dst at once, src not read
 //   __musa_emu_async_copy_wait()     which lands its pending copies
 //   __musa_emu_count(n)              adds n to the executed instructions
 //   __musa_emu_printf(format, ...)   device printf (C varargs), one line
@@ -91,6 +94,8 @@ constexpr int32_t kLoadedPointerAccess = 0x100;
 /// instrumentation renames such calls).
 constexpr const char *kAsyncCopyFromLoadedPointer =
     "__musa_emu_async_copy_loaded_src";
+constexpr const char *kAsyncCopyOrZeroFromLoadedPointer =
+    "__musa_emu_async_copy_or_zero_loaded_src";
 
 /// `__musa_emu_check_global` and `__musa_emu_check_shared` without the
 /// switch to the other threads first: the instrumentation (Emulator.cpp)

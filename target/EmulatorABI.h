@@ -34,6 +34,10 @@
 //   void   async_copy(ptr<3> dst, ptr<1> src, i32 bytes)
 //                                        source read now, written to dst at
 //                                        the thread's next async_copy_wait
+//   void   async_copy_or_zero(ptr<3> dst, ptr<1> src, i32 bytes, i32 pred)
+//                                        async_copy where pred != 0; where 0,
+//                                        src is not read and dst gets zeros
+//                                        at once (MUSA's masked-off store)
 //   void   async_copy_wait()             lands the thread's pending copies
 //   void   check_global(ptr<1>, i64 bytes, i64 align, i32 AccessKind)
 //   void   check_shared(ptr<3>, i64 bytes, i64 align, i32 AccessKind)
@@ -94,6 +98,8 @@ constexpr llvm::StringLiteral kSQMMADesc = "__musa_emu_sqmma_desc";
 constexpr llvm::StringLiteral kSQMMA = "__musa_emu_sqmma";
 constexpr llvm::StringLiteral kSQMMAWait = "__musa_emu_sqmma_wait";
 constexpr llvm::StringLiteral kAsyncCopy = "__musa_emu_async_copy";
+constexpr llvm::StringLiteral kAsyncCopyOrZero =
+    "__musa_emu_async_copy_or_zero";
 constexpr llvm::StringLiteral kAsyncCopyWait = "__musa_emu_async_copy_wait";
 // Functions the emulator itself inserts (instrumentation) or defines.
 constexpr llvm::StringLiteral kCheckGlobal = "__musa_emu_check_global";

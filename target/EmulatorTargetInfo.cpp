@@ -82,6 +82,18 @@ public:
     callFunction(b, loc, abi::kAsyncCopy, {},
                  {dst, src, i32Const(b, loc, bytes)}, CalleeKind::SideEffects);
   }
+  /// One runtime call where MUSA's lowering branches around the copy and a
+  /// zero store: the same effects (the zeros stored at once, the source not
+  /// read), without three host blocks per masked vector.
+  bool asyncCopyGlobalToSharedOrZero(OpBuilder &b, Location loc, Value dst,
+                                     Value src, unsigned bytes,
+                                     Value pred) const override {
+    Value flag = LLVM::ZExtOp::create(b, loc, b.getI32Type(), pred);
+    callFunction(b, loc, abi::kAsyncCopyOrZero, {},
+                 {dst, src, i32Const(b, loc, bytes), flag},
+                 CalleeKind::SideEffects);
+    return true;
+  }
   void asyncCopyWait(OpBuilder &b, Location loc) const override {
     callFunction(b, loc, abi::kAsyncCopyWait, {}, {}, CalleeKind::SideEffects);
   }

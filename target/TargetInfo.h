@@ -255,8 +255,9 @@ public:
                                        Value src, unsigned bytes) const = 0;
   /// As asyncCopyGlobalToShared where `pred` (i1) holds; where it does not,
   /// reads nothing and fills `dst` with zeros instead. One instruction on a
-  /// target whose copy takes a source size (returns true); false, emitting
-  /// nothing, where the caller must branch (MUSA's g2s has no source size).
+  /// target whose copy takes a source size, one runtime call on the emulator
+  /// (returns true); false, emitting nothing, where the caller must branch
+  /// (MUSA's g2s has no source size).
   virtual bool asyncCopyGlobalToSharedOrZero(OpBuilder &b, Location loc,
                                              Value dst, Value src,
                                              unsigned bytes,

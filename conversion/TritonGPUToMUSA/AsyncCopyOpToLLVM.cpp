@@ -12,9 +12,9 @@
 //    vector is not copied: the thread stores `other` (or zero) there with a
 //    plain store (on a target whose copy takes a source size, such as the
 //    GPU proxy's cp.async, a zero `other` is the copy's own zero fill
-//    instead). Vectors of fewer than 4 bytes are loaded and stored
-//    synchronously, which the wait semantics allow (the data just lands
-//    early). Cache modifiers and eviction policies are hints the g2s
+//    instead; the emulator does copy-or-zero in one runtime call). Vectors
+//    of fewer than 4 bytes are loaded and stored synchronously, which the
+//    wait semantics allow (the data just lands early). Cache modifiers and eviction policies are hints the g2s
 //    intrinsic has no operand for; they are dropped.
 //  - a commit group: nothing. MUSA has no copy groups.
 //  - a wait: TargetInfo::asyncCopyWait (`llvm.musa.memcpy.g2s.wait`), which

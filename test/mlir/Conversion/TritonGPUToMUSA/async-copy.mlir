@@ -67,18 +67,26 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // -----
 
 // A mask and no `other` (zeros): MUSA branches around each copy and stores
-// zeros where the mask is off; the proxy's cp.async takes a source size
-// instead (0 where the mask is off: nothing read, the 16 bytes zero-filled),
-// with no branch and no shared store.
+// zeros where the mask is off; the emulator makes each masked copy one
+// copy-or-zero call (the mask as its i32 operand), with no branch and no
+// shared store; the proxy's cp.async takes a source size instead (0 where the
+// mask is off: nothing read, the 16 bytes zero-filled), with no branch and no
+// shared store either.
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31"} {
   // CHECK-LABEL: llvm.func @copy_masked_zero
-  // CHECK: llvm.cond_br
+  // MUSA: llvm.cond_br
   // MUSA: llvm.call @llvm.musa.memcpy.g2s(
-  // EMU: llvm.call @__musa_emu_async_copy(
-  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // MUSA: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // EMU-NOT: llvm.cond_br
+  // EMU: %[[PRED:.*]] = llvm.zext %{{.*}} : i1 to i32
+  // EMU: llvm.call @__musa_emu_async_copy_or_zero(%{{.*}}, %{{.*}}, %{{.*}}, %[[PRED]]) : (!llvm.ptr<3>, !llvm.ptr<1>, i32, i32) -> ()
+  // EMU: %[[PRED2:.*]] = llvm.zext %{{.*}} : i1 to i32
+  // EMU: llvm.call @__musa_emu_async_copy_or_zero(%{{.*}}, %{{.*}}, %{{.*}}, %[[PRED2]]) : (!llvm.ptr<3>, !llvm.ptr<1>, i32, i32) -> ()
+  // EMU-NOT: llvm.store {{.*}} !llvm.ptr<3>
+  // EMU: llvm.return
   // PROXY-LABEL: llvm.func @copy_masked_zero
   // PROXY-NOT: llvm.cond_br
   // PROXY: %[[SIZE:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i32
