@@ -117,16 +117,19 @@ void bindEmulator(nb::module_ &m) {
 
   m.def(
       "emulator_load",
-      [](const std::string &text, bool countInstructions, unsigned optLevel) {
+      [](const std::string &text, bool countInstructions, unsigned optLevel,
+         bool fastCodegen) {
         LoadOptions options;
         options.countInstructions = countInstructions;
         options.optLevel = optLevel > 3 ? 3 : optLevel;
+        options.fastCodeGeneration = fastCodegen;
         return unwrap(EmulatedKernel::load(text, options));
       },
       nb::arg("llvm_dialect"), nb::arg("count_instructions") = false,
-      nb::arg("opt_level") = 2,
+      nb::arg("opt_level") = 2, nb::arg("fast_codegen") = false,
       "JIT-compiles the kernel of an LLVM-dialect module lowered for the "
-      "emulator target; raises EmulatorError.");
+      "emulator target; raises EmulatorError. `fast_codegen` generates the "
+      "host code without optimizing it (cheaper to compile, slower to run).");
 
   m.def(
       "emulator_load_cached",

@@ -87,8 +87,8 @@ class EmulatorUtils(RefusesCudaOnlyUtils):
     emulator section for what each number means here)."""
 
     def load_binary(self, name: str, kernel: bytes, shared: int, device: int) -> Tuple[Any, Any, int, int, int]:
-        from .emulator_launcher import load_kernel
-        loaded = load_kernel(kernel)
+        from .emulator_launcher import load_tiered_kernel
+        loaded = load_tiered_kernel(kernel)
         n_regs = emulated_registers_per_thread(loaded.num_warps * loaded.warp_size)
         # (module, function, n_regs, n_spills, n_max_threads): nothing is register-allocated for a device,
         # so nothing spills.

@@ -1,7 +1,10 @@
 """Loading and launching kernels on the CPU emulator: packs Triton's launch
 arguments (torch CPU tensors and scalars) into the parameter slots of a kernel
 JIT-compiled by the emulator (``_musa_mlir.emulator_load``), whose object code
-Triton's cache keeps for the next process (``load_kernel``)."""
+Triton's cache keeps for the next process (``load_kernel``). A kernel's first
+launches run host code compiled with LLVM's fast code generation; from the
+launch ``TRITON_MUSA_EMULATOR_TIER_UP`` (default 3) on, fully optimized code
+(``TieredKernel``)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from .environment import BOUNDS_ENV, bounds_check_warns, emulator_threads, object_cache_enabled, race_check
+from .environment import (BOUNDS_ENV, bounds_check_warns, emulator_threads, object_cache_enabled, race_check,
+                          tier_up_launch)
 from .live_tensors import LiveTensors
 
 # TRITON_MUSA_EMULATOR_BOUNDS=warn: the bytes of zeros around each tensor argument's copy that
@@ -256,34 +260,110 @@ def _host_target() -> str:
     return _musa_mlir.emulator_host_target()
 
 
-def _object_cache_key(text: str, count_instructions: bool) -> str:
-    """What the host object code of ``text`` depends on: the text, the instrumentation, our library
-    (the runtime it calls and the compiler that made it) and the host CPU it is compiled for."""
+def _object_cache_key(text: str, count_instructions: bool, fast_codegen: bool = False) -> str:
+    """What the host object code of ``text`` depends on: the text, the instrumentation, the code
+    generation tier, our library (the runtime it calls and the compiler that made it) and the host CPU
+    it is compiled for."""
     from .cache_key import library_digest
     digest = hashlib.sha256()
     for part in ("emulator-object-1", library_digest(), _host_target(),
-                 str(count_instructions), text):
+                 str(count_instructions), text) + (("fast-codegen",) if fast_codegen else ()):
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()
 
 
-def load_kernel(llvm_dialect: bytes | str, *, count_instructions: bool = False) -> Any:
+def _cached(key: str) -> Any:
+    """The kernel linked from the object code cached under ``key``, or None."""
+    from triton.runtime.cache import get_cache_manager
+    from .. import _musa_mlir
+    path = get_cache_manager(key).get_file(_OBJECT_FILE)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return _musa_mlir.emulator_load_cached(f.read())
+    except (OSError, _musa_mlir.EmulatorError):
+        return None  # unreadable or not an image of this library: compile again and replace it
+
+
+def load_kernel(llvm_dialect: bytes | str, *, count_instructions: bool = False, fast_codegen: bool = False) -> Any:
     """JIT-compiles a kernel for the emulator, or links its object code from Triton's cache, where an
-    earlier load (in any process) put it; TRITON_MUSA_EMULATOR_OBJECT_CACHE=0 always compiles."""
+    earlier load (in any process) put it; TRITON_MUSA_EMULATOR_OBJECT_CACHE=0 always compiles.
+    ``fast_codegen`` asks for quickly compiled host code (``emulator_load``'s), where the cache holds
+    none of either kind."""
     from .. import _musa_mlir
     text = llvm_dialect.decode() if isinstance(llvm_dialect, bytes) else llvm_dialect
     if not object_cache_enabled():
-        return _musa_mlir.emulator_load(text, count_instructions=count_instructions)
+        return _musa_mlir.emulator_load(text, count_instructions=count_instructions, fast_codegen=fast_codegen)
     from triton.runtime.cache import get_cache_manager
-    cache = get_cache_manager(_object_cache_key(text, count_instructions))
-    path = cache.get_file(_OBJECT_FILE)
-    if path is not None:
-        try:
-            with open(path, "rb") as f:
-                return _musa_mlir.emulator_load_cached(f.read())
-        except (OSError, _musa_mlir.EmulatorError):
-            pass  # unreadable or not an image of this library: compile again and replace it
-    kernel = _musa_mlir.emulator_load(text, count_instructions=count_instructions)
-    cache.put(kernel.cache_image(), _OBJECT_FILE, binary=True)
+    key = _object_cache_key(text, count_instructions, fast_codegen)
+    kernel = _cached(key)
+    if kernel is None:
+        kernel = _musa_mlir.emulator_load(text, count_instructions=count_instructions, fast_codegen=fast_codegen)
+        get_cache_manager(key).put(kernel.cache_image(), _OBJECT_FILE, binary=True)
     return kernel
+
+
+class TieredKernel:
+    """A kernel whose host code is compiled twice, as a JIT tiers up: its first launches run code from
+    LLVM's fast code generation (several times cheaper to compile, 10-40% slower to run), and the launch
+    ``tier_up`` compiles the fully optimized code that it and every later launch run. Both come from the
+    same optimized, instrumented host IR, so every check and the lockstep semantics are the same in both.
+    An autotuner's losing configs (two runs each) never pay for the full compile. Where the object
+    cache already holds the full code, it is used from the first launch."""
+
+    def __init__(self, llvm_dialect: bytes | str, tier_up: int) -> None:
+        self._text = llvm_dialect.decode() if isinstance(llvm_dialect, bytes) else llvm_dialect
+        self._tier_up = tier_up
+        self._launches = 0
+        full = _cached(_object_cache_key(self._text, False)) if object_cache_enabled() else None
+        self._optimized = full is not None or tier_up <= 1
+        self._kernel = full if full is not None else load_kernel(self._text, fast_codegen=not self._optimized)
+
+    @property
+    def tier(self) -> str:
+        """``"fast"`` (quickly compiled host code) or ``"optimized"``."""
+        return "optimized" if self._optimized else "fast"
+
+    def launch(self, *args: Any, **kwargs: Any) -> Any:
+        self._launches += 1
+        if not self._optimized and self._launches >= self._tier_up:
+            self._kernel = load_kernel(self._text)
+            self._optimized = True
+            self._text = ""  # no longer needed
+        return self._kernel.launch(*args, **kwargs)
+
+    # What Triton and the launcher read of a loaded kernel (the same in both tiers).
+    @property
+    def name(self) -> str:
+        return str(self._kernel.name)
+
+    @property
+    def param_kinds(self) -> List[str]:
+        return list(self._kernel.param_kinds)
+
+    @property
+    def num_warps(self) -> int:
+        return int(self._kernel.num_warps)
+
+    @property
+    def warp_size(self) -> int:
+        return int(self._kernel.warp_size)
+
+    @property
+    def shared_bytes(self) -> int:
+        return int(self._kernel.shared_bytes)
+
+    @property
+    def host_ir(self) -> str:
+        return str(self._kernel.host_ir)
+
+    def cache_image(self) -> bytes:
+        return bytes(self._kernel.cache_image())
+
+
+def load_tiered_kernel(llvm_dialect: bytes | str) -> TieredKernel:
+    """The launcher's kernel: fast host code first, fully optimized from the launch
+    TRITON_MUSA_EMULATOR_TIER_UP (default 3) on."""
+    return TieredKernel(llvm_dialect, tier_up_launch())

@@ -35,6 +35,11 @@ THREADS_ENV = "TRITON_MUSA_EMULATOR_THREADS"
 RACECHECK_ENV = "TRITON_MUSA_EMULATOR_RACECHECK"
 BOUNDS_ENV = "TRITON_MUSA_EMULATOR_BOUNDS"
 OBJECT_CACHE_ENV = "TRITON_MUSA_EMULATOR_OBJECT_CACHE"
+TIER_UP_ENV = "TRITON_MUSA_EMULATOR_TIER_UP"
+# The launch of a kernel whose host code is compiled with optimized code generation; the launches
+# before it run quickly compiled code. 3: the autotuner's benchmarker runs each config twice
+# (testing.do_bench_once), so the configs it does not pick never pay for the full compile.
+DEFAULT_TIER_UP_LAUNCH = 3
 ENABLE_MMA_ENV = "ENABLE_MUSA_MMA"
 ENABLE_SQMMA_ENV = "MUSA_ENABLE_SQMMA"
 DEFAULT_ARCH = "mp_31"
@@ -100,6 +105,22 @@ def emulator_threads() -> int:
 
 def race_check() -> bool:
     return os.environ.get(RACECHECK_ENV) == "1"
+
+
+def tier_up_launch() -> int:
+    """``TRITON_MUSA_EMULATOR_TIER_UP``: the launch (1, 2, ...) from which a kernel runs host code with
+    optimized code generation; 1 (or 0) compiles it so from the start."""
+    value = os.environ.get(TIER_UP_ENV, "").strip()
+    if not value:
+        return DEFAULT_TIER_UP_LAUNCH
+    try:
+        launch = int(value)
+    except ValueError:
+        launch = -1
+    if launch < 0:
+        raise ValueError(f"{TIER_UP_ENV}={value!r}: expected the launch (1, 2, ...) from which a kernel runs "
+                         "fully compiled host code (1 or 0: from the start)")
+    return max(launch, 1)
 
 
 def object_cache_enabled() -> bool:
