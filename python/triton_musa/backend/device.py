@@ -8,6 +8,8 @@ The probe that says whether the MUSA device is usable, and why not, is
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any, Optional, Tuple, Type, Union
 
 from . import emulator
@@ -86,9 +88,11 @@ class EmulatorDevice:
     emulated = True
 
     def __init__(self) -> None:
-        from .emulator_launcher import EmulatorLauncher
+        from .emulator_launcher import EmulatorLauncher, LaunchClock
         self.utils = emulator.EmulatorUtils()
-        self.launcher_cls: Type[Any] = EmulatorLauncher
+        # The time spent in launches, for the autotuner's benchmarker (testing.do_bench_once).
+        self.launch_clock = LaunchClock()
+        self.launcher_cls: Any = functools.partial(EmulatorLauncher, clock=self.launch_clock)
 
     def current_device(self) -> Union[int, str]:
         """The emulator's device is the CPU, and the current device is what torch names it

@@ -12,6 +12,7 @@ import functools
 import hashlib
 import re
 import struct
+import time
 import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -164,13 +165,28 @@ class _BoundsWarnings:
                       "read or overwrite whatever memory is there)", OutOfBoundsWarning, stacklevel=3)
 
 
+class LaunchClock:
+    """The time the emulator spent running kernels (the launches alone: no compile, no host JIT), which
+    the autotuner's benchmarker reads (testing.do_bench_once). One per emulator device."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.launches = 0
+
+    def add(self, seconds: float) -> None:
+        self.seconds += seconds
+        self.launches += 1
+
+
 class EmulatorLauncher:
     """Launches a loaded kernel: Triton calls it as
     ``launcher(gx, gy, gz, stream, function, packed_metadata, launch_metadata,
     enter_hook, exit_hook, *args)`` with every kernel argument as the user
-    passed it: constexprs, tuples and host tensor descriptors included."""
+    passed it: constexprs, tuples and host tensor descriptors included.
+    The device binds ``clock``, which each launch's running time is added to."""
 
-    def __init__(self, src: Any, metadata: Any) -> None:
+    def __init__(self, src: Any, metadata: Any, clock: Optional[LaunchClock] = None) -> None:
+        self.clock = clock
         signature = dict(getattr(src, "signature", {}) or {})
         self.arg_types: List[Signature] = [t if isinstance(t, tuple) else str(t) for t in signature.values()]
         fn = getattr(src, "fn", None)
@@ -242,8 +258,11 @@ class EmulatorLauncher:
         # reached through a pointer it loaded (a table of data_ptr()s): looked up then, once.
         live = LiveTensors(margins.own_storages() if margins is not None else ())
         try:
+            start = time.perf_counter()
             function.launch((grid_x, grid_y, grid_z), slots, buffers, num_workers=emulator_threads(),
                             race_check=race_check(), live_buffers=live)
+            if self.clock is not None:
+                self.clock.add(time.perf_counter() - start)
         finally:
             if margins is not None:
                 margins.finish(self.kernel_name)
@@ -310,7 +329,7 @@ class TieredKernel:
     LLVM's fast code generation (several times cheaper to compile, 10-40% slower to run), and the launch
     ``tier_up`` compiles the fully optimized code that it and every later launch run. Both come from the
     same optimized, instrumented host IR, so every check and the lockstep semantics are the same in both.
-    An autotuner's losing configs (two runs each) never pay for the full compile. Where the object
+    An autotuner's losing configs (one run each) never pay for the full compile. Where the object
     cache already holds the full code, it is used from the first launch."""
 
     def __init__(self, llvm_dialect: bytes | str, tier_up: int) -> None:

@@ -37,8 +37,9 @@ BOUNDS_ENV = "TRITON_MUSA_EMULATOR_BOUNDS"
 OBJECT_CACHE_ENV = "TRITON_MUSA_EMULATOR_OBJECT_CACHE"
 TIER_UP_ENV = "TRITON_MUSA_EMULATOR_TIER_UP"
 # The launch of a kernel whose host code is compiled with optimized code generation; the launches
-# before it run quickly compiled code. 3: the autotuner's benchmarker runs each config twice
-# (testing.do_bench_once), so the configs it does not pick never pay for the full compile.
+# before it run quickly compiled code. 3: the autotuner's benchmarker runs each config once
+# (testing.do_bench_once), so the configs it does not pick never pay for the full compile, and a kernel
+# launched once or twice (most tests) neither.
 DEFAULT_TIER_UP_LAUNCH = 3
 ENABLE_MMA_ENV = "ENABLE_MUSA_MMA"
 ENABLE_SQMMA_ENV = "MUSA_ENABLE_SQMMA"
