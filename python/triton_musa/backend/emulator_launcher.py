@@ -279,14 +279,14 @@ def _host_target() -> str:
     return _musa_mlir.emulator_host_target()
 
 
-def _object_cache_key(text: str, count_instructions: bool, fast_codegen: bool = False) -> str:
+def _object_cache_key(text: str, count_instructions: bool, fast_tier: bool = False) -> str:
     """What the host object code of ``text`` depends on: the text, the instrumentation, the code
     generation tier, our library (the runtime it calls and the compiler that made it) and the host CPU
     it is compiled for."""
     from .cache_key import library_digest
     digest = hashlib.sha256()
     for part in ("emulator-object-1", library_digest(), _host_target(),
-                 str(count_instructions), text) + (("fast-codegen",) if fast_codegen else ()):
+                 str(count_instructions), text) + (("fast-tier-O1",) if fast_tier else ()):
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()
@@ -306,29 +306,36 @@ def _cached(key: str) -> Any:
         return None  # unreadable or not an image of this library: compile again and replace it
 
 
-def load_kernel(llvm_dialect: bytes | str, *, count_instructions: bool = False, fast_codegen: bool = False) -> Any:
+def _load(text: str, count_instructions: bool, fast_tier: bool) -> Any:
+    from .. import _musa_mlir
+    return _musa_mlir.emulator_load(text, count_instructions=count_instructions, opt_level=1 if fast_tier else 2,
+                                    fast_codegen=fast_tier)
+
+
+def load_kernel(llvm_dialect: bytes | str, *, count_instructions: bool = False, fast_tier: bool = False) -> Any:
     """JIT-compiles a kernel for the emulator, or links its object code from Triton's cache, where an
     earlier load (in any process) put it; TRITON_MUSA_EMULATOR_OBJECT_CACHE=0 always compiles.
-    ``fast_codegen`` asks for quickly compiled host code (``emulator_load``'s), where the cache holds
-    none of either kind."""
+    ``fast_tier`` asks for quickly compiled host code, where the cache holds none of either kind:
+    LLVM's O1 IR pipeline (half the IR time of O2 on the big kernels of Liger's MoE; bench/emulator.py's
+    kernels run as fast as after O2 under fast code generation) and fast code generation."""
     from .. import _musa_mlir
     text = llvm_dialect.decode() if isinstance(llvm_dialect, bytes) else llvm_dialect
     if not object_cache_enabled():
-        return _musa_mlir.emulator_load(text, count_instructions=count_instructions, fast_codegen=fast_codegen)
+        return _load(text, count_instructions, fast_tier)
     from triton.runtime.cache import get_cache_manager
-    key = _object_cache_key(text, count_instructions, fast_codegen)
+    key = _object_cache_key(text, count_instructions, fast_tier)
     kernel = _cached(key)
     if kernel is None:
-        kernel = _musa_mlir.emulator_load(text, count_instructions=count_instructions, fast_codegen=fast_codegen)
+        kernel = _load(text, count_instructions, fast_tier)
         get_cache_manager(key).put(kernel.cache_image(), _OBJECT_FILE, binary=True)
     return kernel
 
 
 class TieredKernel:
     """A kernel whose host code is compiled twice, as a JIT tiers up: its first launches run code from
-    LLVM's fast code generation (several times cheaper to compile, 10-40% slower to run), and the launch
-    ``tier_up`` compiles the fully optimized code that it and every later launch run. Both come from the
-    same optimized, instrumented host IR, so every check and the lockstep semantics are the same in both.
+    LLVM's O1 pipeline and fast code generation (several times cheaper to compile, 10-40% slower to run),
+    and the launch ``tier_up`` compiles the fully optimized code that it and every later launch run.
+    Both come from the same instrumented kernel, so every check and the lockstep semantics are the same in both.
     An autotuner's losing configs (one run each) never pay for the full compile. Where the object
     cache already holds the full code, it is used from the first launch."""
 
@@ -338,7 +345,7 @@ class TieredKernel:
         self._launches = 0
         full = _cached(_object_cache_key(self._text, False)) if object_cache_enabled() else None
         self._optimized = full is not None or tier_up <= 1
-        self._kernel = full if full is not None else load_kernel(self._text, fast_codegen=not self._optimized)
+        self._kernel = full if full is not None else load_kernel(self._text, fast_tier=not self._optimized)
 
     @property
     def tier(self) -> str:
