@@ -2,9 +2,9 @@
 arguments (torch CPU tensors and scalars) into the parameter slots of a kernel
 JIT-compiled by the emulator (``_musa_mlir.emulator_load``), whose object code
 Triton's cache keeps for the next process (``load_kernel``). A kernel's first
-launches run host code compiled with LLVM's fast code generation; from the
-launch ``TRITON_MUSA_EMULATOR_TIER_UP`` (default 3) on, fully optimized code
-(``TieredKernel``)."""
+launches run host code compiled quickly (LLVM's O1 pipeline and fast code
+generation); from the launch ``TRITON_MUSA_EMULATOR_TIER_UP`` (default 3) on,
+fully optimized code (``TieredKernel``)."""
 
 from __future__ import annotations
 
