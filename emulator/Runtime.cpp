@@ -958,12 +958,17 @@ static void emuStoreBatch(int32_t count, const StoreBatchInfo *info,
 /// are checked now, the source is read now, and shared memory is written
 /// only at this thread's next wait, so a kernel that reads the buffer
 /// without the wait (or its barrier) sees stale data.
-static void asyncCopy(void *dst, const void *src, int32_t bytes,
-                      int32_t loadedPointer) {
+/// A g2s copy moves 4, 8 or 16 bytes.
+static void checkAsyncCopySize(int32_t bytes) {
   if (bytes != 4 && bytes != 8 && bytes != 16)
     failThread(llvm::formatv("asynchronous copy of {0} bytes: 4, 8 or 16 "
                              "bytes per copy",
                              bytes));
+}
+
+static void asyncCopy(void *dst, const void *src, int32_t bytes,
+                      int32_t loadedPointer) {
+  checkAsyncCopySize(bytes);
   checkGlobal(src, uint64_t(bytes), uint64_t(bytes),
               int32_t(abi::AccessKind::Load) | loadedPointer);
   checkShared(dst, uint64_t(bytes), uint64_t(bytes),
@@ -989,10 +994,7 @@ static void asyncCopyOrZero(void *dst, const void *src, int32_t bytes,
     asyncCopy(dst, src, bytes, loadedPointer);
     return;
   }
-  if (bytes != 4 && bytes != 8 && bytes != 16)
-    failThread(llvm::formatv("asynchronous copy of {0} bytes: 4, 8 or 16 "
-                             "bytes per copy",
-                             bytes));
+  checkAsyncCopySize(bytes);
   lockstepYield();
   checkShared(dst, uint64_t(bytes), uint64_t(bytes),
               int32_t(abi::AccessKind::Store));
