@@ -32,35 +32,21 @@
 //    encodings (layouts/LayoutConversion.cpp puts warps N, M, then batch;
 //    repetitions N, M, then batch); warps (squads) go to the batch first,
 //    as Triton's NVIDIA path does for a batched MMA, the rest as for 2-D.
-//    SQMMA operand buffers keep the batch outermost (a pipelined ring of
-//    3-D slots is retyped so, like a 2-D one).
+//    SQMMA operand buffers keep the batch outermost (a pipelined ring's
+//    3-D slots too).
 //
-// SQMMA and pipelining, the ordering decision: Triton's pipeliner runs
-// first, in the ttgir stage (compiler.py), on the generic FMA form; this
-// pass runs after it on the pipelined module. So an operand in a pipelined
-// loop arrives as `ttg.local_load` of a `ttg.memdesc_index` of a
-// multi-buffered `ttg.local_alloc` that `ttg.async_copy_global_to_local`
-// fills. Where every use of that alloc is an index, an async copy, a
-// local_load/local_store or a dealloc (none of which depends on the
-// encoding: they lower through linear layouts), the alloc is retyped in
-// place to the SQMMA encoding and the sqmma reads the ring buffer itself:
-// no local_load and no convert_layout remain in the K loop. Otherwise (the
-// operand computed in registers, an alloc used in other ways, or ring
-// slots smaller than the swizzle period, whose absolute-address swizzle
-// would differ from slot to slot) the operand is stored with an explicit
-// ttg.local_alloc into a fresh SQMMA buffer. A `ttg.memdesc_trans` between
-// the buffer and the local_load (`tl.trans`, `.T`) is looked through: the
-// buffer takes the SQMMA layout as seen through the transpose and the
-// sqmma reads the transposed view. An operand Triton promoted through an
-// immutable buffer (`local_load(local_alloc %x)`) is stored from %x, once
-// for all the dots that read it, right after %x is defined. Buffers are
-// aligned to the swizzle period 256 * 256 / granularity bytes
-// (MUSA-FACTS.md). The wait goes down past the side-effect-free ops after
-// each sqmma (sinkWait), up to the first op with a memory effect: the
-// copies of a later stage refill the slot this sqmma reads (num_stages - 1
-// slots), so they must not start before its reads are done
-// (--musa-insert-barriers then puts a block barrier between the wait and
-// those copies).
+// SQMMA and pipelining, the ordering decision: this pass runs on loops no
+// pipeliner has touched (Triton's stage stops before pipelining), so an
+// operand loaded in a K loop arrives as a `tt.load` (or Triton's promotion
+// `local_load(local_alloc %x)`). The operand is stored with an immutable
+// ttg.local_alloc into an SQMMA buffer right after the op that defines it,
+// once for all the dots that read it; --musa-pipeline-loops then turns that
+// load-and-store into async copies into a ring of SQMMA buffers, read by the
+// sqmma in place. Buffers are aligned to the swizzle period
+// 256 * 256 / granularity bytes (MUSA-FACTS.md). The wait goes down past
+// the side-effect-free ops after each sqmma (sinkWait), up to the first op
+// with a memory effect, so the matrix unit overlaps index and pointer
+// arithmetic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -515,6 +501,11 @@ void replaceDot(triton::DotOp dot, Value result) {
       continue;
     Operation *source = input->getOperand(0).getDefiningOp();
     input->erase();
+    if (isa_and_nonnull<ttg::MemDescTransOp>(source) && source->use_empty()) {
+      Operation *transposed = source->getOperand(0).getDefiningOp();
+      source->erase();
+      source = transposed;
+    }
     if (isa_and_nonnull<ttg::LocalAllocOp>(source) && source->use_empty())
       source->erase();
   }
@@ -616,13 +607,6 @@ void setAlignment(ttg::LocalAllocOp alloc, int64_t alignment) {
                                     alignment));
 }
 
-ttg::MemDescType withEncoding(ttg::MemDescType type, Attribute encoding) {
-  return ttg::MemDescType::get(type.getContext(), type.getShape(),
-                               type.getElementType(), encoding,
-                               type.getMemorySpace(), type.getMutableMemory(),
-                               type.getAllocShape());
-}
-
 /// `encoding` of a memdesc_trans result (permutation `order`: result dim d
 /// is source dim order[d]) as seen on its source: the same bytes, the
 /// source's dims from fastest to slowest.
@@ -636,64 +620,6 @@ encodingBeforeTranspose(mgpu::TMESharedEncodingAttr encoding,
       encoding.getContext(), encoding.getSwizzleGranularity(),
       encoding.getSwizzleStride(), encoding.getSwizzleLine(),
       encoding.getElementBitWidth(), sourceOrder);
-}
-
-/// Retypes the alloc that `load` reads (through at most one memdesc_index,
-/// then at most one memdesc_trans) so that `load`'s source is in `encoding`,
-/// when nothing else depends on the alloc's encoding (see the design
-/// comment); returns `load`'s source, now in `encoding`. A memdesc_trans is
-/// Triton's `tl.trans` / `.T` of a tile in shared memory: the alloc takes
-/// the layout seen through it, and the sqmma reads the transposed view.
-FailureOr<Value> retypeLoadedBuffer(ttg::LocalLoadOp load,
-                                    mgpu::TMESharedEncodingAttr encoding) {
-  Value view = load.getSrc();
-  if (cast<ttg::MemDescType>(view.getType()).getEncoding() == encoding)
-    return view;
-  auto trans = view.getDefiningOp<ttg::MemDescTransOp>();
-  if (trans && !trans->hasOneUse())
-    return failure();
-  Value src = trans ? trans.getSrc() : view;
-  mgpu::TMESharedEncodingAttr bufferEncoding =
-      trans ? encodingBeforeTranspose(encoding, trans.getOrder()) : encoding;
-  auto srcType = cast<ttg::MemDescType>(src.getType());
-  ttg::LocalAllocOp alloc = src.getDefiningOp<ttg::LocalAllocOp>();
-  if (auto index = src.getDefiningOp<ttg::MemDescIndexOp>())
-    alloc = index.getSrc().getDefiningOp<ttg::LocalAllocOp>();
-  if (!alloc)
-    return failure();
-  auto allocType = cast<ttg::MemDescType>(alloc.getType());
-  ArrayRef<int64_t> allocShape = allocType.getShape();
-  int64_t slotBytes = srcType.getNumElements() *
-                      srcType.getElementTypeBitWidth() / 8;
-  // Ring slots each start on a swizzle period (or there is one slot).
-  if (allocShape.size() > 2 && allocShape.front() > 1 &&
-      slotBytes % encoding.getSwizzlePeriodBytes() != 0)
-    return failure();
-  auto encodingFree = [&](Operation *user) {
-    return user == trans.getOperation() ||
-           isa<ttg::AsyncCopyGlobalToLocalOp, ttg::LocalLoadOp,
-               ttg::LocalStoreOp, ttg::LocalDeallocOp>(user);
-  };
-  SmallVector<ttg::MemDescIndexOp> indices;
-  for (Operation *user : alloc->getUsers()) {
-    if (auto index = dyn_cast<ttg::MemDescIndexOp>(user)) {
-      if (!llvm::all_of(index->getUsers(), encodingFree))
-        return failure();
-      indices.push_back(index);
-      continue;
-    }
-    if (!encodingFree(user))
-      return failure();
-  }
-  alloc.getResult().setType(withEncoding(allocType, bufferEncoding));
-  setAlignment(alloc, encoding.getSwizzlePeriodBytes());
-  for (ttg::MemDescIndexOp index : indices)
-    index.getResult().setType(withEncoding(
-        cast<ttg::MemDescType>(index.getType()), bufferEncoding));
-  if (trans)
-    trans.getResult().setType(
-        withEncoding(cast<ttg::MemDescType>(trans.getType()), encoding));
-  return view;
 }
 
 /// The SQMMA buffers stored so far, per (stored tensor, encoding): a tensor
@@ -726,8 +652,8 @@ Value storeSQMMAOperand(OpBuilder &b, Location loc, Value tensor,
   return alloc.getResult();
 }
 
-/// Operand `opIdx` of `dot` as a shared buffer in `encoding`: the ring
-/// buffer it was loaded from, retyped, or a copy of the tensor it holds.
+/// Operand `opIdx` of `dot` as a shared buffer in `encoding`: a copy of the
+/// tensor it holds.
 Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
                      mgpu::TMESharedEncodingAttr encoding,
                      SQMMABufferCache &cache) {
@@ -738,12 +664,24 @@ Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
     if (auto alloc = load.getSrc().getDefiningOp<ttg::LocalAllocOp>();
         alloc && alloc.getSrc())
       return storeSQMMAOperand(b, loc, alloc.getSrc(), encoding, cache);
-  if (auto load = operand.getDefiningOp<ttg::LocalLoadOp>();
-      load && load->hasOneUse()) {
-    FailureOr<Value> buffer = retypeLoadedBuffer(load, encoding);
-    if (succeeded(buffer))
-      return *buffer;
-  }
+  // Triton's transpose in shared memory (`tl.trans`, `.T`:
+  // `local_load(memdesc_trans(local_alloc %x))`): %x is stored in the
+  // layout seen through the transpose, and the sqmma reads the transposed
+  // view.
+  if (auto load = operand.getDefiningOp<ttg::LocalLoadOp>())
+    if (auto trans = load.getSrc().getDefiningOp<ttg::MemDescTransOp>())
+      if (auto alloc = trans.getSrc().getDefiningOp<ttg::LocalAllocOp>();
+          alloc && alloc.getSrc()) {
+        Value buffer = storeSQMMAOperand(
+            b, loc, alloc.getSrc(),
+            encodingBeforeTranspose(encoding, trans.getOrder()), cache);
+        auto bufferType = cast<ttg::MemDescType>(buffer.getType());
+        auto viewType = ttg::MemDescType::get(
+            trans.getType().getShape(), bufferType.getElementType(), encoding,
+            bufferType.getMemorySpace(), bufferType.getMutableMemory());
+        return ttg::MemDescTransOp::create(b, loc, viewType, buffer,
+                                           trans.getOrder());
+      }
   // Store the tensor in its own layout, not the FMA operand layout (which
   // replicates each row or column across threads).
   if (auto cvt = operand.getDefiningOp<ttg::ConvertLayoutOp>())
@@ -755,11 +693,7 @@ Value toSQMMAOperand(OpBuilder &b, Location loc, Value operand,
 /// it (index and pointer arithmetic, memdesc views), so the matrix unit
 /// overlaps them: it stops at the first op that uses the accumulator, has
 /// any memory effect (a copy refilling the ring slot the sqmma reads, a
-/// load, a barrier, another sqmma), has regions, or ends the block. In a
-/// pipelined K loop that is the refill of the slot this sqmma reads: with
-/// Triton's ring of num_stages - 1 slots, iteration i's copies refill the
-/// slot iteration i read (a wait in the next iteration would need one more
-/// slot).
+/// load, a barrier, another sqmma), has regions, or ends the block.
 void sinkWait(mgpu::SQMMAWaitOp wait) {
   Operation *stop = wait->getNextNode();
   auto usesWait = [&](Operation *op) {

@@ -1,9 +1,11 @@
 //===- Passes.h - TTGIR-level MUSA passes -----------------------*- C++ -*-===//
 //
-// Passes that run on TTGIR before --convert-tritongpu-to-musa:
-// --musa-relayout-gather-offsets, --musa-schedule-async-copies,
-// --musa-amortize-async-waits,
-// --musa-allocate-shared-memory and --musa-insert-barriers.
+// Passes that run on TTGIR before --convert-tritongpu-to-musa, in pipeline
+// order: --musa-decompose-scaled-dot, --musa-accelerate-matmul,
+// --musa-sink-accumulator-conversions, --musa-pipeline-loops (pipeline/),
+// --musa-lower-descriptors-to-tme, --musa-relayout-gather-offsets,
+// --musa-allocate-shared-memory, --musa-insert-barriers; and
+// --musa-dot-path-report, which reports the matrix-path selection.
 //
 //===----------------------------------------------------------------------===//
 

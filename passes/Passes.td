@@ -32,125 +32,101 @@ def MUSARelayoutGatherOffsets
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
 }
 
-def MUSAScheduleAsyncCopies
-    : Pass<"musa-schedule-async-copies", "mlir::ModuleOp"> {
-  let summary = "Start a pipelined loop's async copies before its dots";
+def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
+  let summary = "Software-pipeline the loads that feed dots: plan each "
+                "scf.for, then expand it";
   let description = [{
-    On MUSA every `ttg.async_wait` waits for all of the thread's copies (see
-    --convert-tritongpu-to-musa), so in the loop Triton's pipeliner emits
-    (wait, read the current buffers, compute, start the copies for a later
-    iteration) the copies would be waited for at the top of the next
-    iteration without overlapping any work. This pass moves each `tt.dot`
-    of an `scf.for` body that precedes the body's last
-    `ttg.async_copy_global_to_local`, together with every op of the body
-    that depends on it, to just before the body's terminator, keeping their
-    order, so the copies run while the dots compute. A loop is left alone
-    when one of those ops has memory effects (moving it past the copies
-    could reorder memory accesses); data dependencies stay satisfied because
-    everything the moved ops use precedes the terminator. The
-    `ttg.local_load`s that only feed a moved dot move with it when they read
-    ring slots this iteration's copies do not refill (the ring grows by one
-    slot, as below, where they would), so the dot's operand registers are
-    not live across the copies. Run it before --musa-insert-barriers, which
-    then puts a barrier between the copies and the reads of the ring.
+    The one software pipeliner of the MUSA stages. It runs after
+    --musa-accelerate-matmul (and --musa-sink-accumulator-conversions), on
+    loops no pipeliner has touched: Triton's stage stops before pipelining,
+    so the matrix unit is known when the plan is made.
 
-    A `musagpu.sqmma` reads the ring slots themselves, and Triton's ring
-    refills in iteration i the slot iteration i reads. Where the ring's slot
-    indices are Triton's wrapping counters and the arch's shared memory has
-    room, the ring gets one more slot (its type grows, the counters wrap one
-    later), so iteration i refills the slot iteration i - 1 read; then the
-    sqmma and its `musagpu.sqmma_wait` move below the copies like a dot, and
-    the copies overlap the sqmma. (Issuing the sqmma first and the copies
-    while it runs measured slower on the GPU proxy, 0.85x against 0.93x of
-    Triton's 4096^3 matmul: with a wait that completes every copy, each
-    cycle the copies start later is waited for.)
+    `num_stages` has one meaning (the loop's `tt.num_stages`, from
+    `tl.range(..., num_stages=n)`, else the `num-stages` option, which the
+    backend sets from the kernel's `num_stages`): a load is issued
+    `num_stages - 1` iterations ahead of the iteration that reads it, into a
+    ring of `num_stages` shared-memory slots. `num_stages` <= 1 pipelines
+    nothing.
 
-    Before:
+    The plan, per `scf.for` (passes/pipeline/LoopPlan.cpp):
+     - the loads: each `tt.load` directly in the body whose tile reaches an
+       operand of a dot (`tt.dot`, `musagpu.wmma`, `musagpu.sqmma`) becomes
+       a `ttg.async_copy_global_to_local` into its ring (MUSA's g2s copies);
+       in a loop without such loads, every tile load, where the loop's own
+       `tt.num_stages` asks for stages;
+     - the producer: those loads with the pure ops that compute their
+       pointers, masks and `other` (through loop-carried values), issued
+       `num_stages - 1` iterations early; every other op is the consumer;
+     - how a tile is read: in place where it was only stored into a matrix
+       unit's operand buffers (the SQMMA operands of
+       --musa-accelerate-matmul: the ring takes their `#musagpu.tme_shared`
+       layout and the `musagpu.sqmma` reads the slot), else with
+       `ttg.local_load` from an unswizzled ring, straight into the layout
+       the tile was converted to;
+     - the ring depth: `num_stages` slots, one fewer at a time (down to 2)
+       while the loop's rings exceed the arch's shared memory less the
+       buffers live across the loop;
+     - the wait cadence: a MUSA wait completes every copy the thread
+       started, so the loop waits (`musagpu.async_copy_wait`) at the top of
+       every `num_stages - 1`-th iteration, before issuing that iteration's
+       copies, which lands the next `num_stages - 1` iterations' tiles; a
+       block barrier follows in every iteration;
+     - the order: the wait, the copies for iteration i + num_stages - 1,
+       then the compute of iteration i, which the copies overlap.
+
+    The expansion is MLIR's scf pipelining (scf::pipelineForLoop) with the
+    producer in stage 0 and the consumer in stage `num_stages - 1`: a
+    prologue issues the first copies; in the last iterations the copies of
+    iterations past the end are masked off. After the loop, a
+    `ttg.async_wait` and the rings' deallocation.
+
+    Every loop with a load feeding a dot gets a remark: `loop pipelined: ...`
+    with the plan, or `loop not pipelined: <why>`: num_stages is 1, it holds
+    a nested loop, the loads are inside nested regions, a load is volatile,
+    an address depends on a load or on an op with side effects, a loop
+    result carries an address computed ahead, or two ring slots do not fit
+    the shared memory.
+
+    Before (`num-stages=3`):
     ```mlir
-    scf.for ... {
-      %w = ttg.async_wait %t {num = 2 : i32}
-      %a = ttg.local_load %bufA : ... -> tensor<128x64xf16, #dot0>
-      %b = ttg.local_load %bufB : ... -> tensor<64x128xf16, #dot1>
-      %d = tt.dot %a, %b, %acc : ...
-      %c = ttg.async_copy_global_to_local %ptrs, %next : ...
-      %g = ttg.async_commit_group tokens %c
-      scf.yield %d, %g : ...
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z, %p = %a) -> (...) : i32 {
+      %x = tt.load %p : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xo = ttg.convert_layout %x : ... -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>
+      %d = tt.dot %xo, %y, %acc : ...
+      %q = tt.addptr %p, %c32 : ...
+      scf.yield %d, %q : ...
     }
     ```
-    After:
+    After (in outline):
     ```mlir
-    scf.for ... {
-      %w = ttg.async_wait %t {num = 2 : i32}
-      %a = ttg.local_load %bufA : ... -> tensor<128x64xf16, #dot0>
-      %b = ttg.local_load %bufB : ... -> tensor<64x128xf16, #dot1>
-      %c = ttg.async_copy_global_to_local %ptrs, %next : ...
+    %ring = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>
+    // prologue: the copies of iterations 0 and 1 into slots 0 and 1
+    scf.for %k = ... iter_args(..., %p2 = ...) {
+      musagpu.async_copy_wait %every2nd
+      ttg.local_barrier
+      %slot = ttg.memdesc_index %ring[%kPlus2Mod3] : ...
+      %c = ttg.async_copy_global_to_local %p2, %slot mask %inRange : ...
       %g = ttg.async_commit_group tokens %c
-      %d = tt.dot %a, %b, %acc : ...
-      scf.yield %d, %g : ...
+      %read = ttg.memdesc_index %ring[%kMod3] : ...
+      %xo = ttg.local_load %read : ... -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>
+      %d = tt.dot %xo, %y, %acc : ...
+      ...
     }
+    ttg.async_wait {num = 0 : i32}
+    ttg.local_dealloc %ring : ...
     ```
   }];
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
-                           "mlir::arith::ArithDialect"];
-  let options = [MUSAArchOption];
-}
-
-def MUSAAmortizeAsyncWaits
-    : Pass<"musa-amortize-async-waits", "mlir::ModuleOp"> {
-  let summary = "Wait for a pipelined loop's async copies once every L iterations";
-  let description = [{
-    A MUSA g2s wait completes all of the thread's copies (see
-    --convert-tritongpu-to-musa), not all but the `num` most recent groups
-    as `ttg.async_wait` asks. In a loop Triton's pipeliner made, filling a
-    ring L = num / G + 1 iterations ahead (G commit groups per iteration),
-    each iteration's wait therefore also waits for the copies the previous
-    iteration started, which had one iteration to land. One wait for
-    everything started so far covers what the next L iterations read, so
-    this pass replaces the wait by a `musagpu.async_copy_wait` that waits
-    only in every L-th iteration (the first one included; iterations are
-    numbered (iv - lb) / step) and the block barrier that followed the wait
-    in every iteration, as a `ttg.local_barrier`. Copies then have
-    up to L iterations to land. (GPU proxy, `num_stages = 3`, L = 2, one
-    predicated wait: 4096^3 fp16 matmul 508 -> 518 TFLOP/s, 8192^3
-    480 -> 489, fp8 1085 -> 1179; addmm and flash attention lose 1%. As a
-    branch around the wait it gained nothing.)
-
-    A loop qualifies when its body holds exactly one `ttg.async_wait`, every
-    async copy and commit group of the body is an op of the body itself (not
-    nested) and comes after the wait, `num` is a multiple of G, L >= 2 and
-    the step is a positive constant.
-    The wait's token, used by reads of the ring, is replaced by the token
-    it waited on. Run it after --musa-schedule-async-copies and before
-    --musa-insert-barriers.
-
-    Before (L = 2):
-    ```mlir
-    scf.for ... iter_args(..., %t = ...) {
-      %w = ttg.async_wait %t {num = 2 : i32}
-      %x = ttg.local_load %slot token %w : ...
-      %c0 = ttg.async_copy_global_to_local ...
-      %g0 = ttg.async_commit_group tokens %c0
-      %c1 = ttg.async_copy_global_to_local ...
-      %g1 = ttg.async_commit_group tokens %c1
-      scf.yield ...
-    }
-    ```
-    After:
-    ```mlir
-    scf.for %iv = %lb to %ub step %c64_i32 iter_args(..., %t = ...) {
-      %d = arith.subi %iv, %lb : i32
-      %n = arith.divui %d, %c64_i32 : i32
-      %r = arith.remui %n, %c2_i32 : i32
-      %first = arith.cmpi eq, %r, %c0_i32 : i32
-      musagpu.async_copy_wait %first
-      ttg.local_barrier
-      %x = ttg.local_load %slot token %t : ...
-      ...
-    }
-    ```
-  }];
-  let dependentDialects = ["mlir::musagpu::MUSAGPUDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::musagpu::MUSAGPUDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+  let options = [
+    MUSAArchOption,
+    Option<"numStages", "num-stages", "int32_t", "1",
+           "The kernel's num_stages: loads are issued num_stages - 1 "
+           "iterations ahead into rings of num_stages slots (a loop's "
+           "`tt.num_stages` overrides it; <= 1 pipelines nothing)">
+  ];
 }
 
 def MUSAAllocateSharedMemory
@@ -316,19 +292,15 @@ def MUSAAccelerateMatmul
        first, as many as it has, the rest split M x N as above; further
        batches are further registers. SQMMA operands are stored into 3-D
        buffers with the batch outermost (order [.., .., 0]) and addressed
-       per batch; a pipelined ring of 3-D slots is retyped in place like a
-       2-D one.
-     - Ordering with Triton's pipeliner: Triton's pipeliner runs in Triton's
-       process on the generic form (it cannot parse `#musagpu` encodings);
-       this pass runs after it. WMMA rewrites only the dot and its
-       operands' register layouts. SQMMA retypes the pipeliner's ring
-       allocs in place to the SQMMA encoding where nothing else depends on
-       their encoding (then the sqmma reads the ring slots: no local_load
-       in the loop), looking through a `ttg.memdesc_trans` (`tl.trans`,
-       `.T`: the buffer takes the layout seen through it); else stores the
-       operand into a fresh SQMMA buffer, from the tensor an immutable
-       `local_alloc` holds when Triton promoted it through one, once for
-       all the dots that read it (design comment in AccelerateMatmul.cpp).
+       per batch (a pipelined ring's 3-D slots too).
+     - Ordering with the pipeline: this pass runs on loops no pipeliner has
+       touched (Triton's stage stops before pipelining). WMMA rewrites only
+       the dot and its operands' register layouts. SQMMA stores each
+       operand into a fresh SQMMA buffer (an immutable `ttg.local_alloc`),
+       from the tensor an immutable `local_alloc` holds when Triton
+       promoted it through one, once for all the dots that read it, right
+       after the op that defines it; --musa-pipeline-loops then makes a
+       loaded operand's buffer a ring slot the sqmma reads in place.
 
     Options mirror the environment switches: `enable-mma=false`
     (`ENABLE_MUSA_MMA=0`) forces FMA everywhere, `enable-sqmma=false`

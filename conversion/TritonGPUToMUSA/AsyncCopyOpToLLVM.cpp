@@ -1,14 +1,15 @@
 //===- AsyncCopyOpToLLVM.cpp - Async global->shared copies -> LLVM -------===//
 //
 // ttg.async_copy_global_to_local / ttg.async_commit_group / ttg.async_wait,
-// which Triton's software pipeliner emits, on MUSA's per-thread copies
+// which --musa-pipeline-loops emits, on MUSA's per-thread copies
 // (MUSA-FACTS.md, "g2s copies"):
 //
 //  - a copy: each thread starts one TargetInfo::asyncCopyGlobalToShared
 //    (`llvm.musa.memcpy.g2s`) of 4, 8 or 16 bytes per vector of registers
 //    that are consecutive both in global memory (the op's `contiguity`,
-//    which Triton's axis analysis computed from the pointers, their
-//    alignment and the mask) and in the shared buffer's layout. A masked-off
+//    where its maker computed one, else our axis analysis of the pointers,
+//    their alignment and the mask, AxisAnalysis.h) and in the shared
+//    buffer's layout. A masked-off
 //    vector is not copied: the thread stores `other` (or zero) there with a
 //    plain store (on a target whose copy takes a source size, such as the
 //    GPU proxy's cp.async, a zero `other` is the copy's own zero fill
@@ -26,8 +27,8 @@
 //    overlap a pipelined loop gets is between a copy's issue and the next
 //    wait (the loads of iteration i + s - 1 overlap the work between their
 //    issue and the wait at the top of the next iteration), not s - 1 full
-//    iterations as with NVIDIA's cp.async groups; --musa-schedule-async-copies
-//    puts a loop's dots between its copies and that wait.
+//    iterations as with NVIDIA's cp.async groups; --musa-pipeline-loops
+//    issues a loop's copies before its compute and waits once per lookahead.
 //
 // Tokens carry nothing at run time (an i32 0, see TypeConverter.cpp).
 // --musa-allocate-shared-memory keeps a copy's buffer allocated until the
@@ -35,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "conversion/TritonGPUToMUSA/AxisAnalysis.h"
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
@@ -71,7 +73,11 @@ void replaceWithToken(Operation *op, ConversionPatternRewriter &rewriter) {
 /// file comment).
 struct AsyncCopyGlobalToLocalOpConversion
     : public MUSAPattern<ttg::AsyncCopyGlobalToLocalOp> {
-  using MUSAPattern::MUSAPattern;
+  AsyncCopyGlobalToLocalOpConversion(TritonGPUToMUSATypeConverter &converter,
+                                     const TargetInfo &targetInfo,
+                                     const LoopFacts &loopFacts)
+      : MUSAPattern(converter, targetInfo), loopFacts(loopFacts) {}
+  const LoopFacts &loopFacts;
 
   LogicalResult
   lower(ttg::AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
@@ -126,9 +132,13 @@ struct AsyncCopyGlobalToLocalOpConversion
     // what the shared layout allows, at most 16 bytes.
     bool isBool = elementType.isInteger(1);
     unsigned elementBytes = getSharedElementBytes(dstType.getElementType());
+    // The op's `contiguity` where its maker proved one, else what our axis
+    // analysis proves of the pointers and mask (as for tt.load).
+    unsigned contiguity = std::max<unsigned>(
+        std::max<int32_t>(1, op.getContiguity()),
+        getAccessVectorWidth(op.getSrc(), op.getMask(), rewriter, loopFacts));
     unsigned maxVec = std::max<unsigned>(
-        1, std::min<unsigned>(std::max<int32_t>(1, op.getContiguity()),
-                              kMaxCopyBytes / elementBytes));
+        1, std::min<unsigned>(contiguity, kMaxCopyBytes / elementBytes));
     maxVec = unsigned(llvm::bit_floor(maxVec));
     unsigned vec = isBool ? 1 : getSharedVectorWidth(*toSlots, buffer, maxVec);
     unsigned bytes = vec * elementBytes;
@@ -265,9 +275,9 @@ struct MUSAAsyncCopyWaitOpConversion
 
 void mlir::triton_musa::populateAsyncCopyOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo) {
-  patterns.add<AsyncCopyGlobalToLocalOpConversion,
-               AsyncCommitGroupOpConversion, AsyncWaitOpConversion,
-               MUSAAsyncCopyWaitOpConversion>(
-      typeConverter, targetInfo);
+    const TargetInfo &targetInfo, const LoopFacts &loopFacts) {
+  patterns.add<AsyncCopyGlobalToLocalOpConversion>(typeConverter, targetInfo,
+                                                   loopFacts);
+  patterns.add<AsyncCommitGroupOpConversion, AsyncWaitOpConversion,
+               MUSAAsyncCopyWaitOpConversion>(typeConverter, targetInfo);
 }

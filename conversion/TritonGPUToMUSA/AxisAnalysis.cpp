@@ -1,6 +1,7 @@
 //===- AxisAnalysis.cpp - Contiguity, divisibility, constancy -----------===//
 
 #include "conversion/TritonGPUToMUSA/AxisAnalysis.h"
+#include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
@@ -97,8 +98,18 @@ AxisFacts AxisAnalysis::get(Value v, unsigned depth) {
 /// is an argument of the llvm.func that replaces the tt.func of the same
 /// name, whose attributes are still readable during the conversion.
 int64_t AxisAnalysis::getArgumentDivisibility(BlockArgument arg) {
+  if (!rewriter) {
+    // Before the conversion: the argument of the tt.func itself.
+    auto func = dyn_cast_or_null<triton::FuncOp>(arg.getOwner()->getParentOp());
+    if (!func || !arg.getOwner()->isEntryBlock())
+      return kUnknownDivisibility;
+    if (auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                       "tt.divisibility"))
+      return std::max<int64_t>(1, powerOfTwoFactor(attr.getInt()));
+    return kUnknownDivisibility;
+  }
   auto remapped = dyn_cast_or_null<BlockArgument>(
-      rewriter.getRemappedValue(arg));
+      rewriter->getRemappedValue(arg));
   if (!remapped)
     return kUnknownDivisibility;
   Block *block = remapped.getOwner();
@@ -124,11 +135,14 @@ AxisFacts AxisAnalysis::compute(Value v, unsigned depth) {
     return unknown(v);
   auto tensorType = dyn_cast<RankedTensorType>(v.getType());
   if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (auto carried = loopFacts.carried.find(v);
+        carried != loopFacts.carried.end())
+      return carried->second;
     if (tensorType)
       return unknown(v);
     AxisFacts facts;
-    auto induction = inductions.find(v);
-    facts.scalarDivisibility = induction != inductions.end()
+    auto induction = loopFacts.inductionDivisibility.find(v);
+    facts.scalarDivisibility = induction != loopFacts.inductionDivisibility.end()
                                    ? induction->second
                                    : getArgumentDivisibility(arg);
     return facts;
@@ -276,20 +290,136 @@ AxisFacts AxisAnalysis::compute(Value v, unsigned depth) {
   return unknown(v);
 }
 
-InductionDivisibility
-mlir::triton_musa::computeInductionDivisibility(ModuleOp module) {
-  InductionDivisibility inductions;
-  module.walk([&](scf::ForOp loop) {
-    APInt lower, step;
-    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lower)) ||
-        !matchPattern(loop.getStep(), m_ConstantInt(&step)))
-      return;
-    // iv = lower + k * step: a multiple of every power of two dividing both.
-    int64_t divisibility = std::min(powerOfTwoFactor(lower.getSExtValue()),
-                                    powerOfTwoFactor(step.getSExtValue()));
-    if (divisibility > 1)
-      inductions[loop.getInductionVar()] = divisibility;
-  });
-  return inductions;
+namespace {
+
+/// What holds for both `a` and `b` (values of one loop-carried value in
+/// different iterations): aligned runs of the gcd of both lengths.
+AxisFacts meet(const AxisFacts &a, const AxisFacts &b) {
+  AxisFacts facts;
+  facts.scalarDivisibility = gcd(a.scalarDivisibility, b.scalarDivisibility);
+  for (unsigned d = 0; d < a.contiguity.size(); ++d) {
+    facts.contiguity.push_back(gcd(a.contiguity[d], b.contiguity[d]));
+    facts.divisibility.push_back(gcd(a.divisibility[d], b.divisibility[d]));
+    facts.constancy.push_back(gcd(a.constancy[d], b.constancy[d]));
+  }
+  return facts;
 }
 
+/// Rounds of the loop-carried fixpoint before giving up (each round only
+/// lowers facts, and a carried pointer settles in two).
+constexpr unsigned kCarriedRounds = 8;
+
+/// The facts of `loop`'s iter_args: start from the initial values, then
+/// meet each with what the body yields given the current facts, until
+/// nothing changes.
+void computeCarriedFacts(scf::ForOp loop, LoopFacts &facts) {
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<BlockArgument> args(loop.getRegionIterArgs());
+  {
+    AxisAnalysis outside(nullptr, facts);
+    for (auto [arg, init] : llvm::zip(args, loop.getInitArgs()))
+      facts.carried[arg] = outside.get(init);
+  }
+  for (unsigned round = 0; round < kCarriedRounds; ++round) {
+    AxisAnalysis inside(nullptr, facts);
+    SmallVector<AxisFacts> next;
+    bool changed = false;
+    for (auto [arg, yielded] : llvm::zip(args, yield.getOperands())) {
+      AxisFacts current = facts.carried[arg];
+      AxisFacts met = meet(current, inside.get(yielded));
+      changed |= !(met == current);
+      next.push_back(std::move(met));
+    }
+    for (auto [arg, met] : llvm::zip(args, next))
+      facts.carried[arg] = std::move(met);
+    if (!changed)
+      return;
+  }
+  for (BlockArgument arg : args)
+    facts.carried[arg] = unknown(arg);
+}
+
+} // namespace
+
+LoopFacts mlir::triton_musa::computeLoopFacts(ModuleOp module) {
+  LoopFacts facts;
+  // Outer loops first: an inner loop's initial values may be an outer
+  // loop's carried values.
+  module->walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+    APInt lower, step;
+    if (matchPattern(loop.getLowerBound(), m_ConstantInt(&lower)) &&
+        matchPattern(loop.getStep(), m_ConstantInt(&step))) {
+      // iv = lower + k * step: a multiple of every power of two dividing
+      // both.
+      int64_t divisibility = std::min(powerOfTwoFactor(lower.getSExtValue()),
+                                      powerOfTwoFactor(step.getSExtValue()));
+      if (divisibility > 1)
+        facts.inductionDivisibility[loop.getInductionVar()] = divisibility;
+    }
+    computeCarriedFacts(loop, facts);
+  });
+  return facts;
+}
+
+unsigned mlir::triton_musa::getAccessVectorWidth(
+    Value ptr, Value mask, ConversionPatternRewriter &rewriter,
+    const LoopFacts &loopFacts) {
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!type)
+    return 1;
+  auto ptrType = dyn_cast<triton::PointerType>(type.getElementType());
+  if (!ptrType || !ptrType.getPointeeType().isIntOrFloat())
+    return 1;
+  unsigned bits = ptrType.getPointeeType().getIntOrFloatBitWidth();
+  if (bits < 8)
+    return 1;
+  int64_t bytes = bits / 8;
+  auto layout = getLinearLayout(type, [] { return InFlightDiagnostic(); });
+  if (failed(layout))
+    return 1;
+  // The dimension register 1 steps along, and how many leading register
+  // bases step 1, 2, 4, ... along it alone.
+  int64_t numRegisters = layout->getInDimSize(kRegister);
+  if (numRegisters < 2)
+    return 1;
+  SmallVector<int32_t> first = applyLayout(*layout, {{kRegister, 1}});
+  int dim = -1;
+  for (auto [d, c] : llvm::enumerate(first))
+    if (c == 1)
+      dim = d;
+  if (dim < 0)
+    return 1;
+  int64_t registers = 1;
+  for (int32_t bit = 1; bit < numRegisters; bit <<= 1) {
+    SmallVector<int32_t> coords = applyLayout(*layout, {{kRegister, bit}});
+    SmallVector<int32_t> expected(coords.size(), 0);
+    expected[dim] = bit;
+    if (coords != expected)
+      break;
+    registers = int64_t(bit) * 2;
+  }
+  AxisAnalysis analysis(rewriter, loopFacts);
+  AxisFacts facts = analysis.get(ptr);
+  int64_t vec = std::min<int64_t>(registers, 16 / bytes);
+  vec = std::min(vec, facts.contiguity[dim]);
+  vec = std::min(vec, std::max<int64_t>(1, facts.divisibility[dim] / bytes));
+  if (mask && isa<RankedTensorType>(mask.getType()))
+    vec = std::min(vec, analysis.get(mask).constancy[dim]);
+  vec = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, vec));
+  // A vector's registers must hold c, c + 1, ..., c + vec - 1 with c a
+  // multiple of vec: no other basis may touch the low bits along `dim`.
+  auto touchesLowBits = [&](int64_t width) {
+    for (const auto &[name, bases] : layout->getBases())
+      for (auto [i, basis] : llvm::enumerate(bases)) {
+        if (name == kRegister && (int64_t(1) << i) < width)
+          continue;
+        if (basis[dim] & (width - 1))
+          return true;
+      }
+    return false;
+  };
+  while (vec > 1 && touchesLowBits(vec))
+    vec /= 2;
+  return vec;
+}

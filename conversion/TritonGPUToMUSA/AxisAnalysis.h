@@ -15,10 +15,12 @@
 // and and/or/xor that form masks, and (constancy only) any other pure
 // elementwise op, whose result is constant wherever its operands are. A
 // loop's induction variable is a multiple of what divides its constant lower
-// bound and step (computeInductionDivisibility, before scf.for becomes
+// bound and step, and a loop-carried value keeps what holds for its initial
+// value and every yielded one (computeLoopFacts, before scf.for becomes
 // branches).
 //
-// Readers: the vector width of tt.load/tt.store (LoadStoreOpToLLVM.cpp) and
+// Readers: the vector width of tt.load/tt.store and of async copies
+// (getAccessVectorWidth) and
 // the de-duplication of elementwise ops by constancy
 // (ElementwiseOpToLLVM.cpp).
 //
@@ -33,12 +35,6 @@
 
 namespace mlir::triton_musa {
 
-/// The power of two dividing each scf.for induction variable whose lower
-/// bound and step are constants (`for i in range(0, n, BLOCK)`), computed
-/// before the conversion turns the loops into branches.
-using InductionDivisibility = llvm::DenseMap<Value, int64_t>;
-InductionDivisibility computeInductionDivisibility(ModuleOp module);
-
 /// What is known about the values of a tensor along each dimension (a
 /// scalar has rank 0 and only a divisibility).
 struct AxisFacts {
@@ -47,17 +43,40 @@ struct AxisFacts {
   SmallVector<int64_t> constancy;
   /// Divisibility of a scalar.
   int64_t scalarDivisibility = 1;
+
+  bool operator==(const AxisFacts &other) const {
+    return contiguity == other.contiguity &&
+           divisibility == other.divisibility &&
+           constancy == other.constancy &&
+           scalarDivisibility == other.scalarDivisibility;
+  }
 };
+
+/// Facts about the block arguments of scf.for loops, computed before the
+/// conversion turns the loops into branches:
+///  - the power of two dividing each induction variable whose lower bound
+///    and step are constants (`for i in range(0, n, BLOCK)`);
+///  - what holds for a loop-carried value in every iteration: what holds
+///    for its initial value and for what the body yields, to a fixpoint (a
+///    tile of pointers advanced by a constant each iteration stays
+///    contiguous; the software pipeline carries its copies' addresses so).
+struct LoopFacts {
+  llvm::DenseMap<Value, int64_t> inductionDivisibility;
+  llvm::DenseMap<Value, AxisFacts> carried;
+};
+LoopFacts computeLoopFacts(ModuleOp module);
 
 /// Axis analysis on the TTGIR def-use chains during the conversion (the
 /// original ops are still there), memoized per instance: make one per
 /// pattern call, since kernel arguments are read through the rewriter's
-/// current mapping.
+/// current mapping. Without a rewriter (before the conversion) kernel
+/// arguments are read directly.
 class AxisAnalysis {
 public:
-  AxisAnalysis(ConversionPatternRewriter &rewriter,
-               const InductionDivisibility &inductions)
-      : rewriter(rewriter), inductions(inductions) {}
+  AxisAnalysis(ConversionPatternRewriter *rewriter, const LoopFacts &loopFacts)
+      : rewriter(rewriter), loopFacts(loopFacts) {}
+  AxisAnalysis(ConversionPatternRewriter &rewriter, const LoopFacts &loopFacts)
+      : AxisAnalysis(&rewriter, loopFacts) {}
 
   AxisFacts get(Value v, unsigned depth = 0);
 
@@ -65,10 +84,19 @@ private:
   int64_t getArgumentDivisibility(BlockArgument arg);
   AxisFacts compute(Value v, unsigned depth);
 
-  ConversionPatternRewriter &rewriter;
-  const InductionDivisibility &inductions;
+  ConversionPatternRewriter *rewriter;
+  const LoopFacts &loopFacts;
   llvm::DenseMap<Value, AxisFacts> memo;
 };
+
+/// Registers of `ptr` (a tensor of pointers) accessed together by one
+/// memory instruction: consecutive registers that hold consecutive
+/// elements of one dimension, as far as the addresses are contiguous and
+/// aligned and `mask` is constant over them; at most 16 bytes. The width of
+/// tt.load/tt.store and of the async copies.
+unsigned getAccessVectorWidth(Value ptr, Value mask,
+                              ConversionPatternRewriter &rewriter,
+                              const LoopFacts &loopFacts);
 
 } // namespace mlir::triton_musa
 

@@ -166,15 +166,16 @@ struct ConvertTritonGPUToMUSA
     populateSPMDOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateMakeRangeOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateViewOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
-    InductionDivisibility inductions = computeInductionDivisibility(module);
+    LoopFacts loopFacts = computeLoopFacts(module);
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, *targetInfo,
-                                      inductions);
+                                      loopFacts);
     populateBarrierOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateElementwiseOpToLLVMPatterns(typeConverter, patterns, *targetInfo,
-                                        inductions);
+                                        loopFacts);
     populateConvertLayoutOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateMemoryOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
-    populateAsyncCopyOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateAsyncCopyOpToLLVMPatterns(typeConverter, patterns, *targetInfo,
+                                      loopFacts);
     populateReduceOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateScanOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateGatherOpToLLVMPatterns(typeConverter, patterns, *targetInfo);

@@ -68,7 +68,7 @@ LogicalResult checkSameScalarType(Operation *op, Type type,
 SmallVector<unsigned>
 getRepeatedRegisters(Operation *op, unsigned n,
                      ConversionPatternRewriter &rewriter,
-                     const InductionDivisibility &inductions) {
+                     const LoopFacts &loopFacts) {
   auto sources = llvm::to_vector(llvm::seq<unsigned>(0, n));
   if (n < 2 || op->getNumResults() != 1 || !isMemoryEffectFree(op))
     return sources;
@@ -79,7 +79,7 @@ getRepeatedRegisters(Operation *op, unsigned n,
   if (failed(layout) || layout->getInDimSize(kRegister) != int32_t(n) ||
       layout->getNumOutDims() != size_t(type.getRank()))
     return sources;
-  AxisFacts facts = AxisAnalysis(rewriter, inductions).get(op->getResult(0));
+  AxisFacts facts = AxisAnalysis(rewriter, loopFacts).get(op->getResult(0));
   if (facts.constancy.size() != size_t(type.getRank()))
     return sources;
   unsigned repeatBits = 0;
@@ -106,9 +106,9 @@ class ElementwiseOpConversion : public ConversionPattern {
 public:
   ElementwiseOpConversion(const TypeConverter &converter, MLIRContext *ctx,
                           StringRef opName,
-                          const InductionDivisibility &inductions)
+                          const LoopFacts &loopFacts)
       : ConversionPattern(converter, opName, kTensorPatternBenefit, ctx),
-        inductions(inductions) {}
+        loopFacts(loopFacts) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -141,7 +141,7 @@ private:
     for (Value operand : operands)
       elements.push_back(unpackOrSplat(rewriter, loc, operand, n));
     SmallVector<unsigned> sources =
-        getRepeatedRegisters(op, n, rewriter, inductions);
+        getRepeatedRegisters(op, n, rewriter, loopFacts);
     SmallVector<Value> results;
     for (unsigned i = 0; i < n; ++i) {
       if (sources[i] != i) {
@@ -159,7 +159,7 @@ private:
     return success();
   }
 
-  const InductionDivisibility &inductions;
+  const LoopFacts &loopFacts;
 };
 
 /// A pattern of a tt or arith/math elementwise op: the target, and the
@@ -169,13 +169,13 @@ class ElementwisePattern : public MUSAPattern<OpTy> {
 public:
   ElementwisePattern(const LLVMTypeConverter &converter,
                      const TargetInfo &targetInfo,
-                     const InductionDivisibility &inductions,
+                     const LoopFacts &loopFacts,
                      PatternBenefit benefit = 1)
       : MUSAPattern<OpTy>(converter, targetInfo, benefit),
-        inductions(inductions) {}
+        loopFacts(loopFacts) {}
 
 protected:
-  const InductionDivisibility &inductions;
+  const LoopFacts &loopFacts;
 };
 
 /// Lowers a splat arith.constant tensor: every register holds the constant.
@@ -220,9 +220,9 @@ public:
 
   TritonElementwiseConversion(const LLVMTypeConverter &converter,
                               const TargetInfo &targetInfo,
-                              const InductionDivisibility &inductions,
+                              const LoopFacts &loopFacts,
                               Build build)
-      : ElementwisePattern<OpTy>(converter, targetInfo, inductions),
+      : ElementwisePattern<OpTy>(converter, targetInfo, loopFacts),
         build(build) {}
 
   LogicalResult
@@ -245,7 +245,7 @@ public:
     for (Value operand : operands)
       elements.push_back(unpackOrSplat(rewriter, loc, operand, n));
     SmallVector<unsigned> sources =
-        getRepeatedRegisters(op, n, rewriter, this->inductions);
+        getRepeatedRegisters(op, n, rewriter, this->loopFacts);
     SmallVector<Value> results;
     for (unsigned i = 0; i < n; ++i) {
       if (sources[i] != i) {
@@ -304,7 +304,7 @@ LogicalResult
 lowerPerElement(Operation *op, ValueRange operands,
                 const TypeConverter &converter,
                 ConversionPatternRewriter &rewriter,
-                const InductionDivisibility &inductions,
+                const LoopFacts &loopFacts,
                 function_ref<FailureOr<Value>(ValueRange scalars)> build) {
   Location loc = op->getLoc();
   Type type = op->getResult(0).getType();
@@ -323,7 +323,7 @@ lowerPerElement(Operation *op, ValueRange operands,
   for (Value operand : operands)
     elements.push_back(unpackOrSplat(rewriter, loc, operand, n));
   SmallVector<unsigned> sources =
-      getRepeatedRegisters(op, n, rewriter, inductions);
+      getRepeatedRegisters(op, n, rewriter, loopFacts);
   SmallVector<Value> results;
   for (unsigned i = 0; i < n; ++i) {
     if (sources[i] != i) {
@@ -361,7 +361,7 @@ struct FpToFpOpConversion : public ElementwisePattern<triton::FpToFpOp> {
     bool rtz = op.getRounding() == triton::RoundingMode::RTZ;
     Location loc = op.getLoc();
     return lowerPerElement(
-        op, adaptor.getOperands(), *getTypeConverter(), rewriter, inductions,
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter, loopFacts,
         [&](ValueRange s) -> FailureOr<Value> {
           return emitFloatConversion(rewriter, loc, s[0], srcType, dstType,
                                      rtz);
@@ -467,7 +467,7 @@ struct ClampFOpConversion : public ElementwisePattern<triton::ClampFOp> {
     bool propagate = op.getPropagateNan() == triton::PropagateNan::ALL;
     auto floatType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
     return lowerPerElement(
-        op, adaptor.getOperands(), *getTypeConverter(), rewriter, inductions,
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter, loopFacts,
         [&](ValueRange s) -> FailureOr<Value> {
           Value x = s[0], lo = s[1], hi = s[2];
           Value r = LLVM::MinNumOp::create(
@@ -521,7 +521,7 @@ FailureOr<LLVM::LLVMFuncOp> getOrDeclareFunction(
 LogicalResult lowerToCalls(Operation *op, ValueRange operands, StringRef name,
                            const TypeConverter &converter,
                            ConversionPatternRewriter &rewriter,
-                           const InductionDivisibility &inductions) {
+                           const LoopFacts &loopFacts) {
   Type resultElem =
       converter.convertType(getElementTypeOrSelf(op->getResult(0).getType()));
   SmallVector<Type> argTypes;
@@ -536,7 +536,7 @@ LogicalResult lowerToCalls(Operation *op, ValueRange operands, StringRef name,
   if (failed(fn))
     return failure();
   Location loc = op->getLoc();
-  return lowerPerElement(op, operands, converter, rewriter, inductions,
+  return lowerPerElement(op, operands, converter, rewriter, loopFacts,
                          [&](ValueRange s) -> FailureOr<Value> {
                            return LLVM::CallOp::create(rewriter, loc, *fn, s)
                                .getResult();
@@ -552,8 +552,8 @@ LogicalResult lowerToCalls(Operation *op, ValueRange operands, StringRef name,
 struct ExpOpConversion : public ElementwisePattern<math::ExpOp> {
   ExpOpConversion(const LLVMTypeConverter &converter,
                   const TargetInfo &targetInfo,
-                  const InductionDivisibility &inductions)
-      : ElementwisePattern(converter, targetInfo, inductions,
+                  const LoopFacts &loopFacts)
+      : ElementwisePattern(converter, targetInfo, loopFacts,
                            kTensorPatternBenefit) {}
 
   LogicalResult
@@ -564,7 +564,7 @@ struct ExpOpConversion : public ElementwisePattern<math::ExpOp> {
     if (failed(checkSameScalarType(op, elem, *getTypeConverter())))
       return failure();
     return lowerPerElement(
-        op, adaptor.getOperands(), *getTypeConverter(), rewriter, inductions,
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter, loopFacts,
         [&](ValueRange s) -> FailureOr<Value> {
           if (!elem.isF32())
             return LLVM::ExpOp::create(rewriter, loc, elem, s[0]).getResult();
@@ -587,9 +587,9 @@ struct F32TargetOpConversion : public ElementwisePattern<OpTy> {
                             ValueRange);
   F32TargetOpConversion(const LLVMTypeConverter &converter,
                         const TargetInfo &targetInfo,
-                        const InductionDivisibility &inductions,
+                        const LoopFacts &loopFacts,
                         EmitF32 emitF32)
-      : ElementwisePattern<OpTy>(converter, targetInfo, inductions,
+      : ElementwisePattern<OpTy>(converter, targetInfo, loopFacts,
                                  kTensorPatternBenefit),
         emitF32(emitF32) {}
 
@@ -602,7 +602,7 @@ struct F32TargetOpConversion : public ElementwisePattern<OpTy> {
       return failure();
     return lowerPerElement(
         op, adaptor.getOperands(), *this->getTypeConverter(), rewriter,
-        this->inductions,
+        this->loopFacts,
         [&](ValueRange s) -> FailureOr<Value> {
           if (elem.isF32())
             return emitF32(this->targetInfo, rewriter, loc, s);
@@ -630,8 +630,8 @@ Value emitExp2F32(const TargetInfo &target, OpBuilder &b, Location loc,
 struct ErfOpConversion : public ElementwisePattern<math::ErfOp> {
   ErfOpConversion(const LLVMTypeConverter &converter,
                   const TargetInfo &targetInfo,
-                  const InductionDivisibility &inductions)
-      : ElementwisePattern(converter, targetInfo, inductions,
+                  const LoopFacts &loopFacts)
+      : ElementwisePattern(converter, targetInfo, loopFacts,
                            kTensorPatternBenefit) {}
 
   LogicalResult
@@ -648,7 +648,7 @@ struct ErfOpConversion : public ElementwisePattern<math::ErfOp> {
                                "--convert-tritongpu-to-musa yet on "
                             << elem << " (f32, f64)";
     return lowerToCalls(op, adaptor.getOperands(), name, *getTypeConverter(),
-                        rewriter, inductions);
+                        rewriter, loopFacts);
   }
 };
 
@@ -675,7 +675,7 @@ struct ExternElementwiseOpConversion
                   "triton_musa.language.libdevice (the SDK's "
                   "mtgpu/bitcode/libdevice)";
     return lowerToCalls(op, adaptor.getOperands(), symbol, *getTypeConverter(),
-                        rewriter, inductions);
+                        rewriter, loopFacts);
   }
 };
 
@@ -766,9 +766,9 @@ struct MapElementwiseOpConversion
 
 template <typename... OpTys>
 void addElementwise(const TypeConverter &converter, RewritePatternSet &patterns,
-                    const InductionDivisibility &inductions) {
+                    const LoopFacts &loopFacts) {
   (patterns.add<ElementwiseOpConversion>(converter, patterns.getContext(),
-                                         OpTys::getOperationName(), inductions),
+                                         OpTys::getOperationName(), loopFacts),
    ...);
 }
 
@@ -776,7 +776,7 @@ void addElementwise(const TypeConverter &converter, RewritePatternSet &patterns,
 
 void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo, const InductionDivisibility &inductions) {
+    const TargetInfo &targetInfo, const LoopFacts &loopFacts) {
   addElementwise<arith::AddFOp, arith::AddIOp, arith::AndIOp, arith::BitcastOp,
                  arith::CmpFOp, arith::CmpIOp, arith::DivSIOp,
                  arith::DivUIOp, arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp,
@@ -788,36 +788,36 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
                  arith::SelectOp, arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp,
                  arith::SIToFPOp, arith::SubFOp, arith::SubIOp, arith::TruncFOp,
                  arith::TruncIOp, arith::UIToFPOp, arith::XOrIOp>(
-      typeConverter, patterns, inductions);
+      typeConverter, patterns, loopFacts);
   addElementwise<math::AbsFOp, math::AbsIOp, math::CeilOp, math::CopySignOp,
                  math::CosOp, math::CountLeadingZerosOp,
                  math::CountTrailingZerosOp, math::CtPopOp, math::ExpM1Op, math::FloorOp, math::FmaOp,
                  math::LogOp, math::Log10Op, math::Log1pOp, math::Log2Op,
                  math::PowFOp, math::RoundEvenOp, math::RoundOp, math::RsqrtOp,
                  math::SinOp, math::SqrtOp, math::TruncOp>(
-      typeConverter, patterns, inductions);
+      typeConverter, patterns, loopFacts);
   patterns.add<TensorConstantOpConversion>(typeConverter, targetInfo);
   patterns.add<TritonElementwiseConversion<triton::BitcastOp>>(
-      typeConverter, targetInfo, inductions, buildBitcast);
+      typeConverter, targetInfo, loopFacts, buildBitcast);
   patterns.add<TritonElementwiseConversion<triton::IntToPtrOp>>(
-      typeConverter, targetInfo, inductions, buildIntToPtr);
+      typeConverter, targetInfo, loopFacts, buildIntToPtr);
   patterns.add<TritonElementwiseConversion<triton::PtrToIntOp>>(
-      typeConverter, targetInfo, inductions, buildPtrToInt);
+      typeConverter, targetInfo, loopFacts, buildPtrToInt);
   patterns.add<TritonElementwiseConversion<triton::MulhiUIOp>>(
-      typeConverter, targetInfo, inductions, buildMulhiUI);
+      typeConverter, targetInfo, loopFacts, buildMulhiUI);
   patterns.add<TritonElementwiseConversion<triton::PreciseSqrtOp>>(
-      typeConverter, targetInfo, inductions, buildPreciseSqrt);
+      typeConverter, targetInfo, loopFacts, buildPreciseSqrt);
   patterns.add<TritonElementwiseConversion<triton::PreciseDivFOp>>(
-      typeConverter, targetInfo, inductions, buildPreciseDivF);
+      typeConverter, targetInfo, loopFacts, buildPreciseDivF);
   patterns.add<F32TargetOpConversion<arith::DivFOp, LLVM::FDivOp>>(
-      typeConverter, targetInfo, inductions, emitDivideF32);
+      typeConverter, targetInfo, loopFacts, emitDivideF32);
   patterns.add<F32TargetOpConversion<math::Exp2Op, LLVM::Exp2Op>>(
-      typeConverter, targetInfo, inductions, emitExp2F32);
+      typeConverter, targetInfo, loopFacts, emitExp2F32);
   patterns.add<Fp4ToFpOpConversion, MapElementwiseOpConversion>(typeConverter,
                                                                targetInfo);
   patterns.add<FpToFpOpConversion, ClampFOpConversion, ErfOpConversion,
                ExpOpConversion, ExternElementwiseOpConversion>(
-      typeConverter, targetInfo, inductions);
+      typeConverter, targetInfo, loopFacts);
 
   // Scalars, including the per-element copies made above.
   arith::populateArithToLLVMConversionPatterns(typeConverter, patterns);

@@ -31,71 +31,6 @@ using namespace mlir::triton_musa;
 
 namespace {
 
-/// Registers accessed together by one memory instruction: consecutive
-/// registers that hold consecutive elements of one dimension, as far as the
-/// addresses are contiguous and aligned and the mask is constant over them.
-unsigned getVectorWidth(Value ptr, Value mask,
-                        ConversionPatternRewriter &rewriter,
-                        const InductionDivisibility &inductions) {
-  auto type = dyn_cast<RankedTensorType>(ptr.getType());
-  if (!type)
-    return 1;
-  auto ptrType = dyn_cast<triton::PointerType>(type.getElementType());
-  if (!ptrType || !ptrType.getPointeeType().isIntOrFloat())
-    return 1;
-  unsigned bits = ptrType.getPointeeType().getIntOrFloatBitWidth();
-  if (bits < 8)
-    return 1;
-  int64_t bytes = bits / 8;
-  auto layout = getLinearLayout(type, [] { return InFlightDiagnostic(); });
-  if (failed(layout))
-    return 1;
-  // The dimension register 1 steps along, and how many leading register
-  // bases step 1, 2, 4, ... along it alone.
-  int64_t numRegisters = layout->getInDimSize(kRegister);
-  if (numRegisters < 2)
-    return 1;
-  SmallVector<int32_t> first = applyLayout(*layout, {{kRegister, 1}});
-  int dim = -1;
-  for (auto [d, c] : llvm::enumerate(first))
-    if (c == 1)
-      dim = d;
-  if (dim < 0)
-    return 1;
-  int64_t registers = 1;
-  for (int32_t bit = 1; bit < numRegisters; bit <<= 1) {
-    SmallVector<int32_t> coords = applyLayout(*layout, {{kRegister, bit}});
-    SmallVector<int32_t> expected(coords.size(), 0);
-    expected[dim] = bit;
-    if (coords != expected)
-      break;
-    registers = int64_t(bit) * 2;
-  }
-  AxisAnalysis analysis(rewriter, inductions);
-  AxisFacts facts = analysis.get(ptr);
-  int64_t vec = std::min<int64_t>(registers, 16 / bytes);
-  vec = std::min(vec, facts.contiguity[dim]);
-  vec = std::min(vec, std::max<int64_t>(1, facts.divisibility[dim] / bytes));
-  if (mask && isa<RankedTensorType>(mask.getType()))
-    vec = std::min(vec, analysis.get(mask).constancy[dim]);
-  vec = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, vec));
-  // A vector's registers must hold c, c + 1, ..., c + vec - 1 with c a
-  // multiple of vec: no other basis may touch the low bits along `dim`.
-  auto touchesLowBits = [&](int64_t width) {
-    for (const auto &[name, bases] : layout->getBases())
-      for (auto [i, basis] : llvm::enumerate(bases)) {
-        if (name == kRegister && (int64_t(1) << i) < width)
-          continue;
-        if (basis[dim] & (width - 1))
-          return true;
-      }
-    return false;
-  };
-  while (vec > 1 && touchesLowBits(vec))
-    vec /= 2;
-  return vec;
-}
-
 /// The vector of `type` holding `elements`, built from undef by inserting
 /// them in order.
 Value buildVector(OpBuilder &b, Location loc, Type type,
@@ -149,8 +84,8 @@ struct AddPtrOpConversion : public MUSAPattern<triton::AddPtrOp> {
 /// supported) to global loads.
 struct LoadOpConversion : public MUSAPattern<triton::LoadOp> {
   LoadOpConversion(const LLVMTypeConverter &converter, const TargetInfo &targetInfo,
-                   const InductionDivisibility &inductions)
-      : MUSAPattern(converter, targetInfo), inductions(inductions) {}
+                   const LoopFacts &loopFacts)
+      : MUSAPattern(converter, targetInfo), loopFacts(loopFacts) {}
 
   LogicalResult
   lower(triton::LoadOp op, OpAdaptor adaptor,
@@ -174,7 +109,7 @@ struct LoadOpConversion : public MUSAPattern<triton::LoadOp> {
       others = unpackOrSplat(rewriter, loc, adaptor.getOther(), n);
 
     unsigned vec =
-        getVectorWidth(op.getPtr(), op.getMask(), rewriter, inductions);
+        getAccessVectorWidth(op.getPtr(), op.getMask(), rewriter, loopFacts);
     Type accessType =
         vec == 1 ? elementType : VectorType::get({int64_t(vec)}, elementType);
     unsigned alignment = getAlignment(elementType) * vec;
@@ -220,7 +155,7 @@ struct LoadOpConversion : public MUSAPattern<triton::LoadOp> {
     return success();
   }
 
-  const InductionDivisibility &inductions;
+  const LoopFacts &loopFacts;
 };
 
 /// Lowers tt.store of a pointer or a tensor of pointers (mask supported) to
@@ -228,8 +163,8 @@ struct LoadOpConversion : public MUSAPattern<triton::LoadOp> {
 /// element only one writes it.
 struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
   StoreOpConversion(const LLVMTypeConverter &converter, const TargetInfo &targetInfo,
-                    const InductionDivisibility &inductions)
-      : MUSAPattern(converter, targetInfo), inductions(inductions) {}
+                    const LoopFacts &loopFacts)
+      : MUSAPattern(converter, targetInfo), loopFacts(loopFacts) {}
 
   LogicalResult
   lower(triton::StoreOp op, OpAdaptor adaptor,
@@ -271,7 +206,7 @@ struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
     }
 
     unsigned vec =
-        getVectorWidth(op.getPtr(), op.getMask(), rewriter, inductions);
+        getAccessVectorWidth(op.getPtr(), op.getMask(), rewriter, loopFacts);
     unsigned alignment = getAlignment(elementType) * vec;
     for (unsigned i = 0; i < n; i += vec) {
       if (i & duplicateRegisters)
@@ -296,15 +231,15 @@ struct StoreOpConversion : public MUSAPattern<triton::StoreOp> {
     return success();
   }
 
-  const InductionDivisibility &inductions;
+  const LoopFacts &loopFacts;
 };
 
 } // namespace
 
 void mlir::triton_musa::populateLoadStoreOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo, const InductionDivisibility &inductions) {
+    const TargetInfo &targetInfo, const LoopFacts &loopFacts) {
   patterns.add<AddPtrOpConversion>(typeConverter, targetInfo);
   patterns.add<LoadOpConversion, StoreOpConversion>(typeConverter, targetInfo,
-                                                    inductions);
+                                                    loopFacts);
 }

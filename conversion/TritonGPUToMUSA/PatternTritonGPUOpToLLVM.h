@@ -83,10 +83,10 @@ void populateBarrierOpToLLVMPatterns(
 
 /// tt.load, tt.store (pointers and tensors of pointers), tt.addptr. The
 /// vector width of an access comes from the axis analysis, which reads
-/// `inductions`.
+/// `loopFacts`.
 void populateLoadStoreOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo, const InductionDivisibility &inductions);
+    const TargetInfo &targetInfo, const LoopFacts &loopFacts);
 
 /// arith/math elementwise ops and arith.constant on tensors; the scalar
 /// arith/math -> LLVM patterns of upstream MLIR; tt.bitcast, tt.int_to_ptr,
@@ -94,7 +94,7 @@ void populateLoadStoreOpToLLVMPatterns(
 /// the axis analysis proves equal are computed once.
 void populateElementwiseOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo, const InductionDivisibility &inductions);
+    const TargetInfo &targetInfo, const LoopFacts &loopFacts);
 
 /// ttg.convert_layout (register, warp-shuffle or shared-memory paths).
 void populateConvertLayoutOpToLLVMPatterns(
@@ -107,10 +107,11 @@ void populateMemoryOpToLLVMPatterns(
     const TargetInfo &targetInfo);
 
 /// ttg.async_copy_global_to_local, ttg.async_commit_group, ttg.async_wait
-/// (per-thread g2s copies; AsyncCopyOpToLLVM.cpp).
+/// (per-thread g2s copies, as wide as `loopFacts` allows;
+/// AsyncCopyOpToLLVM.cpp).
 void populateAsyncCopyOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
-    const TargetInfo &targetInfo);
+    const TargetInfo &targetInfo, const LoopFacts &loopFacts);
 
 /// tt.reduce (in-thread, within a warp by shuffles, across warps through shared memory).
 void populateReduceOpToLLVMPatterns(

@@ -165,7 +165,7 @@ def test_matrix_unit_case_runs_on_wgmma(name: str) -> None:
     assert "fence.proxy.async" not in ptx
     assert "wgmma.wait_group.sync.aligned 0" in ptx
     # num_stages = 3 fills the ring two iterations ahead: the K loop waits for its copies in every other
-    # iteration (--musa-amortize-async-waits), one predicated wait, and drains them once after the loop.
+    # iteration (--musa-pipeline-loops), one predicated wait, and drains them once after the loop.
     assert len(re.findall(r"@%p\d+ cp\.async\.wait_all;", ptx)) == 1
     assert len(re.findall(r"^\s*cp\.async\.wait_all;", ptx, re.M)) == 1
     # 16-byte copies bypass L1 (.cg), as Triton's own do.

@@ -54,20 +54,6 @@ def _normalize_extern_libs(libs: Any) -> Tuple[Tuple[str, str], ...]:
     return tuple(sorted((str(name), str(path)) for name, path in items))
 
 
-def _has_descriptor_loads(mod: Any) -> bool:
-    """Whether the module reads through tensor descriptors (which Triton's pipeliner only
-    knows how to pipeline as NVIDIA TMA)."""
-    found = False
-
-    def visit(op: Any) -> None:
-        nonlocal found
-        if op.get_name() in ("tt.descriptor_load", "tt.descriptor_gather"):
-            found = True
-
-    mod.walk(visit)
-    return found
-
-
 @dataclass(frozen=True)
 class MusaOptions:
     """Compilation options; every field is part of the cache key (see ``hash``).
@@ -259,11 +245,14 @@ class MusaBackend(BaseBackend):
 
     @staticmethod
     def make_ttgir(mod: Any, metadata: Dict[str, Any], opt: MusaOptions) -> Any:
-        """TTIR -> TTGIR with Triton's target-independent layout passes.
+        """TTIR -> TTGIR with Triton's target-independent layout passes, and no pipelining.
 
         Never add passes.ttgpuir.add_accelerate_matmul (asserts on non-"cuda:" targets
-        and aborts the process) nor any nvidia./amd. pass: matrix units, pipelining and
-        TME are chosen by the MUSA stages that follow."""
+        and aborts the process) nor any nvidia./amd. pass, nor Triton's pipeliner
+        (assign_latencies / schedule_loops / pipeline): matrix units, software pipelining
+        and TME are chosen by the MUSA stages that follow (lowering.matrix_passes), in that
+        order, so the pipeline is planned for the matrix unit that reads it. ``num_stages``
+        reaches only --musa-pipeline-loops (Passes.td says what it means)."""
         pm = ir.pass_manager(mod.context)
         pm.enable_debug()
         passes.ttir.add_convert_to_ttgpuir(pm, f"musa:{opt.arch}", opt.num_warps, opt.warp_size, opt.num_ctas)
@@ -292,11 +281,6 @@ class MusaBackend(BaseBackend):
         passes.common.add_cse(pm)
         passes.common.add_canonicalizer(pm)
         pm.run(mod, "make_ttgir")
-        if opt.num_stages > 1 and not _has_descriptor_loads(mod):
-            pm = ir.pass_manager(mod.context)
-            pm.enable_debug()
-            MusaBackend._add_software_pipelining(pm, opt.num_stages)
-            pm.run(mod, "make_ttgir_pipeline")
 
         # What CompiledKernel and launchers read; shared memory is allocated by later MUSA stages.
         metadata["name"] = mod.get_entry_func_name()
@@ -311,51 +295,6 @@ class MusaBackend(BaseBackend):
         metadata["profile_scratch_size"] = 0
         metadata["profile_scratch_align"] = 1
         return mod
-
-    @staticmethod
-    def _add_software_pipelining(pm: Any, num_stages: int) -> None:
-        """Triton's own software pipeliner, run last on the generic (FMA-layout) TTGIR.
-
-        Pipelining and matrix-path selection, in this order:
-        1. Here, on the generic form: `assign_latencies` / `schedule_loops` / `pipeline`
-           turn every loop load whose per-thread vector is at least 4 bytes (known unit
-           stride and alignment) into `ttg.async_copy_global_to_local` into a ring of
-           `num_stages - 1` shared buffers (measured for num_stages 2..4 with FMA dots
-           and with plain loops), `ttg.async_commit_group` and `ttg.async_wait`; the
-           prologue and the predicated epilogue are Triton's. Loops without a dot are
-           pipelined only where the user asks (`tl.range(..., num_stages=n)`). These
-           passes are target-independent: checked in a subprocess on musa modules of
-           both archs (no NVIDIA-only assert fires); only async copies, commit/wait,
-           multi-buffered `ttg.local_alloc`/`ttg.memdesc_index` and plain `scf`/`arith`
-           come out, all of which our dialects parse and our lowering handles.
-        2. Then our MUSA stages (lowering.py): `--musa-accelerate-matmul` (SQMMA/WMMA
-           selection) runs on this pipelined module, so it sees each dot operand as a
-           `ttg.local_load` of a `ttg.memdesc_index` of a multi-buffered alloc and
-           rewrites that alloc's shared encoding (swizzle/padding the matrix unit needs)
-           together with the dot and its accumulator. Triton's passes never run after
-           our encodings appear, so nothing has to round-trip through them; so
-           `--musa-sink-accumulator-conversions` does the part of their layout work the
-           accumulator layouts need (epilogue elementwise ops and stores in that layout).
-        3. `--musa-schedule-async-copies` moves each pipelined loop's dots below its copies
-           (a MUSA wait completes all of a thread's copies, so copies started after the
-           dots would overlap nothing), `--musa-amortize-async-waits` keeps a loop's wait
-           only in every L-th iteration of a ring filled L iterations ahead (one wait
-           covers what the next L iterations read), `--musa-allocate-shared-memory` keeps each copy's
-           buffer live until the next
-           `ttg.async_wait`, `--musa-insert-barriers` counts a wait as a barrier, and
-           `--convert-tritongpu-to-musa` lowers copies to `llvm.musa.memcpy.g2s`, each
-           wait to `llvm.musa.memcpy.g2s.wait` + a block barrier (the wait covers all of
-           the thread's copies: MUSA has no copy groups, so `num` is not honoured; see
-           conversion/TritonGPUToMUSA/AsyncCopyOpToLLVM.cpp).
-
-        Kernels with tensor-descriptor loads are left alone: Triton's pipeliner would turn
-        those into NVIDIA TMA ops (it fails: "Tensor descriptor should have encoding set");
-        pipelining them with TME and async barriers is the MUSA TME stage's job."""
-        passes.ttgpuir.add_assign_latencies(pm, num_stages)
-        passes.ttgpuir.add_schedule_loops(pm)
-        passes.ttgpuir.add_pipeline(pm, num_stages, False)
-        passes.common.add_canonicalizer(pm)
-        passes.common.add_cse(pm)
 
     @staticmethod
     def make_llir(ttgir: Any, metadata: Dict[str, Any], opt: MusaOptions) -> str:

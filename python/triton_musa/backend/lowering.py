@@ -83,23 +83,25 @@ class MatmulOptions:
 
 
 def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:
-    """The TTGIR passes that decide the matrix paths for ``target`` ("musa", "emulator" or "proxy"): scaled
-    dots become plain dots; the matrix-path selection, on Triton's (pipelined) TTGIR, from the target's rows
-    of the catalogue; the results kept in the accumulator layout through the epilogue's elementwise ops and
-    stores; TME, which turns descriptor tiles into shared buffers (``num_stages`` > 1 pipelines descriptor
-    loads in loops through a ring of TME buffers: Triton's pipeliner leaves them alone); the async-copy
-    schedule, which moves each loop's dot below its refills; one wait for a pipelined loop's copies per
-    lookahead of its ring (MUSA's wait completes every copy). A comma-separated list of pass specs."""
+    """The TTGIR passes that decide the matrix paths and the software pipeline for ``target`` ("musa",
+    "emulator" or "proxy"), in order: scaled dots become plain dots; the matrix-path selection on
+    unpipelined loops, from the target's rows of the catalogue; the results kept in the accumulator layout
+    through the epilogue's elementwise ops and stores; the one software pipeliner, which plans and expands
+    every loop whose loads feed a dot (``num_stages``: loads issued ``num_stages - 1`` iterations ahead
+    into rings of ``num_stages`` slots); TME, which turns descriptor tiles into shared buffers (``num_stages``
+    > 1 also rings a descriptor load in a loop); the gather-offset relayout. A comma-separated list of pass
+    specs."""
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
     if not isinstance(num_stages, int) or num_stages < 0:
         raise ValueError(f"num_stages must be a non-negative integer, got {num_stages!r}")
     matmul = matmul or MatmulOptions.from_env()
-    tme_options = ([] if target == "musa" else [f"target={target}"]) + (
-        [f"num-stages={num_stages}"] if num_stages > 1 else [])
+    stages = [f"num-stages={num_stages}"] if num_stages > 1 else []
+    pipeline = "musa-pipeline-loops" + (f"{{{' '.join(stages)}}}" if stages else "")
+    tme_options = ([] if target == "musa" else [f"target={target}"]) + stages
     tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(tme_options)}}}" if tme_options else "")
-    return (f"musa-decompose-scaled-dot,{matmul.pass_spec(target)},musa-sink-accumulator-conversions,{tme},"
-            "musa-relayout-gather-offsets,musa-schedule-async-copies,musa-amortize-async-waits")
+    return (f"musa-decompose-scaled-dot,{matmul.pass_spec(target)},musa-sink-accumulator-conversions,"
+            f"{pipeline},{tme},musa-relayout-gather-offsets")
 
 
 def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:
@@ -111,11 +113,24 @@ def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = No
             f"musa-insert-barriers,convert-tritongpu-to-musa{option},canonicalize,cse)")
 
 
-def dot_path_pipeline(matmul: Optional[MatmulOptions] = None) -> str:
-    """The pipeline whose remarks ``dot_path_report`` returns: the matrix-path selection, then
+def dot_path_pipeline(matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:
+    """The pipeline whose remarks ``dot_path_report`` returns: the matrix-path selection (and, for
+    ``num_stages`` > 1, the software pipeline, so that operands read from its rings say so), then
     --musa-dot-path-report."""
     matmul = matmul or MatmulOptions.from_env()
-    return f"builtin.module({matmul.pass_spec()},musa-dot-path-report)"
+    passes = [matmul.pass_spec()]
+    if num_stages > 1:
+        passes += ["musa-sink-accumulator-conversions", f"musa-pipeline-loops{{num-stages={num_stages}}}"]
+    return f"builtin.module({','.join(passes)},musa-dot-path-report)"
+
+
+def pipeline_report_pipeline(matmul: Optional[MatmulOptions] = None, num_stages: int = 1,
+                             target: str = "musa") -> str:
+    """The pipeline whose remarks ``pipeline_report`` returns: the passes of ``matrix_passes`` up to and
+    including --musa-pipeline-loops."""
+    passes = matrix_passes(target, matmul, num_stages).split(",")
+    last = next(i for i, spec in enumerate(passes) if spec.startswith("musa-pipeline-loops"))
+    return f"builtin.module({','.join(passes[:last + 1])})"
 
 
 @dataclass(frozen=True)
@@ -282,15 +297,27 @@ def module_attribute(module: Any, name: str) -> Any:
     raise ValueError(f"module attribute '{name}' = {value} is neither an integer nor a string")
 
 
-def dot_path_report(ttgir: str, matmul: Optional[MatmulOptions] = None, *,
+def _report(ttgir: str, pipeline: str, source_name: str, prefix: str) -> list[str]:
+    """The remarks of ``pipeline`` on ``ttgir`` whose message starts with ``prefix``, as text."""
+    with _context() as context:
+        module = parse_ttgir(ttgir, context, source_name=source_name)
+        return [str(remark) for remark in run_passes(module, pipeline) if remark.message.startswith(prefix)]
+
+
+def dot_path_report(ttgir: str, matmul: Optional[MatmulOptions] = None, *, num_stages: int = 1,
                     source_name: str = "kernel.ttgir") -> list[str]:
     """Per dot of ``ttgir``, the remark of --musa-dot-path-report: the matrix path it takes, or
     ``fma (<why>)``. Lines read ``<loc>: remark: dot MxNxK <a> -> <acc>: <path>``, where a matrix path
     is the catalogue row of its instruction and the tiling (``wmma f16 x f16 -> f32 m32n32k16 on mp_2x,
-    warpsPerCTA [2, 2]``)."""
-    with _context() as context:
-        module = parse_ttgir(ttgir, context, source_name=source_name)
-        return [str(remark) for remark in run_passes(module, dot_path_pipeline(matmul))]
+    warpsPerCTA [2, 2]``); with ``num_stages`` > 1 an SQMMA that reads a pipelined ring says so."""
+    return _report(ttgir, dot_path_pipeline(matmul, num_stages), source_name, "dot ")
+
+
+def pipeline_report(ttgir: str, num_stages: int, matmul: Optional[MatmulOptions] = None, *,
+                    target: str = "musa", source_name: str = "kernel.ttgir") -> list[str]:
+    """Per loop of ``ttgir`` with a load to pipeline, the remark of --musa-pipeline-loops: ``loop
+    pipelined: <the plan>`` or ``loop not pipelined: <why>``."""
+    return _report(ttgir, pipeline_report_pipeline(matmul, num_stages, target), source_name, "loop ")
 
 
 def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str,

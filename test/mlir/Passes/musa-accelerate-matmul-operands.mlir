@@ -145,31 +145,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A batched dot reading ring slots of 3-D operands (as Triton's pipeliner
-// leaves them): the rings are retyped in place, batch outermost, and the
-// sqmma reads the slots; nothing is loaded into registers.
-// CHECK-DAG: #[[RA:.*]] = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [2, 1, 0]}>
-// CHECK-DAG: #[[RB:.*]] = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [2, 1, 0]}>
-// CHECK-LABEL: @batched_ring
-// CHECK: %[[A:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<2x2x64x32xf16, #[[RA]], #smem, mutable>
-// CHECK: %[[B:.*]] = ttg.local_alloc {alignment = 2048 : i32} : () -> !ttg.memdesc<2x2x32x64xf16, #[[RB]], #smem, mutable>
-// CHECK: %[[SA:.*]] = ttg.memdesc_index %[[A]][%arg0] : !ttg.memdesc<2x2x64x32xf16, #[[RA]], #smem, mutable> -> !ttg.memdesc<2x64x32xf16, #[[RA]], #smem, mutable>
-// CHECK: %[[SB:.*]] = ttg.memdesc_index %[[B]][%arg0] : !ttg.memdesc<2x2x32x64xf16, #[[RB]], #smem, mutable> -> !ttg.memdesc<2x32x64xf16, #[[RB]], #smem, mutable>
+// A batched dot on a transposed operand Triton keeps in shared memory
+// (`local_load(memdesc_trans(local_alloc %x))`, `tl.trans`): %x is stored
+// once in the SQMMA layout seen through the transpose, and the sqmma reads
+// the transposed view; Triton's buffer goes.
+// CHECK-DAG: #[[RB:.*]] = #musagpu.tme_shared<{{.*}}order = [1, 0]}>
+// CHECK-DAG: #[[RBT:.*]] = #musagpu.tme_shared<{{.*}}order = [0, 1]}>
+// CHECK-LABEL: @transposed_operand
+// CHECK: %[[S:.*]] = ttg.local_alloc %arg1 {alignment = 4096 : i32} : (tensor<64x32xf16, #blocked1>) -> !ttg.memdesc<64x32xf16, #[[RB]], #smem>
+// CHECK-NEXT: %[[T:.*]] = ttg.memdesc_trans %[[S]] {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #[[RB]], #smem> -> !ttg.memdesc<32x64xf16, #[[RBT]], #smem>
 // CHECK-NOT: ttg.local_load
-// CHECK: musagpu.sqmma %[[SA]], %[[SB]]
+// CHECK: musagpu.sqmma %{{.*}}, %[[T]], %{{.*}} {transB = true}
 
-#blocked = #ttg.blocked<{sizePerThread = [1, 4, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [2, 4, 1], order = [2, 1, 0]}>
-#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [2, 1, 0]}>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [0, 1]}>
 #smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @batched_ring(%slot: i32, %c: tensor<2x64x64xf32, #blocked>) -> tensor<2x64x64xf32, #blocked> {
-    %ra = ttg.local_alloc : () -> !ttg.memdesc<2x2x64x32xf16, #shared, #smem, mutable>
-    %rb = ttg.local_alloc : () -> !ttg.memdesc<2x2x32x64xf16, #shared, #smem, mutable>
-    %sa = ttg.memdesc_index %ra[%slot] : !ttg.memdesc<2x2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    %sb = ttg.memdesc_index %rb[%slot] : !ttg.memdesc<2x2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
-    %a = ttg.local_load %sa : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> tensor<2x64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
-    %b = ttg.local_load %sb : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> tensor<2x32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
-    %d = tt.dot %a, %b, %c : tensor<2x64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<2x32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<2x64x64xf32, #blocked>
-    tt.return %d : tensor<2x64x64xf32, #blocked>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @transposed_operand(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %x: tensor<64x32xf16, #blocked1>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %buf = ttg.local_alloc %x : (tensor<64x32xf16, #blocked1>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+    %t = ttg.memdesc_trans %buf {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared, #smem> -> !ttg.memdesc<32x64xf16, #shared1, #smem>
+    %b = ttg.local_load %t : !ttg.memdesc<32x64xf16, #shared1, #smem> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
   }
 }

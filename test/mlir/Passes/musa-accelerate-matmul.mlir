@@ -188,71 +188,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
-// A pipelined ring (the pipeliner's form): the ring allocs are retyped in
-// place to the SQMMA swizzle and aligned, the sqmma reads the ring slots
-// themselves and the loop carries the accumulator in #musagpu.sqmma: no
-// local_load and no convert_layout in the loop. A ring whose slots (1 KiB)
-// are smaller than the swizzle period (4 KiB) keeps its encoding and its
-// local_load, and the operand is copied into a fresh SQMMA buffer.
+// An unpipelined K loop (the form this pass sees: Triton's stage stops
+// before pipelining): each loaded operand is stored once into an SQMMA
+// buffer right after its load (which --musa-pipeline-loops then turns into
+// a ring the sqmma reads in place), and the loop carries the accumulator in
+// #musagpu.sqmma: no local_load and no convert_layout in the loop.
 // PH1: #[[RA:.*]] = #musagpu.tme_shared<{swizzleGranularity = b16, {{.*}}order = [1, 0]}>
 // PH1: #[[RB:.*]] = #musagpu.tme_shared<{swizzleGranularity = b32, {{.*}}order = [1, 0]}>
-// PH1: #[[PLAIN:.*]] = #ttg.swizzled_shared<
 // PH1: #[[RSQ:.*]] = #musagpu.sqmma<{{.*}}instrShape = [64, 64, 32]}>
-// PH1-LABEL: @ph1_ring
-// PH1: %[[RINGA:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<2x64x32xf16, #[[RA]], #smem, mutable>
-// PH1: %[[RINGB:.*]] = ttg.local_alloc {alignment = 2048 : i32} : () -> !ttg.memdesc<2x32x64xf16, #[[RB]], #smem, mutable>
+// PH1-LABEL: @ph1_k_loop
 // PH1: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64x64xf32, #[[RSQ]]>)
-// PH1: %[[SA:.*]] = ttg.memdesc_index %[[RINGA]]
-// PH1: %[[SB:.*]] = ttg.memdesc_index %[[RINGB]]
+// PH1: %[[X:.*]] = tt.load
+// PH1-NEXT: %[[SA:.*]] = ttg.local_alloc %[[X]] {alignment = 4096 : i32} : (tensor<64x32xf16, #{{.*}}>) -> !ttg.memdesc<64x32xf16, #[[RA]], #smem>
+// PH1: %[[Y:.*]] = tt.load
+// PH1-NEXT: %[[SB:.*]] = ttg.local_alloc %[[Y]] {alignment = 2048 : i32} : (tensor<32x64xf16, #{{.*}}>) -> !ttg.memdesc<32x64xf16, #[[RB]], #smem>
 // PH1-NOT: ttg.local_load
 // PH1-NOT: ttg.convert_layout
 // PH1: %[[D:.*]] = musagpu.sqmma %[[SA]], %[[SB]], %[[ACC]]
 // PH1-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
 // PH1-NEXT: scf.yield %[[W]]
-// PH1-LABEL: @ph1_small_ring
-// PH1: ttg.local_alloc : () -> !ttg.memdesc<2x32x16xf16, #[[PLAIN]], #smem, mutable>
-// PH1: %[[L:.*]] = ttg.local_load
-// PH1: %[[COPY:.*]] = ttg.local_alloc %[[L]] {alignment = 4096 : i32}
-// PH1: musagpu.sqmma %[[COPY]]
-
 
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
-#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
-#smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @ph1_ring(%pa: tensor<64x32x!tt.ptr<f16>, #ld>, %pb: tensor<32x64x!tt.ptr<f16>, #ld>, %n: i32) -> tensor<64x64xf32, #blocked> {
+  tt.func public @ph1_k_loop(%pa: tensor<64x32x!tt.ptr<f16>, #ld>, %pb: tensor<32x64x!tt.ptr<f16>, #ld>, %n: i32) -> tensor<64x64xf32, #blocked> {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
-    %ra = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    %rb = ttg.local_alloc : () -> !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
     %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked>) : i32 {
-      %slot = arith.remsi %i, %c1 : i32
-      %sa = ttg.memdesc_index %ra[%slot] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
-      %sb = ttg.memdesc_index %rb[%slot] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
-      %ta = ttg.async_copy_global_to_local %pa, %sa : tensor<64x32x!tt.ptr<f16>, #ld> -> <64x32xf16, #shared, #smem, mutable>
-      %tb = ttg.async_copy_global_to_local %pb, %sb : tensor<32x64x!tt.ptr<f16>, #ld> -> <32x64xf16, #shared, #smem, mutable>
-      %w = ttg.async_wait %ta, %tb {num = 0 : i32}
-      %a = ttg.local_load %sa : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
-      %b = ttg.local_load %sb : !ttg.memdesc<32x64xf16, #shared, #smem, mutable> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #ld>
+      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #ld>
+      %a = ttg.convert_layout %x : tensor<64x32xf16, #ld> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+      %b = ttg.convert_layout %y : tensor<32x64xf16, #ld> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
       %d = tt.dot %a, %b, %acc : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
       scf.yield %d : tensor<64x64xf32, #blocked>
     }
-    ttg.local_dealloc %ra : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    ttg.local_dealloc %rb : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
     tt.return %r : tensor<64x64xf32, #blocked>
-  }
-  tt.func public @ph1_small_ring(%pa: tensor<32x16x!tt.ptr<f16>, #ld>, %b: tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #blocked> {
-    %c0 = arith.constant 0 : i32
-    %ra = ttg.local_alloc : () -> !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable>
-    %sa = ttg.memdesc_index %ra[%c0] : !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
-    %ta = ttg.async_copy_global_to_local %pa, %sa : tensor<32x16x!tt.ptr<f16>, #ld> -> <32x16xf16, #shared, #smem, mutable>
-    %w = ttg.async_wait %ta {num = 0 : i32}
-    %a = ttg.local_load %sa : !ttg.memdesc<32x16xf16, #shared, #smem, mutable> -> tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
-    %d = tt.dot %a, %b, %c : tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
-    ttg.local_dealloc %ra : !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable>
-    tt.return %d : tensor<32x32xf32, #blocked>
   }
 }
 

@@ -19,7 +19,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %c1 = arith.constant 1 : i32
     %zero = arith.constant dense<0.000000e+00> : tensor<256xf32, #blocked>
     %xs = tt.splat %x : f32 -> tensor<256xf32, #blocked>
-    %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<256xf32, #blocked>) : i32 {
+    // Not a splat: a splat plus a splat stays one, and its adds would fold to one per thread.
+    %range = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %init = arith.sitofp %range : tensor<256xi32, #blocked> to tensor<256xf32, #blocked>
+    %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<256xf32, #blocked>) : i32 {
       %next = arith.addf %acc, %xs : tensor<256xf32, #blocked>
       scf.yield %next : tensor<256xf32, #blocked>
     }

@@ -1,0 +1,85 @@
+//===- LoopPlan.h - What --musa-pipeline-loops does to one loop -*- C++ -*-===//
+//
+// The planner of the software pipeline: per scf.for, which loads become
+// asynchronous copies into a ring of shared-memory slots, how deep the ring
+// is, how far ahead the copies are issued, how often the loop waits for
+// them, and which ops compute their addresses (the producer stage). Or, for
+// a loop it leaves alone, why. The plan reads the IR and changes nothing;
+// PipelineLoops.cpp expands it.
+//
+// One meaning of num_stages (the loop's `tt.num_stages`, else the pass's
+// option): a load is issued num_stages - 1 iterations before the iteration
+// that reads it, into a ring of num_stages slots. The slot beyond the
+// lookahead is the one the current iteration reads while the copies for a
+// later iteration are already in flight (the copies are issued before the
+// compute that reads the ring, whether that is a local_load or a matrix
+// unit reading the slot in place).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_MUSA_PASSES_PIPELINE_LOOPPLAN_H
+#define TRITON_MUSA_PASSES_PIPELINE_LOOPPLAN_H
+
+#include "dialects/Triton/IR/Dialect.h"
+#include "dialects/TritonGPU/IR/Dialect.h"
+#include "target/MUSAArch.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <string>
+
+namespace mlir::triton_musa::pipeline {
+
+/// One load of the loop that becomes an async copy into a ring.
+struct RingedLoad {
+  triton::LoadOp load;
+  /// The immutable `ttg.local_alloc`s of the loaded tile (a matrix unit's
+  /// operand buffers, Triton's promoted dot operands), all of one type: the
+  /// ring takes their layout and their readers read the ring slot in place.
+  /// Empty: the ring has a plain shared layout and the tile is read back
+  /// into registers with `ttg.local_load`.
+  SmallVector<triton::gpu::LocalAllocOp> inPlaceAllocs;
+  /// One slot of the ring.
+  triton::gpu::MemDescType slotType;
+  int64_t slotBytes = 0;
+  /// Byte alignment of the ring (and of every slot).
+  int64_t alignment = 16;
+};
+
+struct LoopPlan {
+  scf::ForOp loop;
+  /// Iterations a copy is issued ahead of its reader (num_stages - 1).
+  unsigned lookahead = 0;
+  /// Slots per ring (lookahead + 1).
+  unsigned slots = 0;
+  /// The loop waits for its copies in every `waitEvery`-th iteration: a MUSA
+  /// wait completes every copy the thread started, so one wait covers the
+  /// next `lookahead` iterations' tiles.
+  unsigned waitEvery = 1;
+  SmallVector<RingedLoad> loads;
+  /// Ops of the body that compute what the copies read (addresses, masks,
+  /// `other`) and the copies' loads themselves: the producer stage, issued
+  /// `lookahead` iterations early. Every other op is the consumer stage.
+  llvm::DenseSet<Operation *> producer;
+  /// What the plan changed from what was asked (a ring made shallower to
+  /// fit the shared memory), for the loop's remark.
+  std::string adjustment;
+};
+
+/// The plan for `loop` at `numStages` (`explicitStages`: the loop's own
+/// `tt.num_stages` asked for them), or the reason it stays as it is.
+/// `sharedBudget` is the shared memory, in bytes, the rings may take.
+/// Returns failure with `whyNot` empty for a loop that has no load to
+/// pipeline (nothing to say about it).
+FailureOr<LoopPlan> planLoop(scf::ForOp loop, int numStages,
+                             bool explicitStages, int64_t sharedBudget,
+                             std::string &whyNot);
+
+/// Whether a load of `loop`'s body (directly or nested) feeds a dot's
+/// operand: the loops the planner owes a plan or a remark.
+bool hasLoadFeedingDot(scf::ForOp loop);
+
+} // namespace mlir::triton_musa::pipeline
+
+#endif // TRITON_MUSA_PASSES_PIPELINE_LOOPPLAN_H

@@ -1,0 +1,365 @@
+//===- PipelineLoops.cpp - --musa-pipeline-loops --------------------------===//
+//
+// The one software pipeliner of the MUSA stages. Per scf.for, the planner
+// (LoopPlan.cpp) decides; this file expands the plan:
+//
+//  1. In place, in the loop as it is: each planned `tt.load` becomes a copy
+//     into slot `it % slots` of its ring (`ttg.memdesc_index`,
+//     `ttg.async_copy_global_to_local`, `ttg.async_commit_group`: the
+//     producer), and its readers read slot `it % slots` (the consumer):
+//     `ttg.local_load`, or the slot itself where the tile was only copied
+//     into a matrix unit's operand buffer. `it` = (iv - lb) / step is
+//     computed separately for each stage from the induction variable. The
+//     consumer starts with the wait: `musagpu.async_copy_wait` in every
+//     `waitEvery`-th iteration, then a block barrier in every iteration.
+//  2. MLIR's scf pipelining (scf::pipelineForLoop) with two stages: the
+//     producer in stage 0, the consumer in stage `lookahead`. The schedule
+//     orders the kernel as: wait, copies for iteration i + lookahead, then
+//     the compute of iteration i, so the copies overlap the compute. The
+//     prologue issues the first `lookahead` iterations' copies; no epilogue
+//     is peeled: in the last iterations the producer's copies are masked
+//     off (predicateCopy) and its pure ops run harmlessly.
+//  3. After the loop, a `ttg.async_wait` (nothing is in flight by then; it
+//     ends the rings' lifetime for --musa-allocate-shared-memory) and the
+//     rings' deallocation.
+//
+// Why wait before the copies: a MUSA g2s wait completes every copy the
+// thread started (AsyncCopyOpToLLVM.cpp). Waiting after issuing iteration
+// i + lookahead's copies would wait for them too; waiting before, in
+// iteration i, lands the tiles of iterations i .. i + lookahead - 1, so the
+// next `lookahead` iterations need no wait.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+#include "passes/pipeline/LoopPlan.h"
+
+#include "dialects/MUSAGPU/IR/Dialect.h"
+#include "dialects/Triton/IR/Dialect.h"
+#include "dialects/TritonGPU/IR/Dialect.h"
+#include "target/MUSAArch.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::triton_musa {
+#define GEN_PASS_DEF_MUSAPIPELINELOOPS
+#include "passes/Passes.h.inc"
+} // namespace mlir::triton_musa
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+using namespace mlir::triton_musa::pipeline;
+namespace ttg = mlir::triton::gpu;
+namespace mgpu = mlir::musagpu;
+
+namespace {
+
+constexpr StringLiteral kNumStagesAttr = "tt.num_stages";
+
+/// Ops the expansion adds, by stage.
+struct Stages {
+  llvm::DenseSet<Operation *> producer;
+  /// The consumer's opening: the iteration number, the wait and barrier.
+  SmallVector<Operation *> consumerHead;
+};
+
+/// Records every op `b` creates from now on into `ops`.
+struct Recorder : public OpBuilder::Listener {
+  SmallVectorImpl<Operation *> &ops;
+  explicit Recorder(SmallVectorImpl<Operation *> &ops) : ops(ops) {}
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint) override {
+    ops.push_back(op);
+  }
+};
+
+/// (iv - lb) / step, as an i32: the number of the iteration the stage that
+/// computes it works for (the pipeliner maps iv per stage).
+Value iterationNumber(OpBuilder &b, scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  Value diff = arith::SubIOp::create(b, loc, loop.getInductionVar(),
+                                     loop.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  // Exact division: unsigned where both are known non-negative (a shift for
+  // a power-of-two step), signed otherwise.
+  Value it = step && *step > 0 && lb && *lb >= 0
+                 ? Value(arith::DivUIOp::create(b, loc, diff, loop.getStep()))
+                 : Value(arith::DivSIOp::create(b, loc, diff, loop.getStep()));
+  Type i32 = b.getI32Type();
+  if (it.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, i32, it);
+  if (it.getType().getIntOrFloatBitWidth() > 32)
+    return arith::TruncIOp::create(b, loc, i32, it);
+  if (it.getType().getIntOrFloatBitWidth() < 32)
+    return arith::ExtSIOp::create(b, loc, i32, it);
+  return it;
+}
+
+Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
+}
+
+/// The memdesc type `type` with `mutableMemory` set (a view of a ring slot
+/// is mutable where the buffer it replaces was not).
+ttg::MemDescType asMutable(ttg::MemDescType type) {
+  return ttg::MemDescType::get(type.getContext(), type.getShape(),
+                               type.getElementType(), type.getEncoding(),
+                               type.getMemorySpace(), /*mutableMemory=*/true,
+                               type.getAllocShape());
+}
+
+/// Makes the memdesc views derived from `value` mutable, as `value` now is.
+void propagateMutability(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (!isa<ttg::MemDescTransOp, ttg::MemDescReshapeOp,
+             ttg::MemDescSubsliceOp, ttg::MemDescIndexOp>(user))
+      continue;
+    Value result = user->getResult(0);
+    auto type = cast<ttg::MemDescType>(result.getType());
+    if (type.getMutableMemory())
+      continue;
+    result.setType(asMutable(type));
+    propagateMutability(result);
+  }
+}
+
+/// Step 1 for one loop: rewrites the planned loads in place; returns the
+/// rings, allocated before the loop.
+SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages) {
+  scf::ForOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  stages.producer.insert(plan.producer.begin(), plan.producer.end());
+  SmallVector<Value> rings;
+  for (RingedLoad &ringed : plan.loads) {
+    SmallVector<int64_t> shape = {int64_t(plan.slots)};
+    llvm::append_range(shape, ringed.slotType.getShape());
+    auto ringType = ttg::MemDescType::get(
+        shape, ringed.slotType.getElementType(),
+        ringed.slotType.getEncoding(), ringed.slotType.getMemorySpace(),
+        /*mutableMemory=*/true);
+    auto ring = ttg::LocalAllocOp::create(
+        b, ringed.load.getLoc(), ringType, /*src=*/Value(),
+        b.getI32IntegerAttr(ringed.alignment));
+    rings.push_back(ring.getResult());
+  }
+
+  // The iteration numbers and slots of both stages, and the consumer's wait.
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Operation *> producerOps;
+  Value producerSlot, consumerSlot;
+  {
+    Recorder recorder(producerOps);
+    b.setListener(&recorder);
+    producerSlot = arith::RemUIOp::create(b, loc, iterationNumber(b, loop),
+                                          i32Constant(b, loc, plan.slots));
+    b.setListener(nullptr);
+  }
+  {
+    Recorder recorder(stages.consumerHead);
+    b.setListener(&recorder);
+    Value it = iterationNumber(b, loop);
+    consumerSlot =
+        arith::RemUIOp::create(b, loc, it, i32Constant(b, loc, plan.slots));
+    Value waits;
+    if (plan.waitEvery > 1)
+      waits = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, loc, it,
+                                 i32Constant(b, loc, plan.waitEvery)),
+          i32Constant(b, loc, 0));
+    mgpu::AsyncCopyWaitOp::create(b, loc, waits);
+    ttg::LocalBarrierOp::create(b, loc);
+    b.setListener(nullptr);
+  }
+  stages.producer.insert(producerOps.begin(), producerOps.end());
+
+  for (auto [ringed, ring] : llvm::zip(plan.loads, rings)) {
+    triton::LoadOp load = ringed.load;
+    Location loadLoc = load.getLoc();
+    b.setInsertionPoint(load);
+    ttg::MemDescType slotType = ringed.slotType;
+    auto into = ttg::MemDescIndexOp::create(b, loadLoc, slotType, ring,
+                                            producerSlot);
+    auto token = ttg::AsyncTokenType::get(b.getContext());
+    auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
+        b, loadLoc, token, load.getPtr(), into, load.getMask(),
+        load.getOther(),
+        b.getI32IntegerAttr(static_cast<int32_t>(load.getCache())),
+        b.getI32IntegerAttr(static_cast<int32_t>(load.getEvict())));
+    auto commit = ttg::AsyncCommitGroupOp::create(
+        b, loadLoc, token, ValueRange{copy.getToken()});
+    stages.producer.insert(into);
+    stages.producer.insert(copy);
+    stages.producer.insert(commit);
+    stages.producer.erase(load);
+
+    auto from = ttg::MemDescIndexOp::create(b, loadLoc, slotType, ring,
+                                            consumerSlot);
+    if (!ringed.inPlaceAllocs.empty()) {
+      for (ttg::LocalAllocOp alloc : ringed.inPlaceAllocs) {
+        alloc.getResult().replaceAllUsesWith(from.getResult());
+        alloc.erase();
+      }
+      propagateMutability(from.getResult());
+    } else {
+      // A tile converted once on its way to a dot is read straight into the
+      // converted layout.
+      auto cvt = load->hasOneUse()
+                     ? dyn_cast<ttg::ConvertLayoutOp>(*load->user_begin())
+                     : ttg::ConvertLayoutOp();
+      Type readType = cvt ? cvt.getType() : load.getType();
+      auto read = ttg::LocalLoadOp::create(b, loadLoc, readType, from, Value());
+      if (cvt) {
+        cvt.getResult().replaceAllUsesWith(read.getResult());
+        cvt.erase();
+      } else {
+        load.getResult().replaceAllUsesWith(read.getResult());
+      }
+    }
+    load.erase();
+  }
+  return rings;
+}
+
+/// A producer op of an iteration past the loop's end, made harmless by
+/// `pred`: copies are masked off, everything else is pure.
+Operation *predicateProducerOp(RewriterBase &rewriter, Operation *op,
+                               Value pred) {
+  auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op);
+  if (!copy)
+    return isa<ttg::AsyncCommitGroupOp>(op) || isMemoryEffectFree(op)
+               ? op
+               : nullptr;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(copy);
+  auto srcType = cast<RankedTensorType>(copy.getSrc().getType());
+  auto maskType = RankedTensorType::get(
+      srcType.getShape(), rewriter.getI1Type(), srcType.getEncoding());
+  Value mask = triton::SplatOp::create(rewriter, copy.getLoc(), maskType, pred);
+  if (Value old = copy.getMask())
+    mask = arith::AndIOp::create(rewriter, copy.getLoc(), old, mask);
+  rewriter.modifyOpInPlace(copy, [&] { copy.getMaskMutable().assign(mask); });
+  return copy;
+}
+
+/// Step 2: the schedule, then MLIR's expansion.
+FailureOr<scf::ForOp> expand(LoopPlan &plan, const Stages &stages,
+                             RewriterBase &rewriter) {
+  std::vector<std::pair<Operation *, unsigned>> schedule;
+  unsigned last = plan.lookahead;
+  llvm::DenseSet<Operation *> head(stages.consumerHead.begin(),
+                                   stages.consumerHead.end());
+  for (Operation *op : stages.consumerHead)
+    schedule.push_back({op, last});
+  for (Operation &op : plan.loop.getBody()->without_terminator())
+    if (stages.producer.contains(&op))
+      schedule.push_back({&op, 0});
+  for (Operation &op : plan.loop.getBody()->without_terminator())
+    if (!stages.producer.contains(&op) && !head.contains(&op))
+      schedule.push_back({&op, last});
+
+  scf::PipeliningOption options;
+  options.getScheduleFn =
+      [schedule](scf::ForOp, std::vector<std::pair<Operation *, unsigned>> &s) {
+        s = schedule;
+      };
+  options.peelEpilogue = false;
+  options.supportDynamicLoops = true;
+  options.predicateFn = predicateProducerOp;
+  bool modified = false;
+  rewriter.setInsertionPoint(plan.loop);
+  return scf::pipelineForLoop(rewriter, plan.loop, options, &modified);
+}
+
+/// Shared memory the loop's rings may take: the arch's, less the buffers
+/// allocated outside the loop and used in it (live throughout it).
+int64_t ringBudget(scf::ForOp loop, const MUSAArchInfo &arch) {
+  int64_t live = 0;
+  auto func = loop->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return arch.maxSharedMemoryBytes;
+  func->walk([&](ttg::LocalAllocOp alloc) {
+    if (loop->isAncestor(alloc))
+      return;
+    bool usedInLoop = llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+      return loop->isProperAncestor(user);
+    });
+    if (!usedInLoop)
+      return;
+    auto type = cast<ttg::MemDescType>(alloc.getType());
+    int64_t bytes = type.getElementTypeBitWidth() / 8;
+    for (int64_t d : type.getAllocShape())
+      bytes *= d;
+    live += bytes;
+  });
+  return std::max<int64_t>(0, int64_t(arch.maxSharedMemoryBytes) - live);
+}
+
+struct MUSAPipelineLoops
+    : public mlir::triton_musa::impl::MUSAPipelineLoopsBase<MUSAPipelineLoops> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<const MUSAArchInfo *> arch =
+        resolveMUSAArch(module, this->arch, "--musa-pipeline-loops");
+    if (failed(arch))
+      return signalPassFailure();
+    // Innermost loops first (a post-order walk).
+    SmallVector<scf::ForOp> loops;
+    module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForOp loop : loops) {
+      int stages = numStages;
+      auto asked = loop->getAttrOfType<IntegerAttr>(kNumStagesAttr);
+      if (asked)
+        stages = asked.getInt();
+      std::string whyNot;
+      FailureOr<LoopPlan> plan = planLoop(loop, stages, bool(asked),
+                                          ringBudget(loop, **arch), whyNot);
+      if (failed(plan)) {
+        if (!whyNot.empty())
+          loop->emitRemark() << "loop not pipelined: " << whyNot;
+        continue;
+      }
+      Location loc = loop.getLoc();
+      unsigned numLoads = plan->loads.size(), inPlace = 0;
+      for (const RingedLoad &ringed : plan->loads)
+        inPlace += !ringed.inPlaceAllocs.empty();
+      Stages expansion;
+      SmallVector<Value> rings = rewriteLoads(*plan, expansion);
+      FailureOr<scf::ForOp> pipelined = expand(*plan, expansion, rewriter);
+      if (failed(pipelined)) {
+        emitError(loc) << "--musa-pipeline-loops: the loop's pipeline "
+                          "expansion failed";
+        return signalPassFailure();
+      }
+      OpBuilder b(pipelined->getContext());
+      b.setInsertionPointAfter(*pipelined);
+      ttg::AsyncWaitOp::create(b, loc,
+                               ttg::AsyncTokenType::get(b.getContext()),
+                               ValueRange(), uint32_t(0));
+      for (Value ring : rings)
+        ttg::LocalDeallocOp::create(b, loc, ring);
+      InFlightDiagnostic remark = (*pipelined)->emitRemark();
+      remark << "loop pipelined: " << numLoads << " load"
+             << (numLoads == 1 ? "" : "s") << " as async copies ("
+             << inPlace << " read in place), rings of " << plan->slots
+             << " slots, copies issued " << plan->lookahead
+             << " iteration" << (plan->lookahead == 1 ? "" : "s")
+             << " ahead, a wait every " << plan->waitEvery << " iteration"
+             << (plan->waitEvery == 1 ? "" : "s");
+      if (!plan->adjustment.empty())
+        remark << " (" << plan->adjustment << ")";
+    }
+  }
+};
+
+} // namespace

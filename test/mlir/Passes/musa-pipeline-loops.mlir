@@ -1,0 +1,208 @@
+// RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file 2>/dev/null | FileCheck %s
+// RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// The tutorial's K loop: pointers advanced by the loop, a mask from the
+// induction variable, an FMA dot on register operands. Each load becomes a
+// copy into a 3-slot ring, issued two iterations ahead: the prologue fills
+// slots 0 and 1 (each masked by the loop's range), and the kernel waits in
+// every other iteration, then issues iteration k + 2's copies (masked off
+// past the end), then reads slot k % 3 straight into the dot layout.
+// REMARK: remark: loop pipelined: 2 loads as async copies (0 read in place), rings of 3 slots, copies issued 2 iterations ahead, a wait every 2 iterations
+// CHECK-LABEL: @k_loop
+// CHECK: %[[RA:.*]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<3x64x32xf16, #[[SA:.*]], #smem, mutable>
+// CHECK: %[[RB:.*]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<3x32x64xf16, #[[SB:.*]], #smem, mutable>
+// CHECK-COUNT-2: ttg.async_copy_global_to_local
+// CHECK: scf.for
+// CHECK: musagpu.async_copy_wait %{{.*}}
+// CHECK-NEXT: ttg.local_barrier
+// CHECK: ttg.memdesc_index %[[RA]]
+// CHECK: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}}
+// CHECK: ttg.async_commit_group
+// CHECK: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}}
+// CHECK: ttg.async_commit_group
+// CHECK: ttg.local_load %{{.*}} : !ttg.memdesc<64x32xf16, #[[SA]], #smem, mutable> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>
+// CHECK: ttg.local_load %{{.*}} : !ttg.memdesc<32x64xf16, #[[SB]], #smem, mutable> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>>
+// CHECK-NOT: tt.load
+// CHECK: tt.dot
+// CHECK: scf.yield
+// CHECK: ttg.async_wait {num = 0 : i32}
+// CHECK-NEXT: ttg.local_dealloc %[[RA]]
+// CHECK-NEXT: ttg.local_dealloc %[[RB]]
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k_loop(%a: tensor<64x32x!tt.ptr<f16>, #blocked>, %b: tensor<32x64x!tt.ptr<f16>, #blocked>, %n: i32, %kdim: i32) -> tensor<64x64xf32, #blocked1> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %step_a = arith.constant dense<32> : tensor<64x32xi32, #blocked>
+    %step_b = arith.constant dense<2048> : tensor<32x64xi32, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked1>
+    %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #blocked1>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked>) : i32 {
+      %off = arith.muli %k, %c32 : i32
+      %left = arith.subi %kdim, %off : i32
+      %lim = tt.splat %left : i32 -> tensor<64x32xi32, #blocked>
+      %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+      %row = tt.expand_dims %range {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+      %cols = tt.broadcast %row : tensor<1x32xi32, #blocked> -> tensor<64x32xi32, #blocked>
+      %mask = arith.cmpi slt, %cols, %lim : tensor<64x32xi32, #blocked>
+      %x = tt.load %pa, %mask : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #blocked>
+      %xo = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>
+      %yo = ttg.convert_layout %y : tensor<32x64xf16, #blocked> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>>
+      %d = tt.dot %xo, %yo, %acc : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>> -> tensor<64x64xf32, #blocked1>
+      %na = tt.addptr %pa, %step_a : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %nb = tt.addptr %pb, %step_b : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      scf.yield %d, %na, %nb : tensor<64x64xf32, #blocked1>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %r#0 : tensor<64x64xf32, #blocked1>
+  }
+}
+
+// -----
+
+// SQMMA operands: the tiles were only stored into the matrix unit's
+// buffers (immutable local_allocs in its swizzle), so the rings take that
+// layout and the sqmma reads the slots in place; a slot of 64x64 f16 is two
+// swizzle periods.
+// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 3 slots
+// CHECK-LABEL: @sqmma_in_place
+// CHECK: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<3x64x64xf16, #[[T:.*]], #smem, mutable>
+// CHECK: scf.for
+// CHECK-NOT: ttg.local_alloc %
+// CHECK-NOT: ttg.local_load
+// CHECK-COUNT-2: ttg.async_commit_group
+// CHECK: %[[A:.*]] = ttg.memdesc_index {{.*}} -> !ttg.memdesc<64x64xf16, #[[T]], #smem, mutable>
+// CHECK: %[[B:.*]] = ttg.memdesc_index
+// CHECK: musagpu.sqmma %[[A]], %[[B]]
+// CHECK: scf.yield
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#tme = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @sqmma_in_place(%a: tensor<64x64x!tt.ptr<f16>, #blocked>, %b: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32) -> tensor<64x64xf32, #sqmma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+    %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #sqmma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %pa : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %xs = ttg.local_alloc %x {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #tme, #smem>
+      %y = tt.load %pb : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %ys = ttg.local_alloc %y {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #tme, #smem>
+      %d = musagpu.sqmma %xs, %ys, %acc : !ttg.memdesc<64x64xf16, #tme, #smem>, !ttg.memdesc<64x64xf16, #tme, #smem> -> tensor<64x64xf32, #sqmma>
+      %w = musagpu.sqmma_wait %d : tensor<64x64xf32, #sqmma>
+      %na = tt.addptr %pa, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %nb = tt.addptr %pb, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %w, %na, %nb : tensor<64x64xf32, #sqmma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %r#0 : tensor<64x64xf32, #sqmma>
+  }
+}
+
+// -----
+
+// Every reason a loop with a load feeding a dot stays as it is gets a remark.
+// REMARK: remark: loop not pipelined: num_stages is 1
+// REMARK: remark: loop not pipelined: the address of a load depends on the load 'tt.load' at {{.*}}musa-pipeline-loops.mlir:{{[0-9]+}}
+// REMARK: remark: loop not pipelined: its result #1 carries a value the copies compute ahead of the iteration and is used after the loop
+// REMARK: remark: loop not pipelined: it holds a nested loop
+// REMARK: remark: loop not pipelined: the load 'tt.load' at {{.*}}musa-pipeline-loops.mlir:{{[0-9]+}} is volatile
+// REMARK: remark: loop not pipelined: the address of a load depends on 'tt.atomic_rmw'{{.*}}, which is not free of side effects
+// REMARK: remark: loop not pipelined: the loads that feed its dots are inside nested regions
+// REMARK: remark: loop not pipelined: rings of 2 slots need 524288 bytes of shared memory, more than the 196608 left for them
+// CHECK-LABEL: @refusals
+// CHECK-NOT: ttg.async_copy_global_to_local
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#op0 = #ttg.dot_op<{opIdx = 0, parent = #blocked1}>
+#op1 = #ttg.dot_op<{opIdx = 1, parent = #blocked1}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @refusals(%a: tensor<64x32x!tt.ptr<f16>, #blocked>, %b: tensor<32x64xf16, #op1>, %idx: tensor<64x32x!tt.ptr<i32>, #blocked>, %big: tensor<256x256x!tt.ptr<f16>, #blocked>, %big1: tensor<256x256x!tt.ptr<f16>, #blocked>, %bigb: tensor<256x64xf16, #op1>, %counter: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<32> : tensor<64x32xi32, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked1>
+    %zbig = arith.constant dense<0.000000e+00> : tensor<256x64xf32, #blocked1>
+    // num_stages = 1 on the loop itself.
+    %r0 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked1>) : i32 {
+      %x = tt.load %a : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xo = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #op0>
+      %d = tt.dot %xo, %b, %acc : tensor<64x32xf16, #op0> * tensor<32x64xf16, #op1> -> tensor<64x64xf32, #blocked1>
+      scf.yield %d : tensor<64x64xf32, #blocked1>
+    } {tt.num_stages = 1 : i32}
+    // An indirect load: the offsets come from a load of the same iteration.
+    %r1 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked1>) : i32 {
+      %o = tt.load %idx : tensor<64x32x!tt.ptr<i32>, #blocked>
+      %p = tt.addptr %a, %o : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %x = tt.load %p : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xo = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #op0>
+      %d = tt.dot %xo, %b, %acc : tensor<64x32xf16, #op0> * tensor<32x64xf16, #op1> -> tensor<64x64xf32, #blocked1>
+      scf.yield %d : tensor<64x64xf32, #blocked1>
+    }
+    // The advanced pointers are used after the loop.
+    %r2:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %a) -> (tensor<64x64xf32, #blocked1>, tensor<64x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xo = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #op0>
+      %d = tt.dot %xo, %b, %acc : tensor<64x32xf16, #op0> * tensor<32x64xf16, #op1> -> tensor<64x64xf32, #blocked1>
+      %na = tt.addptr %pa, %step : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      scf.yield %d, %na : tensor<64x64xf32, #blocked1>, tensor<64x32x!tt.ptr<f16>, #blocked>
+    }
+    %after = tt.load %r2#1 : tensor<64x32x!tt.ptr<f16>, #blocked>
+    // A loop around another loop.
+    %r3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked1>) : i32 {
+      %x = tt.load %a : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xo = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #op0>
+      %d = tt.dot %xo, %b, %acc : tensor<64x32xf16, #op0> * tensor<32x64xf16, #op1> -> tensor<64x64xf32, #blocked1>
+      scf.for %j = %c0 to %n step %c1 : i32 {
+        tt.store %a, %x : tensor<64x32x!tt.ptr<f16>, #blocked>
+      }
+      scf.yield %d : tensor<64x64xf32, #blocked1>
+    }
+    // A volatile load.
+    %r4 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked1>) : i32 {
+      %x = tt.load %a {isVolatile = true} : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xo = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #op0>
+      %d = tt.dot %xo, %b, %acc : tensor<64x32xf16, #op0> * tensor<32x64xf16, #op1> -> tensor<64x64xf32, #blocked1>
+      scf.yield %d : tensor<64x64xf32, #blocked1>
+    }
+    // The address depends on an atomic of the same iteration.
+    %r5 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked1>) : i32 {
+      %t = tt.atomic_rmw add, relaxed, gpu, %counter, %c1 : (!tt.ptr<i32>, i32) -> i32
+      %ts = tt.splat %t : i32 -> tensor<64x32xi32, #blocked>
+      %p = tt.addptr %a, %ts : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %x = tt.load %p : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xo = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #op0>
+      %d = tt.dot %xo, %b, %acc : tensor<64x32xf16, #op0> * tensor<32x64xf16, #op1> -> tensor<64x64xf32, #blocked1>
+      scf.yield %d : tensor<64x64xf32, #blocked1>
+    }
+    // The load is under a condition.
+    %r7 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked1>) : i32 {
+      %odd = arith.cmpi eq, %k, %c1 : i32
+      %x = scf.if %odd -> (tensor<64x32xf16, #blocked>) {
+        %l = tt.load %a : tensor<64x32x!tt.ptr<f16>, #blocked>
+        scf.yield %l : tensor<64x32xf16, #blocked>
+      } else {
+        %z = arith.constant dense<0.000000e+00> : tensor<64x32xf16, #blocked>
+        scf.yield %z : tensor<64x32xf16, #blocked>
+      }
+      %xo = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #op0>
+      %d = tt.dot %xo, %b, %acc : tensor<64x32xf16, #op0> * tensor<32x64xf16, #op1> -> tensor<64x64xf32, #blocked1>
+      scf.yield %d : tensor<64x64xf32, #blocked1>
+    }
+    // Two 128 KiB tiles: not even two slots of both fit mp_31's 192 KiB.
+    %r6 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zbig) -> (tensor<256x64xf32, #blocked1>) : i32 {
+      %x = tt.load %big : tensor<256x256x!tt.ptr<f16>, #blocked>
+      %x1 = tt.load %big1 : tensor<256x256x!tt.ptr<f16>, #blocked>
+      %s = arith.addf %x, %x1 : tensor<256x256xf16, #blocked>
+      %xo = ttg.convert_layout %s : tensor<256x256xf16, #blocked> -> tensor<256x256xf16, #op0>
+      %d = tt.dot %xo, %bigb, %acc : tensor<256x256xf16, #op0> * tensor<256x64xf16, #op1> -> tensor<256x64xf32, #blocked1>
+      scf.yield %d : tensor<256x64xf32, #blocked1>
+    }
+    tt.return
+  }
+}
