@@ -72,7 +72,15 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        copies, which lands the next `num_stages - 1` iterations' tiles; a
        block barrier follows in every iteration;
      - the order: the wait, the copies for iteration i + num_stages - 1,
-       then the compute of iteration i, which the copies overlap.
+       then the compute of iteration i, which the copies overlap;
+     - the matrix unit in flight (`overlap-matrix-unit`): where an SQMMA
+       reads a ring in place and the loop carries its accumulator
+       (`acc -> musagpu.sqmma -> musagpu.sqmma_wait -> yield`), the wait
+       moves to just before the next iteration's SQMMA (MUSA's SQMMA wait
+       completes every SQMMA, so it cannot wait for all but the newest), so
+       each SQMMA overlaps the next iteration's wait and copies; the rings
+       then take one more slot, so those copies never refill the slot it
+       reads; taken only where that slot fits.
 
     The expansion is MLIR's scf pipelining (scf::pipelineForLoop) with the
     producer in stage 0 and the consumer in stage `num_stages - 1`: a
@@ -125,7 +133,10 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
     Option<"numStages", "num-stages", "int32_t", "1",
            "The kernel's num_stages: loads are issued num_stages - 1 "
            "iterations ahead into rings of num_stages slots (a loop's "
-           "`tt.num_stages` overrides it; <= 1 pipelines nothing)">
+           "`tt.num_stages` overrides it; <= 1 pipelines nothing)">,
+    Option<"overlapMatrixUnit", "overlap-matrix-unit", "bool", "true",
+           "Keep a loop's SQMMAs in flight into the next iteration where "
+           "the rings have room for one more slot">
   ];
 }
 

@@ -21,6 +21,11 @@
 //     load's register order.
 //  4. The ring depth: num_stages slots, made shallower (down to 2) while
 //     the rings of the loop exceed the shared memory left for them.
+//  5. The matrix unit in flight: where an SQMMA reads a ring in place and
+//     the loop carries its accumulator, its wait moves to just before the
+//     next iteration's SQMMA, so it overlaps that iteration's wait and
+//     copies; those copies then need one more slot (taken only where it
+//     fits: the lookahead comes first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -225,6 +230,27 @@ LogicalResult collectProducer(scf::ForOp loop, ArrayRef<RingedLoad> loads,
 
 } // namespace
 
+SmallVector<CarriedSQMMA>
+mlir::triton_musa::pipeline::findCarriedSQMMAs(scf::ForOp loop) {
+  SmallVector<CarriedSQMMA> found;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto sqmma : loop.getBody()->getOps<mgpu::SQMMAOp>()) {
+    auto arg = dyn_cast<BlockArgument>(sqmma.getC());
+    if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
+        !arg.hasOneUse() || !sqmma.getD().hasOneUse())
+      continue;
+    auto wait = dyn_cast<mgpu::SQMMAWaitOp>(*sqmma.getD().user_begin());
+    if (!wait || wait->getNumResults() != 1 || !wait->getResult(0).hasOneUse() ||
+        *wait->getResult(0).user_begin() != yield.getOperation())
+      continue;
+    unsigned idx = arg.getArgNumber() - 1;
+    if (yield.getOperand(idx) != wait->getResult(0))
+      continue;
+    found.push_back({sqmma, wait, idx});
+  }
+  return found;
+}
+
 bool mlir::triton_musa::pipeline::hasLoadFeedingDot(scf::ForOp loop) {
   bool found = false;
   loop.getBody()->walk([&](triton::LoadOp load) {
@@ -238,6 +264,7 @@ bool mlir::triton_musa::pipeline::hasLoadFeedingDot(scf::ForOp loop) {
 FailureOr<LoopPlan>
 mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                                       bool explicitStages,
+                                      bool overlapMatrixUnit,
                                       int64_t sharedBudget,
                                       std::string &whyNot) {
   whyNot.clear();
@@ -281,16 +308,24 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
   // Decision 2.
   if (failed(collectProducer(loop, plan.loads, plan.producer, whyNot)))
     return failure();
-  // Decisions 3 and 4.
+  // Decisions 3 to 5.
   unsigned slots = unsigned(numStages);
-  for (RingedLoad &ringed : plan.loads)
+  bool readInPlace = false;
+  for (RingedLoad &ringed : plan.loads) {
     chooseSlot(ringed);
+    readInPlace |= !ringed.inPlaceAllocs.empty();
+  }
   auto ringBytes = [&](unsigned n) {
     int64_t total = 0;
     for (const RingedLoad &ringed : plan.loads)
       total += llvm::alignTo(ringed.slotBytes * n, ringed.alignment);
     return total;
   };
+  // Decision 5 first: it costs a slot, and the lookahead is what the user
+  // asked for.
+  if (overlapMatrixUnit && readInPlace &&
+      ringBytes(slots + 1) <= sharedBudget)
+    plan.inFlight = findCarriedSQMMAs(loop);
   while (slots > 2 && ringBytes(slots) > sharedBudget)
     --slots;
   if (ringBytes(slots) > sharedBudget) {
@@ -305,8 +340,8 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                                     "to fit {2} bytes of shared memory",
                                     slots, numStages, sharedBudget)
                           .str();
-  plan.slots = slots;
   plan.lookahead = slots - 1;
+  plan.slots = slots + (plan.inFlight.empty() ? 0 : 1);
   plan.waitEvery = plan.lookahead;
   return plan;
 }

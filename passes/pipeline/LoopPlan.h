@@ -47,12 +47,31 @@ struct RingedLoad {
   int64_t alignment = 16;
 };
 
+/// An SQMMA whose accumulator the loop carries: `acc` (an iter_arg) ->
+/// `musagpu.sqmma` -> `musagpu.sqmma_wait` -> yielded back into `acc`,
+/// the wait's result used by nothing else.
+struct CarriedSQMMA {
+  Operation *sqmma;
+  Operation *wait;
+  unsigned iterArg;
+};
+
+/// The SQMMAs of `loop` that can stay in flight into the next iteration
+/// (their wait moved to just before the next one is issued).
+SmallVector<CarriedSQMMA> findCarriedSQMMAs(scf::ForOp loop);
+
 struct LoopPlan {
   scf::ForOp loop;
   /// Iterations a copy is issued ahead of its reader (num_stages - 1).
   unsigned lookahead = 0;
-  /// Slots per ring (lookahead + 1).
+  /// Slots per ring: lookahead + 1, and one more where the matrix unit
+  /// stays in flight.
   unsigned slots = 0;
+  /// The loop's SQMMAs stay in flight into the next iteration: each waits
+  /// for the previous one just before it is issued, so an SQMMA overlaps
+  /// the next iteration's wait and copies, which then must not refill the
+  /// slot it reads (one more slot per ring).
+  SmallVector<CarriedSQMMA> inFlight;
   /// The loop waits for its copies in every `waitEvery`-th iteration: a MUSA
   /// wait completes every copy the thread started, so one wait covers the
   /// next `lookahead` iterations' tiles.
@@ -72,9 +91,11 @@ struct LoopPlan {
 /// `sharedBudget` is the shared memory, in bytes, the rings may take.
 /// Returns failure with `whyNot` empty for a loop that has no load to
 /// pipeline (nothing to say about it).
+/// `overlapMatrixUnit`: keep the loop's SQMMAs in flight into the next
+/// iteration where the rings have room for the extra slot.
 FailureOr<LoopPlan> planLoop(scf::ForOp loop, int numStages,
-                             bool explicitStages, int64_t sharedBudget,
-                             std::string &whyNot);
+                             bool explicitStages, bool overlapMatrixUnit,
+                             int64_t sharedBudget, std::string &whyNot);
 
 /// Whether a load of `loop`'s body (directly or nested) feeds a dot's
 /// operand: the loops the planner owes a plan or a remark.

@@ -21,7 +21,8 @@
 //     off (predicateCopy) and its pure ops run harmlessly.
 //  3. After the loop, a `ttg.async_wait` (nothing is in flight by then; it
 //     ends the rings' lifetime for --musa-allocate-shared-memory) and the
-//     rings' deallocation.
+//     rings' deallocation, after the waits of SQMMAs kept in flight
+//     (keepInFlight, done on the loop before the expansion).
 //
 // Why wait before the copies: a MUSA g2s wait completes every copy the
 // thread started (AsyncCopyOpToLLVM.cpp). Waiting after issuing iteration
@@ -228,6 +229,33 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages) {
   return rings;
 }
 
+/// Decision 5: each carried SQMMA waits for its previous iteration's
+/// instance just before it is issued and yields its result unwaited; the
+/// waits for the last ones follow the loop. Returns those waits.
+SmallVector<Operation *> keepInFlight(LoopPlan &plan) {
+  scf::ForOp loop = plan.loop;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  SmallVector<Operation *> finals;
+  OpBuilder b(loop);
+  for (const CarriedSQMMA &carried : plan.inFlight) {
+    auto sqmma = cast<mgpu::SQMMAOp>(carried.sqmma);
+    b.setInsertionPoint(sqmma);
+    auto ready = mgpu::SQMMAWaitOp::create(b, sqmma.getLoc(),
+                                           ValueRange{sqmma.getC()});
+    sqmma.getCMutable().assign(ready.getResult(0));
+    yield->setOperand(carried.iterArg, sqmma.getD());
+    carried.wait->erase();
+    b.setInsertionPointAfter(finals.empty() ? loop.getOperation()
+                                            : finals.back());
+    Value result = loop.getResult(carried.iterArg);
+    auto last = mgpu::SQMMAWaitOp::create(b, sqmma.getLoc(),
+                                          ValueRange{result});
+    result.replaceAllUsesExcept(last.getResult(0), last);
+    finals.push_back(last);
+  }
+  return finals;
+}
+
 /// A producer op of an iteration past the loop's end, made harmless by
 /// `pred`: copies are masked off, everything else is pure.
 Operation *predicateProducerOp(RewriterBase &rewriter, Operation *op,
@@ -322,8 +350,9 @@ struct MUSAPipelineLoops
       if (asked)
         stages = asked.getInt();
       std::string whyNot;
-      FailureOr<LoopPlan> plan = planLoop(loop, stages, bool(asked),
-                                          ringBudget(loop, **arch), whyNot);
+      FailureOr<LoopPlan> plan =
+          planLoop(loop, stages, bool(asked), overlapMatrixUnit,
+                   ringBudget(loop, **arch), whyNot);
       if (failed(plan)) {
         if (!whyNot.empty())
           loop->emitRemark() << "loop not pipelined: " << whyNot;
@@ -334,6 +363,7 @@ struct MUSAPipelineLoops
       for (const RingedLoad &ringed : plan->loads)
         inPlace += !ringed.inPlaceAllocs.empty();
       Stages expansion;
+      SmallVector<Operation *> finalWaits = keepInFlight(*plan);
       SmallVector<Value> rings = rewriteLoads(*plan, expansion);
       FailureOr<scf::ForOp> pipelined = expand(*plan, expansion, rewriter);
       if (failed(pipelined)) {
@@ -342,7 +372,9 @@ struct MUSAPipelineLoops
         return signalPassFailure();
       }
       OpBuilder b(pipelined->getContext());
-      b.setInsertionPointAfter(*pipelined);
+      // After the last SQMMA's wait: it reads the rings until then.
+      b.setInsertionPointAfter(finalWaits.empty() ? pipelined->getOperation()
+                                                  : finalWaits.back());
       ttg::AsyncWaitOp::create(b, loc,
                                ttg::AsyncTokenType::get(b.getContext()),
                                ValueRange(), uint32_t(0));
@@ -356,6 +388,8 @@ struct MUSAPipelineLoops
              << " iteration" << (plan->lookahead == 1 ? "" : "s")
              << " ahead, a wait every " << plan->waitEvery << " iteration"
              << (plan->waitEvery == 1 ? "" : "s");
+      if (!plan->inFlight.empty())
+        remark << ", the matrix unit in flight into the next iteration";
       if (!plan->adjustment.empty())
         remark << " (" << plan->adjustment << ")";
     }

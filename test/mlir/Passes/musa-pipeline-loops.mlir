@@ -1,5 +1,6 @@
 // RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file 2>/dev/null | FileCheck %s
 // RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=false" --split-input-file 2>/dev/null | FileCheck %s --check-prefix=SERIAL
 
 // The tutorial's K loop: pointers advanced by the loop, a mask from the
 // induction variable, an FMA dot on register operands. Each load becomes a
@@ -65,18 +66,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // SQMMA operands: the tiles were only stored into the matrix unit's
 // buffers (immutable local_allocs in its swizzle), so the rings take that
 // layout and the sqmma reads the slots in place; a slot of 64x64 f16 is two
-// swizzle periods.
-// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 3 slots
+// swizzle periods. The sqmma stays in flight into the next iteration: it
+// waits for the previous one just before it is issued, after the copies,
+// which a fourth slot keeps off the slot it reads; the last one is waited
+// for after the loop, before the rings go.
+// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 4 slots, copies issued 2 iterations ahead, a wait every 2 iterations, the matrix unit in flight into the next iteration
 // CHECK-LABEL: @sqmma_in_place
-// CHECK: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<3x64x64xf16, #[[T:.*]], #smem, mutable>
-// CHECK: scf.for
+// CHECK: %[[RING:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x64x64xf16, #[[T:.*]], #smem, mutable>
+// CHECK: %[[R:.*]]:3 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] =
 // CHECK-NOT: ttg.local_alloc %
 // CHECK-NOT: ttg.local_load
 // CHECK-COUNT-2: ttg.async_commit_group
 // CHECK: %[[A:.*]] = ttg.memdesc_index {{.*}} -> !ttg.memdesc<64x64xf16, #[[T]], #smem, mutable>
 // CHECK: %[[B:.*]] = ttg.memdesc_index
-// CHECK: musagpu.sqmma %[[A]], %[[B]]
-// CHECK: scf.yield
+// CHECK: %[[READY:.*]] = musagpu.sqmma_wait %[[ACC]]
+// CHECK-NEXT: %[[D:.*]] = musagpu.sqmma %[[A]], %[[B]], %[[READY]]
+// CHECK-NOT: musagpu.sqmma_wait
+// CHECK: scf.yield %[[D]]
+// CHECK: musagpu.sqmma_wait %[[R]]#0
+// CHECK-NEXT: ttg.async_wait {num = 0 : i32}
+// CHECK-NEXT: ttg.local_dealloc %[[RING]]
+// Without the overlap: three slots, each sqmma waited for in its iteration.
+// SERIAL-LABEL: @sqmma_in_place
+// SERIAL: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<3x64x64xf16
+// SERIAL: %[[D:.*]] = musagpu.sqmma
+// SERIAL-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
+// SERIAL-NEXT: scf.yield %[[W]]
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #tme = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
