@@ -19,20 +19,30 @@ order, so that the GPU's clock drop under load does not favour the kernel timed 
 
 ``--client liger`` does the same for Liger-Kernel's own kernels (bench/proxy_liger.py): ``build`` also
 copies Liger's sources into the bundle (``liger_src/``) and both steps import its kernels from there.
+``--client tutorials`` does it for Triton 3.6's tutorial kernels, one case per config of their autotune
+lists (bench/proxy_tutorials.py). Case names on the command line may be shell patterns (``'t06_*'``).
+
+``build`` compiles each case in a forked process, so that a crash in native code (a signal, LLVM's
+fatal-error exit) fails that case and the others still build. A config that a compile refuses (more shared
+memory than the target has, or one the kernel's own ``static_assert`` rejects: what an autotuner skips) is
+not a failure: ``build`` lists it as refused and records why in ``<case>.json``, and ``run`` still checks
+and times Triton's compile of it (as it does where ours failed to build, which is a failure).
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import importlib
 import json
 import os
+import signal
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -44,41 +54,105 @@ PROXY_ARCH = "proxy_sm90"
 TIMING_ROUNDS = 4
 # --client: a client library's own kernels, from a module beside this file with prepare_bundle(bundle)
 # (copies what the GPU machine imports into the bundle) and cases(bundle) (imports them from there).
-CLIENTS = {"liger": "proxy_liger"}
+# A client module may also define summary(rows, cases) -> lines that run prints under its table.
+CLIENTS = {"liger": "proxy_liger", "tutorials": "proxy_tutorials"}
 
 
-def _cases(client: Optional[str], bundle: Path) -> List[Any]:
-    if client is None:
-        return proxy_kernels.cases()
-    return importlib.import_module(CLIENTS[client]).cases(bundle)
+def _cases(client: Optional[str], bundle: Path, only: List[str]) -> List[Any]:
+    """The cases whose names match one of the patterns in ``only`` (all when it is empty)."""
+    every = proxy_kernels.cases() if client is None else importlib.import_module(CLIENTS[client]).cases(bundle)
+    return [c for c in every if not only or any(fnmatch.fnmatchcase(c.name, p) for p in only)]
+
+
+def _refusal(exc: BaseException) -> Optional[str]:
+    """Why a compile refused the config, as an autotuner would skip it (Triton's OutOfResources, which our
+    backend raises past the shared memory, or the kernel's static_assert), or None for any other failure."""
+    from triton.compiler.errors import CompileTimeAssertionFailure
+    required, limit = getattr(exc, "required", None), getattr(exc, "limit", None)
+    if isinstance(required, int) and isinstance(limit, int):
+        return f"needs {required} B of {getattr(exc, 'name', 'shared memory')}, the limit is {limit} B"
+    if isinstance(exc, CompileTimeAssertionFailure):
+        return f"the kernel's static_assert rejects it: {_first_line(exc)}"
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    """The line that says what went wrong. A CompilationError's text starts with the kernel's source: its
+    message, or else (a static_assert without one) the source line it points at."""
+    text = str(exc)
+    if hasattr(exc, "error_message") and getattr(exc, "node", None) is not None:
+        lineno, src = getattr(exc.node, "lineno", None), getattr(exc, "src", None) or ""
+        text = exc.error_message or (src.split("\n")[lineno - 1] if lineno else "")
+    lines = [line.strip() for line in text.splitlines() if line.strip()] or [type(exc).__name__]
+    # A headline that ends in a colon ("kernel 'k' does not compile for proxy_sm90:") introduces the reason.
+    return f"{lines[0]} {lines[1]}" if lines[0].endswith(":") and len(lines) > 1 else lines[0]
+
+
+OUTCOMES = ("ok", "refused", "failed")  # of one case's build
+OUTCOME_EXIT = 100  # + the outcome's index: how a case's process reports it (LLVM's fatal errors exit with 1)
+
+
+def _build_case(case: Any, out: Path, target: Any) -> str:
+    """Compiles one case into ``out`` and prints its line; returns its outcome."""
+    import triton
+    start = time.perf_counter()
+    for suffix in (".cubin", ".ptx", ".json"):  # no stale cubin from an earlier build runs for this one
+        (out / f"{case.name}{suffix}").unlink(missing_ok=True)
+    try:
+        kernel = triton.compile(case.source(), target=target, options=case.options())
+    except Exception as exc:  # report every case, then fail
+        reason = _refusal(exc)
+        if reason is not None:
+            (out / f"{case.name}.json").write_text(json.dumps({"refused": reason}))
+            print(f"{case.name:18s} refused: {reason}")
+            return "refused"
+        print(f"{case.name:18s} FAILED: {type(exc).__name__}: {_first_line(exc)}")
+        return "failed"
+    (out / f"{case.name}.cubin").write_bytes(kernel.asm["cubin"])
+    (out / f"{case.name}.ptx").write_text(kernel.asm["ptx"])
+    meta = {"name": kernel.metadata.name, "num_warps": kernel.metadata.num_warps,
+            "shared": kernel.metadata.shared, "target": PROXY_ARCH,
+            "tensordesc_meta": kernel.metadata.tensordesc_meta}
+    (out / f"{case.name}.json").write_text(json.dumps(meta, indent=1))
+    print(f"{case.name:18s} ok  {len(kernel.asm['cubin']):7d} B cubin, shared {meta['shared']:6d} B, "
+          f"{time.perf_counter() - start:5.1f} s")
+    return "ok"
+
+
+def _isolated(case: Any, out: Path, target: Any) -> str:
+    """_build_case in a forked process: a crash in native code (a signal, LLVM's fatal-error exit) costs
+    that case, not the build."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            code = OUTCOME_EXIT + OUTCOMES.index(_build_case(case, out, target))
+        except BaseException:
+            import traceback
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    if 0 <= status - OUTCOME_EXIT < len(OUTCOMES):
+        return OUTCOMES[status - OUTCOME_EXIT]
+    how = f"killed by {signal.Signals(-status).name}" if status < 0 else f"exit status {status}"
+    print(f"{case.name:18s} FAILED: the compiling process died ({how})")
+    return "failed"
 
 
 def build(out: Path, only: List[str], client: Optional[str] = None) -> int:
     from triton.backends.compiler import GPUTarget
-    import triton
     out.mkdir(parents=True, exist_ok=True)
     if client is not None:
         importlib.import_module(CLIENTS[client]).prepare_bundle(out)
     target = GPUTarget("musa", PROXY_ARCH, 32)
-    failures = 0
-    for case in _cases(client, out):
-        if only and case.name not in only:
-            continue
-        start = time.perf_counter()
-        try:
-            kernel = triton.compile(case.source(), target=target, options=case.options())
-        except Exception as exc:  # report every case, then fail
-            failures += 1
-            print(f"{case.name:18s} FAILED: {type(exc).__name__}: {exc}")
-            continue
-        (out / f"{case.name}.cubin").write_bytes(kernel.asm["cubin"])
-        (out / f"{case.name}.ptx").write_text(kernel.asm["ptx"])
-        meta = {"name": kernel.metadata.name, "num_warps": kernel.metadata.num_warps,
-                "shared": kernel.metadata.shared, "target": PROXY_ARCH,
-                "tensordesc_meta": kernel.metadata.tensordesc_meta}
-        (out / f"{case.name}.json").write_text(json.dumps(meta, indent=1))
-        print(f"{case.name:18s} ok  {len(kernel.asm['cubin']):7d} B cubin, shared {meta['shared']:6d} B, "
-              f"{time.perf_counter() - start:5.1f} s")
+    outcomes = [_isolated(case, out, target) for case in _cases(client, out, only)]
+    refused, failures = outcomes.count("refused"), outcomes.count("failed")
+    print(f"{outcomes.count('ok')} built, {refused} refused, {failures} failed")
     return 1 if failures else 0
 
 
@@ -107,6 +181,21 @@ def _rate(case: Any, ms: float) -> float:
     return case.amount * scale / (ms * 1e-3)
 
 
+def _compile_reference(case: Any, src: Any, target: Any, row: Dict[str, Any]) -> Optional[Any]:
+    """Triton NVIDIA's compile of the case, or None where it refuses the config (recorded in ``row``)."""
+    import triton
+    try:
+        kernel = triton.compile(src, target=target, options=case.options())
+        kernel._init_handles()  # the load, where Triton checks the shared memory against the device's
+        return kernel
+    except Exception as exc:
+        reason = _refusal(exc)
+        if reason is None:
+            raise
+        row["triton_refused"] = reason
+        return None
+
+
 def run(bundle: Path, only: List[str], repeat: int = 1, client: Optional[str] = None) -> int:
     import torch
     import triton
@@ -116,18 +205,30 @@ def run(bundle: Path, only: List[str], repeat: int = 1, client: Optional[str] = 
     target = GPUTarget("cuda", 90, 32)
     rows: List[Dict[str, Any]] = []
     tmp = Path(tempfile.mkdtemp(prefix="proxy-"))
-    for case in _cases(client, bundle):
-        if only and case.name not in only:
-            continue
+    cases = _cases(client, bundle, only)
+    for case in cases:
         row: Dict[str, Any] = {"kernel": case.name, "unit": case.unit, "memory_bound": case.memory_bound}
         rows.append(row)
         try:
             src = case.source()
-            reference = triton.compile(src, target=target, options=case.options())
-            ours = _load_ours(case, src, reference, bundle, tmp)
+            built_json = bundle / f"{case.name}.json"
+            built = json.loads(built_json.read_text()) if built_json.is_file() else None
+            reference = _compile_reference(case, src, target, row)
+            kernels: Dict[str, Any] = {}
+            if built is None:  # a failure of ours; Triton's compile is still measured
+                row["ours_unbuilt"] = True
+                row["ours_error"] = f"not built ({built_json.name} is missing: see the build's output)"
+            elif "refused" in built:
+                row["ours_refused"] = built["refused"]
+            elif reference is not None:  # ours launches with the reference's launcher metadata
+                kernels["ours"] = _load_ours(case, src, reference, bundle, tmp)
+            if reference is None:
+                print(json.dumps(row), flush=True)
+                continue
+            kernels["triton"] = reference
             setup = case.setup(device, case)
             setup.grid = tuple(setup.grid) + (1, ) * (3 - len(setup.grid))  # CompiledKernel reads grid[0..2]
-            for label, kernel in (("ours", ours), ("triton", reference)):
+            for label, kernel in kernels.items():
                 errors = []
                 for _ in range(repeat):  # races show as an occasional wrong run
                     setup.reset()
@@ -146,17 +247,18 @@ def run(bundle: Path, only: List[str], repeat: int = 1, client: Optional[str] = 
 
             # Rounds alternate which kernel goes first: under a long compute-bound load the H200's clock
             # drops, and the kernel timed second read 12% slower than the same cubin timed first.
-            timed: Dict[str, List[float]] = {"ours": [], "triton": [], "torch": []}
-            fns = {"ours": launcher(ours), "triton": launcher(reference), "torch": setup.torch_fn}
+            fns = {label: launcher(kernel) for label, kernel in kernels.items()}
+            fns["torch"] = setup.torch_fn
+            labels = [label for label in ("ours", "triton", "torch") if label in fns]
+            timed: Dict[str, List[float]] = {label: [] for label in labels}
             for r in range(TIMING_ROUNDS):
-                order = ("ours", "triton", "torch") if r % 2 == 0 else ("torch", "triton", "ours")
-                for label in order:
+                for label in labels if r % 2 == 0 else labels[::-1]:
                     timed[label].append(do_bench(fns[label]))
             for label, samples in timed.items():
                 row[f"{label}_ms"] = statistics.median(samples)
-            for label in ("ours", "triton", "torch"):
                 row[f"{label}_rate"] = _rate(case, row[f"{label}_ms"])
-            row["ratio"] = row["triton_ms"] / row["ours_ms"]
+            if "ours_ms" in row:
+                row["ratio"] = row["triton_ms"] / row["ours_ms"]
         except Exception as exc:  # a failing case is reported in the table, the others still run
             import traceback
             row["exception"] = f"{type(exc).__name__}: {exc}"
@@ -170,23 +272,43 @@ def run(bundle: Path, only: List[str], repeat: int = 1, client: Optional[str] = 
     print("|---|---|---|---|---|---|")
     failures = 0
     for row in rows:
-        if "exception" in row:
-            failures += 1
-            print(f"| {row['kernel']} | error: {row['exception'][:120]} | | | | |")
-            continue
-        correct = "yes" if row["ours_error"] is None else f"NO: {row['ours_error']}"
-        if row["ours_error"] is not None:
-            failures += 1
-        if row["triton_error"] is not None:
-            correct += f" (Triton: {row['triton_error']})"
-        unit = row["unit"]
-        print(f"| {row['kernel']} | {correct} | {row['ours_rate']:.0f} {unit} | {row['triton_rate']:.0f} {unit} | "
-              f"{row['torch_rate']:.0f} {unit} | {row['ratio']:.2f}x |" if unit == "GB/s" else
-              f"| {row['kernel']} | {correct} | {row['ours_rate']:.2f} {unit} | {row['triton_rate']:.2f} {unit} | "
-              f"{row['torch_rate']:.2f} {unit} | {row['ratio']:.2f}x |")
+        line, failed = _table_line(row)
+        failures += failed
+        print(line)
+    summary = getattr(importlib.import_module(CLIENTS[client]), "summary", None) if client else None
+    if summary is not None:
+        print()
+        print("\n".join(summary(rows, cases)))
     out_dir = Path(os.environ.get("OUT", bundle))
     (out_dir / "proxy_results.json").write_text(json.dumps(rows, indent=1))
     return 1 if failures else 0
+
+
+def _table_line(row: Dict[str, Any]) -> Tuple[str, bool]:
+    """The row's line of the markdown table, and whether it is a failure (an error, or ours wrong; a refused
+    config is none)."""
+    if "exception" in row:
+        return f"| {row['kernel']} | error: {row['exception'][:120]} | | | | |", True
+    unit = row["unit"]
+
+    def cell(label: str) -> str:
+        if f"{label}_refused" in row:
+            return f"refused: {row[f'{label}_refused']}"
+        if f"{label}_rate" not in row:
+            return ""
+        return f"{row[f'{label}_rate']:.0f} {unit}" if unit == "GB/s" else f"{row[f'{label}_rate']:.2f} {unit}"
+
+    wrong = row.get("ours_error") is not None
+    if "ours_error" in row:  # also set, as the reason, where ours was not built
+        correct = f"NO: {row['ours_error']}" if wrong else "yes"
+    elif "ours_refused" in row:
+        correct = "refused"
+    else:
+        correct = "not launched: Triton refused the config"
+    if row.get("triton_error") is not None:
+        correct += f" (Triton: {row['triton_error']})"
+    ratio = f"{row['ratio']:.2f}x" if "ratio" in row else ""
+    return f"| {row['kernel']} | {correct} | {cell('ours')} | {cell('triton')} | {cell('torch')} | {ratio} |", wrong
 
 
 def main(argv: List[str]) -> int:
@@ -195,12 +317,12 @@ def main(argv: List[str]) -> int:
     b = sub.add_parser("build", help="compile the bundle for the proxy (here)")
     b.add_argument("--out", type=Path, default=None, help=f"default {DEFAULT_BUNDLE}[/<client>]")
     b.add_argument("--client", choices=CLIENTS, default=None, help="a client library's kernels instead")
-    b.add_argument("cases", nargs="*", help="only these cases")
+    b.add_argument("cases", nargs="*", help="only these cases (names or shell patterns)")
     r = sub.add_parser("run", help="launch, check and time the bundle (on the GPU machine)")
     r.add_argument("--bundle", type=Path, default=None, help=f"default {DEFAULT_BUNDLE}[/<client>]")
     r.add_argument("--client", choices=CLIENTS, default=None, help="a client library's kernels instead")
     r.add_argument("--repeat", type=int, default=1, help="launch and check each kernel this many times")
-    r.add_argument("cases", nargs="*", help="only these cases")
+    r.add_argument("cases", nargs="*", help="only these cases (names or shell patterns)")
     args = parser.parse_args(argv)
     default = DEFAULT_BUNDLE / args.client if args.client else DEFAULT_BUNDLE
     if args.command == "build":

@@ -80,7 +80,13 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        completes every SQMMA, so it cannot wait for all but the newest), so
        each SQMMA overlaps the next iteration's wait and copies; the rings
        then take one more slot, so those copies never refill the slot it
-       reads; taken only where that slot fits.
+       reads; taken only where that slot fits. Off by default: on the GPU
+       proxy (H100, one run, alternating rounds) it took matmul_fp16 4096^3
+       from 0.93x to 0.71x of Triton, fp8 from 0.94x to 0.75x, addmm from
+       0.89x to 0.70x: the extra slot (98304 -> 131072 B for 128x128x64)
+       halves the blocks an SM holds, which costs more than the overlap
+       gains. Worth measuring again on mp_31, where a block's shared memory
+       and the SQMMA's latency differ.
 
     The expansion is MLIR's scf pipelining (scf::pipelineForLoop) with the
     producer in stage 0 and the consumer in stage `num_stages - 1`: a
@@ -134,9 +140,10 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
            "The kernel's num_stages: loads are issued num_stages - 1 "
            "iterations ahead into rings of num_stages slots (a loop's "
            "`tt.num_stages` overrides it; <= 1 pipelines nothing)">,
-    Option<"overlapMatrixUnit", "overlap-matrix-unit", "bool", "true",
+    Option<"overlapMatrixUnit", "overlap-matrix-unit", "bool", "false",
            "Keep a loop's SQMMAs in flight into the next iteration where "
-           "the rings have room for one more slot">
+           "the rings have room for one more slot (off: measured slower on "
+           "the GPU proxy, see the description)">
   ];
 }
 

@@ -140,6 +140,8 @@ std::optional<llvm::StringRef> getLibdeviceForIntrinsic(llvm::Intrinsic::ID id) 
     return "log";
   case llvm::Intrinsic::log10:
     return "log10";
+  case llvm::Intrinsic::log2:
+    return "log2";
   case llvm::Intrinsic::sin:
     return "sin";
   case llvm::Intrinsic::cos:

@@ -309,25 +309,53 @@ AxisFacts meet(const AxisFacts &a, const AxisFacts &b) {
 /// lowers facts, and a carried pointer settles in two).
 constexpr unsigned kCarriedRounds = 8;
 
+/// `facts` of iter_arg `idx` of `loop` raised to what the user asserts of
+/// it in every iteration: `tl.multiple_of` / `tl.max_contiguous` /
+/// `tl.max_constancy` on a loop-carried value are the loop's attributes
+/// `tt.divisibility_arg<idx>`, `tt.contiguity_arg<idx>`, `tt.constancy_arg<idx>`.
+AxisFacts withHints(scf::ForOp loop, unsigned idx, AxisFacts facts) {
+  auto raise = [&](StringRef name, SmallVector<int64_t> &values,
+                   int64_t *scalar) {
+    auto hint = loop->getAttrOfType<DenseIntElementsAttr>(
+        (name + Twine(idx)).str());
+    if (!hint)
+      return;
+    SmallVector<int64_t> asserted;
+    for (const APInt &v : hint.getValues<APInt>())
+      asserted.push_back(v.getSExtValue());
+    if (asserted.size() == values.size())
+      for (auto [value, h] : llvm::zip(values, asserted))
+        value = std::max(value, h);
+    else if (values.empty() && scalar && asserted.size() == 1)
+      *scalar = std::max(*scalar, asserted.front());
+  };
+  raise("tt.divisibility_arg", facts.divisibility, &facts.scalarDivisibility);
+  raise("tt.contiguity_arg", facts.contiguity, nullptr);
+  raise("tt.constancy_arg", facts.constancy, nullptr);
+  return facts;
+}
+
 /// The facts of `loop`'s iter_args: start from the initial values, then
 /// meet each with what the body yields given the current facts, until
-/// nothing changes.
+/// nothing changes; the user's hints hold throughout.
 void computeCarriedFacts(scf::ForOp loop, LoopFacts &facts) {
   Block *body = loop.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   SmallVector<BlockArgument> args(loop.getRegionIterArgs());
   {
     AxisAnalysis outside(nullptr, facts);
-    for (auto [arg, init] : llvm::zip(args, loop.getInitArgs()))
-      facts.carried[arg] = outside.get(init);
+    for (auto [idx, arg, init] : llvm::enumerate(args, loop.getInitArgs()))
+      facts.carried[arg] = withHints(loop, idx, outside.get(init));
   }
   for (unsigned round = 0; round < kCarriedRounds; ++round) {
     AxisAnalysis inside(nullptr, facts);
     SmallVector<AxisFacts> next;
     bool changed = false;
-    for (auto [arg, yielded] : llvm::zip(args, yield.getOperands())) {
+    for (auto [idx, arg, yielded] :
+         llvm::enumerate(args, yield.getOperands())) {
       AxisFacts current = facts.carried[arg];
-      AxisFacts met = meet(current, inside.get(yielded));
+      AxisFacts met =
+          withHints(loop, idx, meet(current, inside.get(yielded)));
       changed |= !(met == current);
       next.push_back(std::move(met));
     }
@@ -336,8 +364,8 @@ void computeCarriedFacts(scf::ForOp loop, LoopFacts &facts) {
     if (!changed)
       return;
   }
-  for (BlockArgument arg : args)
-    facts.carried[arg] = unknown(arg);
+  for (auto [idx, arg] : llvm::enumerate(args))
+    facts.carried[arg] = withHints(loop, idx, unknown(arg));
 }
 
 } // namespace

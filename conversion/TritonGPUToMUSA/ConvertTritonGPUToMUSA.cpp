@@ -20,8 +20,10 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::triton_musa {
@@ -157,6 +159,28 @@ struct ConvertTritonGPUToMUSA
                          << " (clusters) is not supported by " << kPassFlag
                          << " yet";
       return signalPassFailure();
+    }
+
+    // arith's rounding divisions (ceildivsi, ceildivui, floordivsi: Triton's
+    // loop flattening leaves them) become the plain integer ops the
+    // patterns below lower, on scalars and tensors alike.
+    // Only those ops are rewritten: the greedy driver would otherwise also
+    // fold and simplify the rest of the module.
+    {
+      SmallVector<Operation *> divisions;
+      module.walk([&](Operation *op) {
+        if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(
+                op))
+          divisions.push_back(op);
+      });
+      RewritePatternSet expansions(ctx);
+      arith::populateCeilFloorDivExpandOpsPatterns(expansions);
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      if (!divisions.empty() &&
+          failed(applyOpPatternsGreedily(divisions, std::move(expansions),
+                                         config)))
+        return signalPassFailure();
     }
 
     LowerToLLVMOptions options(ctx);

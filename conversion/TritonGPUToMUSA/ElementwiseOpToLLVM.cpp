@@ -198,10 +198,22 @@ struct TensorConstantOpConversion : public MUSAPattern<arith::ConstantOp> {
     if (!dense)
       return op.emitError("'arith.constant' with a non-splat tensor value is "
                           "not supported by --convert-tritongpu-to-musa yet");
-    if (failed(checkSameScalarType(op, type, *getTypeConverter())))
-      return failure();
-    Value scalar = arith::ConstantOp::create(rewriter, op.getLoc(),
-                                             dense.getSplatValue<TypedAttr>());
+    Type element = type.getElementType();
+    Type converted = getTypeConverter()->convertType(element);
+    Value scalar;
+    if (auto floatType = dyn_cast<FloatType>(element);
+        floatType && converted && converted != element &&
+        converted.isInteger(floatType.getWidth())) {
+      // A float type held as its bits (fp8 in an i8): the constant's bits.
+      APInt bits = dense.getSplatValue<APFloat>().bitcastToAPInt();
+      scalar = LLVM::ConstantOp::create(rewriter, op.getLoc(), converted,
+                                        rewriter.getIntegerAttr(converted, bits));
+    } else {
+      if (failed(checkSameScalarType(op, type, *getTypeConverter())))
+        return failure();
+      scalar = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                         dense.getSplatValue<TypedAttr>());
+    }
     SmallVector<Value> values(structType.getBody().size(), scalar);
     rewriter.replaceOp(
         op, packLLElements(rewriter, op.getLoc(), values, structType));

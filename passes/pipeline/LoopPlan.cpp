@@ -228,6 +228,29 @@ LogicalResult collectProducer(scf::ForOp loop, ArrayRef<RingedLoad> loads,
   return success();
 }
 
+/// Whether `sqmma`'s operands are slots of the planned rings (through
+/// memdesc views) or buffers made before the loop: nothing else in the loop
+/// (a TME ring, a tile the loop stores) may be rewritten while the SQMMA of
+/// the previous iteration still reads it.
+bool readsOnlyRingsOrInvariants(mgpu::SQMMAOp sqmma,
+                                ArrayRef<RingedLoad> loads, scf::ForOp loop) {
+  auto fromRing = [&](Value operand) {
+    while (Operation *def = operand.getDefiningOp()) {
+      if (!loop->isProperAncestor(def))
+        return true;
+      if (isa<ttg::MemDescTransOp, ttg::MemDescReshapeOp>(def)) {
+        operand = def->getOperand(0);
+        continue;
+      }
+      return llvm::any_of(loads, [&](const RingedLoad &ringed) {
+        return llvm::is_contained(ringed.inPlaceAllocs, def);
+      });
+    }
+    return !loop->isAncestor(operand.getParentBlock()->getParentOp());
+  };
+  return fromRing(sqmma.getA()) && fromRing(sqmma.getB());
+}
+
 } // namespace
 
 SmallVector<CarriedSQMMA>
@@ -325,7 +348,10 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
   // asked for.
   if (overlapMatrixUnit && readInPlace &&
       ringBytes(slots + 1) <= sharedBudget)
-    plan.inFlight = findCarriedSQMMAs(loop);
+    for (const CarriedSQMMA &carried : findCarriedSQMMAs(loop))
+      if (readsOnlyRingsOrInvariants(cast<mgpu::SQMMAOp>(carried.sqmma),
+                                     plan.loads, loop))
+        plan.inFlight.push_back(carried);
   while (slots > 2 && ringBytes(slots) > sharedBudget)
     --slots;
   if (ringBytes(slots) > sharedBudget) {

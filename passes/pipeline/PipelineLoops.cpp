@@ -362,6 +362,14 @@ struct MUSAPipelineLoops
       unsigned numLoads = plan->loads.size(), inPlace = 0;
       for (const RingedLoad &ringed : plan->loads)
         inPlace += !ringed.inPlaceAllocs.empty();
+      // The user's facts about the loop-carried values (`tl.multiple_of` on
+      // them: `tt.divisibility_arg<i>` and the like) hold for the pipelined
+      // loop's, which keeps the iter_args in their order.
+      SmallVector<NamedAttribute> hints;
+      for (NamedAttribute attr : loop->getDiscardableAttrs())
+        if (attr.getName().strref().starts_with("tt.") &&
+            attr.getName().strref().contains("_arg"))
+          hints.push_back(attr);
       Stages expansion;
       SmallVector<Operation *> finalWaits = keepInFlight(*plan);
       SmallVector<Value> rings = rewriteLoads(*plan, expansion);
@@ -371,6 +379,8 @@ struct MUSAPipelineLoops
                           "expansion failed";
         return signalPassFailure();
       }
+      for (NamedAttribute hint : hints)
+        (*pipelined)->setAttr(hint.getName(), hint.getValue());
       OpBuilder b(pipelined->getContext());
       // After the last SQMMA's wait: it reads the rings until then.
       b.setInsertionPointAfter(finalWaits.empty() ? pipelined->getOperation()

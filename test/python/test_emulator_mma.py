@@ -36,7 +36,7 @@ from corpus import TARGETS  # noqa: E402
 from dot_paths import read_dot_paths  # noqa: E402
 from jit_compile import DTYPE_NAMES, compile_specialized, launch  # noqa: E402
 from triton_musa.backend.emulator import emulator_active  # noqa: E402
-from triton_musa.backend.lowering import MatmulOptions, dot_path_report, parse_ttgir, run_passes  # noqa: E402
+from triton_musa.backend.lowering import MatmulOptions, dot_path_report, parse_ttgir, pipeline_report, run_passes  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
@@ -111,10 +111,17 @@ def run_matmul(arch: str, dtype: torch.dtype, M: int, N: int, K: int, BM: int, B
     return d, ref, kernel.asm["ttgir"]
 
 
-def reported_paths(ttgir: str, matmul: Optional[MatmulOptions] = None) -> list[Tuple[str, str]]:
+def reported_paths(ttgir: str, matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> list[Tuple[str, str]]:
     """(path, details) per dot of `ttgir`, from --musa-dot-path-report (whose quoted rows read_dot_paths
-    checks against the catalogue)."""
-    return [(dot.path, dot.details) for dot in read_dot_paths(dot_path_report(ttgir, matmul))]
+    checks against the catalogue), after the software pipeline of `num_stages`."""
+    return [(dot.path, dot.details) for dot in read_dot_paths(dot_path_report(ttgir, matmul, num_stages=num_stages))]
+
+
+def pipelined(ttgir: str, num_stages: int, target: str = "emulator") -> str:
+    """The one remark of --musa-pipeline-loops on `ttgir`'s loop, asserting that it was pipelined."""
+    [remark] = pipeline_report(ttgir, num_stages, target=target)
+    assert "loop pipelined:" in remark, remark
+    return remark
 
 
 def check(d: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype, prec: Optional[str] = None) -> None:
@@ -317,7 +324,10 @@ def test_ph1_wmma_pipelined(num_stages: int) -> None:
                                two_dots=True, seed=13)
     assert reported_paths(kernel.asm["ttgir"]) == [("wmma", "m16n16k32, warpsPerCTA [2, 1]")] * 2
     if num_stages > 1:
-        assert "ttg.async_copy_global_to_local" in kernel.asm["ttgir"]
+        # A, B and B2, which Triton keeps in shared buffers for the register operands: the rings take those
+        # buffers' place (and layout), read back with local_load; nothing stays in flight (no SQMMA).
+        remark = pipelined(kernel.asm["ttgir"], num_stages)
+        assert "3 loads as async copies (3 read in place)" in remark and "in flight" not in remark, remark
     check(d, ref, torch.float16)
 
 
@@ -407,36 +417,30 @@ def test_sqmma_shapes(shape: Tuple[int, int, int, int], instr: str, num_stages: 
 def test_sqmma_pipelined_128x128x64(dtype: torch.dtype, num_stages: int) -> None:
     """The issue's kernel: with num_stages > 1 the sqmma reads the pipeliner's ring buffers themselves."""
     d, ref, kernel = run_sqmma(dtype, 128, 256, 256, 128, 128, 64, 4, num_stages=num_stages, seed=num_stages)
-    [(_, details)] = sqmma_reports(kernel)
     ttgir = kernel.asm["ttgir"]
+    [(_, details)] = reported_paths(ttgir, num_stages=num_stages)
     if num_stages > 1:
-        assert "ttg.async_copy_global_to_local" in ttgir and f"!ttg.memdesc<{num_stages - 1}x" in ttgir
         assert details.endswith("operands from the pipelined buffers"), details
-        module = parse_ttgir(ttgir)
-        run_passes(module, f"builtin.module({MatmulOptions().pass_spec()})")
-        text = str(module)
-        loop = text[text.index("scf.for"):text.index("scf.yield")]
-        assert "musagpu.sqmma" in loop and "musagpu.sqmma_wait" in loop
-        # No register round trip of the operands in the K loop, and the accumulator stays in its layout.
-        assert "ttg.local_load" not in loop and "ttg.convert_layout" not in loop, loop
-        # The wait comes down past the index arithmetic after the sqmma, to just before the refill.
-        lines = [line.strip() for line in loop.splitlines()]
-        issue = next(i for i, line in enumerate(lines) if "musagpu.sqmma " in line)
-        wait = next(i for i, line in enumerate(lines) if "musagpu.sqmma_wait" in line)
-        refill = next(i for i, line in enumerate(lines) if "ttg.async_copy_global_to_local" in line)
-        assert issue + 1 < wait and refill == wait + 1, "\n".join(lines[issue:refill + 1])
-        # Then the async-copy schedule gives each ring one more slot, so that iteration i refills the slot
-        # iteration i - 1 read, and starts the refills before the sqmma (what the emulator ran above).
+        remark = pipelined(ttgir, num_stages)
+        # Both tiles read in place, rings of num_stages slots, each sqmma waited for in its iteration.
+        assert "2 loads as async copies (2 read in place)" in remark, remark
+        assert f"rings of {num_stages} slots" in remark and "in flight" not in remark, remark
         from triton_musa.backend.lowering import matrix_passes
         module = parse_ttgir(ttgir)
         run_passes(module, f"builtin.module({matrix_passes('emulator', num_stages=num_stages)})")
         text = str(module)
         rings = re.findall(r"ttg\.local_alloc \{alignment = \d+ : i32\} : \(\) -> !ttg\.memdesc<(\d+)x", text)
         assert rings == [str(num_stages)] * 2, rings
+        loop = text[text.index("scf.for"):text.index("scf.yield")]
+        # No register round trip of the operands in the K loop, and the accumulator stays in its layout.
+        assert "ttg.local_load" not in loop and "ttg.convert_layout" not in loop, loop
+        # The copies for a later iteration go first, then the sqmma, which they overlap, and its wait.
         lines = [line.strip() for line in text[text.index("scf.for"):text.index("scf.yield")].splitlines()]
         issue = next(i for i, line in enumerate(lines) if "musagpu.sqmma " in line)
+        waits = [i for i, line in enumerate(lines) if "musagpu.sqmma_wait" in line]
         refills = [i for i, line in enumerate(lines) if "ttg.async_copy_global_to_local" in line]
         assert len(refills) == 2 and max(refills) < issue, "\n".join(lines)
+        assert waits == [issue + 1], "\n".join(lines)
     check(d, ref, dtype)
 
 
@@ -609,10 +613,10 @@ def test_bmm_fma_reasons() -> None:
                                                   "B N-major, operands from the pipelined buffers")])
 def test_bmm_pipelined(arch: str, num_warps: int, path: str, num_stages: int) -> None:
     """A batched K loop whose operand loads the pipeliner turns into async copies into 3-D ring slots: WMMA reads
-    them through local_load; SQMMA reads the ring slots themselves, retyped to its batch-outermost layout."""
+    them through local_load; SQMMA reads the ring slots themselves, in its batch-outermost layout."""
     d, ref, ttgir = run_bmm(arch, torch.float16, 4, 64, 64, 128, 2, 64, 64, 32, num_warps, seed=num_stages,
                             num_stages=num_stages)
-    assert "ttg.async_copy_global_to_local" in ttgir
-    [(got, details)] = reported_paths(ttgir)
+    pipelined(ttgir, num_stages)
+    [(got, details)] = reported_paths(ttgir, num_stages=num_stages)
     assert f"{got} {details}".startswith(path), details
     check(d, ref, torch.float16)

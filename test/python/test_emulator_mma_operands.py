@@ -164,9 +164,9 @@ _TRANS = [(True, True), (True, False), (False, True)]
                                                      ("mp_22", 64, 64, 32, 4)])
 def test_transposed_in_kernel(arch: str, BM: int, BN: int, BK: int, num_warps: int, trans_a: bool, trans_b: bool,
                               num_stages: int) -> None:
-    """On mp_31 the sqmma reads a transposed tile through its memdesc_trans: the buffer Triton stored it in (a
-    ring slot when pipelined, if the slot spans whole swizzle periods) is retyped to the SQMMA layout seen through
-    the transpose; nothing is loaded into registers and stored again."""
+    """On mp_31 the sqmma reads a transposed tile through a memdesc_trans of its SQMMA buffer, stored in the
+    layout seen through the transpose (a ring slot when pipelined, if the slot spans whole swizzle periods);
+    nothing is loaded into registers and stored again."""
     gen = torch.Generator().manual_seed(BM * 7 + BK)
     M, N, K = 2 * BM, 2 * BN, 4 * BK
     a = torch.randn((M, K), generator=gen).half()
@@ -177,23 +177,26 @@ def test_transposed_in_kernel(arch: str, BM: int, BN: int, BK: int, num_warps: i
     args = dict(at_ptr=at, bt_ptr=bt, d_ptr=d, M=M, N=N, K=K)
     consts = dict(BM=BM, BN=BN, BK=BK, TRANS_A=trans_a, TRANS_B=trans_b)
     kernel = compile_for(trans_kernel, arch, args, consts, num_warps=num_warps, num_stages=num_stages)
-    assert ("ttg.async_copy_global_to_local" in kernel.asm["ttgir"]) == (num_stages > 1)
+    pipeline = ["musa-sink-accumulator-conversions", f"musa-pipeline-loops{{num-stages={num_stages}}}"]
+    assert ("ttg.async_copy_global_to_local" in accelerated_ttgir(kernel, *pipeline)) == (num_stages > 1)
     [(_, path, details)] = reports(kernel)
     if arch == "mp_31":
         assert path == "sqmma", details
         assert f"A {'M' if trans_a else 'K'}-major, B {'K' if trans_b else 'N'}-major" in details, details
-        text = accelerated_ttgir(kernel)
+        text = accelerated_ttgir(kernel, *pipeline)
         sqmma = next(line for line in text.splitlines() if "musagpu.sqmma " in line)
         views = {line.split(" = ")[0].strip(): line for line in text.splitlines() if "ttg.memdesc_trans" in line}
         operands = re.search(r"musagpu\.sqmma (%\S+), (%\S+),", sqmma).groups()
-        # A ring slot smaller than the operand's swizzle period (256 * 256 / granule bytes: 16-byte granules
-        # K-major, 32-byte MN-major) cannot be read in place, its swizzle would differ from slot to slot: that
-        # operand is copied into an SQMMA buffer.
+        # The transposed operand is stored once into an SQMMA buffer in the layout seen through the transpose,
+        # which the sqmma reads through a memdesc_trans view. A ring slot smaller than the operand's swizzle
+        # period (256 * 256 / granule bytes: 16-byte granules K-major, 32-byte MN-major) cannot take that
+        # buffer's place, its swizzle would differ from slot to slot: that tile is read back from a plain ring
+        # and stored into the buffer.
         slot_bytes = (BM * BK * 2, BK * BN * 2)
         periods = (2048 if trans_a else 4096, 4096 if trans_b else 2048)
         in_place = [num_stages == 1 or slot % period == 0 for slot, period in zip(slot_bytes, periods)]
-        for operand, transposed, direct in zip(operands, (trans_a, trans_b), in_place):
-            assert (operand in views) == (transposed and direct), f"{operand} in\n{sqmma}\nviews: {list(views)}"
+        for operand, transposed in zip(operands, (trans_a, trans_b)):
+            assert (operand in views) == transposed, f"{operand} in\n{sqmma}\nviews: {list(views)}"
         if all(in_place):
             assert "ttg.local_load" not in text, "an operand went through registers:\n" + text
     else:

@@ -1,6 +1,6 @@
-// RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file 2>/dev/null | FileCheck %s
-// RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=false" --split-input-file 2>/dev/null | FileCheck %s --check-prefix=SERIAL
+// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=true" --split-input-file 2>/dev/null | FileCheck %s
+// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=true" --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file 2>/dev/null | FileCheck %s --check-prefix=SERIAL
 
 // The tutorial's K loop: pointers advanced by the loop, a mask from the
 // induction variable, an FMA dot on register operands. Each load becomes a
