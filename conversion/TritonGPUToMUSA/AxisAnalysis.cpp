@@ -177,7 +177,7 @@ AxisFacts AxisAnalysis::compute(Value v, unsigned depth) {
       facts.scalarDivisibility =
           std::min(kZeroDivisibility, operand(0).scalarDivisibility *
                                           operand(1).scalarDivisibility);
-    else if (isa<arith::AddIOp>(op))
+    else if (isa<arith::AddIOp, arith::SubIOp>(op))
       facts.scalarDivisibility = gcd(operand(0).scalarDivisibility,
                                      operand(1).scalarDivisibility);
     else if (isa<triton::AddPtrOp>(op))
@@ -208,6 +208,33 @@ AxisFacts AxisAnalysis::compute(Value v, unsigned depth) {
   }
   if (isa<arith::AddIOp>(op))
     return add(operand(0), operand(1), 1);
+  if (isa<arith::SubIOp>(op)) {
+    // x - y: runs of x stay runs where y is constant over them.
+    AxisFacts a = operand(0), b = operand(1);
+    AxisFacts facts;
+    for (unsigned d = 0; d < rank; ++d) {
+      facts.contiguity.push_back(gcd(a.contiguity[d], b.constancy[d]));
+      facts.divisibility.push_back(gcd(a.divisibility[d], b.divisibility[d]));
+      facts.constancy.push_back(gcd(a.constancy[d], b.constancy[d]));
+    }
+    return facts;
+  }
+  if (isa<arith::RemSIOp, arith::RemUIOp>(op)) {
+    // x % n with n constant along a dimension and a multiple of D there: an
+    // aligned block of D values of a run of x (starting at a multiple of D)
+    // never wraps, and starts at a multiple of D. As Triton's axis analysis,
+    // signed remainders are taken as unsigned ones (x >= 0: offsets).
+    AxisFacts a = operand(0), b = operand(1);
+    AxisFacts facts = unknown(v);
+    for (unsigned d = 0; d < rank; ++d) {
+      facts.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+      if (b.constancy[d] != shape[d])
+        continue;
+      facts.contiguity[d] = gcd(a.contiguity[d], b.divisibility[d]);
+      facts.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
+    }
+    return facts;
+  }
   if (isa<arith::MulIOp>(op)) {
     AxisFacts a = operand(0), b = operand(1);
     AxisFacts facts;

@@ -10,7 +10,8 @@
 // starts at a coordinate that is a multiple of c, and the constancy runs of
 // all dimensions together make rectangles of equal values.
 //
-// Facts come from make_range, splat, constants, addptr, addi, muli,
+// Facts come from make_range, splat, constants, addptr, addi, subi, muli,
+// remsi/remui by a splat (taken as unsigned, as Triton does),
 // broadcast, expand_dims, convert_layout, integer casts, the comparisons
 // and and/or/xor that form masks, and (constancy only) any other pure
 // elementwise op, whose result is constant wherever its operands are. A
