@@ -104,13 +104,6 @@ std::string describe(Operation *op) {
   return s;
 }
 
-int64_t tileBytes(ArrayRef<int64_t> shape, Type element) {
-  int64_t elements = 1;
-  for (int64_t d : shape)
-    elements *= d;
-  return elements * element.getIntOrFloatBitWidth() / 8;
-}
-
 /// The register order of `layout` (fastest dimension first) where it has
 /// one, else row-major.
 SmallVector<unsigned> registerOrder(RankedTensorType type) {
@@ -127,7 +120,7 @@ void chooseSlot(RingedLoad &ringed) {
   MLIRContext *ctx = ringed.load.getContext();
   auto type = cast<RankedTensorType>(ringed.load.getType());
   Attribute smem = ttg::SharedMemorySpaceAttr::get(ctx);
-  ringed.slotBytes = tileBytes(type.getShape(), type.getElementType());
+  ringed.slotBytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
 
   SmallVector<ttg::LocalAllocOp> allocs;
   ttg::MemDescType allocType;

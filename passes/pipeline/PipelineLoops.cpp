@@ -301,9 +301,8 @@ FailureOr<scf::ForOp> expand(LoopPlan &plan, const Stages &stages,
   options.peelEpilogue = false;
   options.supportDynamicLoops = true;
   options.predicateFn = predicateProducerOp;
-  bool modified = false;
   rewriter.setInsertionPoint(plan.loop);
-  return scf::pipelineForLoop(rewriter, plan.loop, options, &modified);
+  return scf::pipelineForLoop(rewriter, plan.loop, options);
 }
 
 /// Shared memory the loop's rings may take: the arch's, less the buffers
@@ -321,11 +320,9 @@ int64_t ringBudget(scf::ForOp loop, const MUSAArchInfo &arch) {
     });
     if (!usedInLoop)
       return;
+    // An alloc's shape is its allocation shape.
     auto type = cast<ttg::MemDescType>(alloc.getType());
-    int64_t bytes = type.getElementTypeBitWidth() / 8;
-    for (int64_t d : type.getAllocShape())
-      bytes *= d;
-    live += bytes;
+    live += type.getNumElements() * type.getElementTypeBitWidth() / 8;
   });
   return std::max<int64_t>(0, int64_t(arch.maxSharedMemoryBytes) - live);
 }
