@@ -34,6 +34,7 @@
 #include "dialects/MUSAGPU/IR/Dialect.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -199,7 +200,10 @@ LogicalResult collectProducer(scf::ForOp loop, ArrayRef<RingedLoad> loads,
     }
     if (producer.contains(def))
       continue;
-    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def)) {
+    // An op with regions (the scf.if of a flattened persistent loop that
+    // moves to the next tile) is free of side effects where all of its
+    // nested ops are; it moves whole, with what its regions read.
+    if (!isMemoryEffectFree(def)) {
       whyNot = "the address of a load depends on " + describe(def) +
                ", which is not free of side effects";
       return failure();
@@ -207,6 +211,9 @@ LogicalResult collectProducer(scf::ForOp loop, ArrayRef<RingedLoad> loads,
     producer.insert(def);
     for (Value operand : def->getOperands())
       worklist.insert(operand);
+    visitUsedValuesDefinedAbove(def->getRegions(), [&](OpOperand *use) {
+      worklist.insert(use->get());
+    });
   }
   for (unsigned idx : carried) {
     if (!loop.getResult(idx).use_empty()) {

@@ -120,6 +120,56 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// A flattened persistent loop: the tile's offsets come out of an scf.if that
+// moves to the next tile. The scf.if is free of side effects, so it is part of
+// the producer, and so is what its regions read (%next): both run two
+// iterations ahead, in the prologue and before the copies in the loop.
+// REMARK: remark: loop pipelined: 1 load as async copies (0 read in place), rings of 3 slots, copies issued 2 iterations ahead, a wait every 2 iterations
+// CHECK-LABEL: @next_tile
+// CHECK: %[[NEXT0:.*]] = arith.addi %arg2, %arg3 : i32
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: scf.yield %[[NEXT0]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK: scf.for {{.*}} iter_args({{.*}}, %[[TILE:.*]] = %{{.*}}) ->
+// CHECK: musagpu.async_copy_wait
+// CHECK: %[[NEXT:.*]] = arith.addi %[[TILE]], %arg3 : i32
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: scf.yield %[[NEXT]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK: tt.dot
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#op0 = #ttg.dot_op<{opIdx = 0, parent = #blocked1}>
+#op1 = #ttg.dot_op<{opIdx = 1, parent = #blocked1}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @next_tile(%a: tensor<64x32x!tt.ptr<f16>, #blocked>, %b: tensor<32x64xf16, #op1>, %first_tile: i32, %programs: i32, %k_tiles: i32, %n: i32) -> tensor<64x64xf32, #blocked1> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked1>
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %tile = %first_tile) -> (tensor<64x64xf32, #blocked1>, i32) : i32 {
+      %ki = arith.remsi %k, %k_tiles : i32
+      %starts = arith.cmpi eq, %ki, %c0 : i32
+      %next = arith.addi %tile, %programs : i32
+      %t = scf.if %starts -> (i32) {
+        scf.yield %next : i32
+      } else {
+        scf.yield %tile : i32
+      }
+      %off = arith.muli %t, %ki : i32
+      %offs = tt.splat %off : i32 -> tensor<64x32xi32, #blocked>
+      %p = tt.addptr %a, %offs : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %x = tt.load %p : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xo = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #op0>
+      %d = tt.dot %xo, %b, %acc : tensor<64x32xf16, #op0> * tensor<32x64xf16, #op1> -> tensor<64x64xf32, #blocked1>
+      scf.yield %d, %t : tensor<64x64xf32, #blocked1>, i32
+    }
+    tt.return %r#0 : tensor<64x64xf32, #blocked1>
+  }
+}
+
+// -----
+
 // Every reason a loop with a load feeding a dot stays as it is gets a remark.
 // REMARK: remark: loop not pipelined: num_stages is 1
 // REMARK: remark: loop not pipelined: the address of a load depends on the load 'tt.load' at {{.*}}musa-pipeline-loops.mlir:{{[0-9]+}}
