@@ -52,10 +52,16 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
      - the loads: each `tt.load` directly in the body whose tile reaches an
        operand of a dot (`tt.dot`, `musagpu.wmma`, `musagpu.sqmma`) becomes
        a `ttg.async_copy_global_to_local` into its ring (MUSA's g2s copies);
-       in a loop without such loads, every tile load, where the loop's own
-       `tt.num_stages` asks for stages;
+       each such `tt.descriptor_load` that TME takes (on an arch with TME,
+       by the rules of --musa-lower-descriptors-to-tme, passes/
+       TMETransfers.h, with a descriptor made outside the loop) becomes TME
+       tiles into its ring, one async barrier per slot; in a loop without
+       such loads, every tile load, where the loop's own `tt.num_stages`
+       asks for stages;
      - the producer: those loads with the pure ops that compute their
-       pointers, masks and `other` (through loop-carried values), issued
+       pointers, masks, `other` and indices (through loop-carried values,
+       and through ops with regions, such as the scf.if of a flattened
+       persistent loop, whose nested ops are all pure), issued
        `num_stages - 1` iterations early; every other op is the consumer;
      - how a tile is read: in place where it was only stored into a matrix
        unit's operand buffers (the SQMMA operands of
@@ -70,7 +76,14 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        started, so the loop waits (`musagpu.async_copy_wait`) at the top of
        every `num_stages - 1`-th iteration, before issuing that iteration's
        copies, which lands the next `num_stages - 1` iterations' tiles; a
-       block barrier follows in every iteration;
+       block barrier follows in every iteration. A TME tile is waited for
+       on its slot's barrier (`musagpu.async_barrier_wait`), in phase
+       (i / slots) % 2 of iteration i, just before it is read; the issue
+       (expect the bytes, `musagpu.tme_load`, arrive) sits in one `scf.if`,
+       the predicate that its iteration exists. The barriers are set up
+       (`musagpu.async_barrier_init`, phase 0) before each run of the loop,
+       after a block barrier where the loop is itself in a loop; their ids
+       follow the function's `musagpu.async_barrier_record`;
      - the order: the wait, the copies for iteration i + num_stages - 1,
        then the compute of iteration i, which the copies overlap;
      - the matrix unit in flight (`overlap-matrix-unit`): where an SQMMA
@@ -91,15 +104,19 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
     The expansion is MLIR's scf pipelining (scf::pipelineForLoop) with the
     producer in stage 0 and the consumer in stage `num_stages - 1`: a
     prologue issues the first copies; in the last iterations the copies of
-    iterations past the end are masked off. After the loop, a
-    `ttg.async_wait` and the rings' deallocation.
+    iterations past the end are masked off and their TME issues skipped.
+    After the loop, a `ttg.async_wait` (where there are copies) and the
+    rings' deallocation.
 
     Every loop with a load feeding a dot gets a remark: `loop pipelined: ...`
     with the plan, or `loop not pipelined: <why>`: num_stages is 1, it holds
     a nested loop, the loads are inside nested regions, a load is volatile,
     an address depends on a load or on an op with side effects, a loop
-    result carries an address computed ahead, or two ring slots do not fit
-    the shared memory.
+    result carries an address computed ahead, two ring slots do not fit
+    the shared memory, its only dot-feeding loads are descriptor loads
+    that stay without TME (saying why), a TME slot is not a whole number of
+    its swizzle period, or its TME rings need more async barriers than the
+    function has left.
 
     Before (`num-stages=3`):
     ```mlir
@@ -136,6 +153,10 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect"];
   let options = [
     MUSAArchOption,
+    MUSATargetOption<
+           "What the kernel runs on ('musa', 'emulator' or 'proxy'): which "
+           "descriptor loads may be TME rings and their buffers' layout, as "
+           "--musa-lower-descriptors-to-tme decides them">,
     Option<"numStages", "num-stages", "int32_t", "1",
            "The kernel's num_stages: loads are issued num_stages - 1 "
            "iterations ahead into rings of num_stages slots (a loop's "
@@ -456,25 +477,20 @@ def MUSALowerDescriptorsToTME
     loop) and flips after each wait. The buffer is allocated before the
     outermost loop around the op and freed after it.
 
-    Pipelining (`num-stages` S > 1, or the loop's `tt.num_stages`): a load
-    directly in an `scf.for`, whose descriptor is loop-invariant and whose
-    indices depend on the loop only through its induction variable (pure
-    ops, recomputed for a later iteration), gets a ring of S buffers (one
-    `ttg.local_alloc` of S tiles) and S barrier ids. Before the loop the
-    loads of iterations 0..S-2 are issued into slots 0..S-2 (each under
-    `scf.if iv < ub`); iteration i first issues iteration i+S-1's load into
-    the slot iteration i-1 read, then waits on (bar[slot], phase) and reads
-    its slot. The loop carries (slot, phase): slot + 1, wrapping to 0, the
-    phase flipping on the wrap; through enclosing loops too. Loads that
-    cannot be issued ahead stay unpipelined, with a remark.
+    Loads in loops that --musa-pipeline-loops pipelines (it runs first)
+    are already TME rings; this pass takes every other descriptor load and
+    every store, and reserves its barrier ids after the rings' (one
+    `musagpu.async_barrier_record` per function). The decisions of which
+    transfers go through TME are shared with the pipeliner
+    (passes/TMETransfers.h).
 
     Matrix-unit operands: where the loaded tile's only use is its copy into
     an SQMMA operand buffer (an immutable `ttg.local_alloc` of the tile with
     a `#musagpu.tme_shared` layout, in the same block, read only by
     `musagpu.sqmma` ops that are waited for in that block), the TME buffer
-    (or ring) takes that layout and the SQMMA reads the slot itself: no
-    `ttg.local_load` and no copy. A later load into the slot is issued in
-    a later iteration after a block barrier, when no SQMMA reads it.
+    takes that layout and the SQMMA reads it: no `ttg.local_load` and no
+    copy. A later load into the buffer is issued after a block barrier,
+    when no SQMMA reads it.
 
     A store: (in a loop, `musagpu.tme_store_wait` so that the previous
     store has read the buffer) `ttg.local_store`, `musagpu.tme_store`,
@@ -495,7 +511,7 @@ def MUSALowerDescriptorsToTME
     accesses), each with a remark saying why: gathers, scatters and
     reduces; tiles that drop descriptor dimensions; boxes that are not
     legal TME boxes (fewer than 32 bytes innermost, or wider than 256 bytes
-    and not a multiple of 256 bytes); loads inside anything but `scf.for`;
+    and not a multiple of 256 bytes); loads inside anything but `scf.for` and `scf.if`;
     descriptors neither made by `tt.make_tensor_descriptor` nor kernel
     arguments; on the GPU, descriptors made in the kernel and the other
     uses of an argument one of whose uses stays without TME. Architectures
@@ -535,11 +551,7 @@ def MUSALowerDescriptorsToTME
            "What the kernel runs on: 'musa' (the GPU: TME on host-encoded "
            "kernel-argument descriptors), 'emulator' (the CPU emulator, "
            "which builds TME descriptors from base, shape and strides) or "
-           "'proxy' (the NVVM proxy: no TME, descriptors stay as they are)">,
-    Option<"numStages", "num-stages", "int32_t", "1",
-           "Buffers (and barriers) in the ring of a descriptor load directly "
-           "in an scf.for (the loop's `tt.num_stages` overrides it); 1 "
-           "issues each load where it is">
+           "'proxy' (the NVVM proxy: no TME, descriptors stay as they are)">
   ];
 }
 

@@ -13,6 +13,9 @@
 //    whole elementwise cluster along, when what leaves it is no wider;
 //  * a conversion of a conversion becomes one conversion, and a conversion
 //    of a splat constant the constant in the new layout;
+//  * a conversion used both in its block and in regions nested there gets
+//    a copy next to each nested use, so each sinks on its own path (an
+//    arith.select's scalar condition stays as it is);
 //  * stores into shared memory (ttg.local_store, ttg.local_alloc, and
 //    tt.descriptor_store, which --musa-lower-descriptors-to-tme turns into a
 //    local_store) take the accumulator layout itself: they write through the
@@ -353,10 +356,16 @@ struct SinkThroughElementwise : public RewritePattern {
     bool vectors = isa<ttg::SliceEncodingAttr>(source);
     for (Value operand : op->getOperands())
       if (!accumulatorSource(operand) && !vectors &&
+          isa<RankedTensorType>(operand.getType()) &&
           getRebuild(operand, accBits) == Rebuild::No)
         return failure();
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
+      // A scalar operand (arith.select's condition) has no layout.
+      if (!isa<RankedTensorType>(operand.getType())) {
+        operands.push_back(operand);
+        continue;
+      }
       if (accumulatorSource(operand)) {
         operands.push_back(
             operand.getDefiningOp<ttg::ConvertLayoutOp>().getSrc());
@@ -377,11 +386,46 @@ struct SinkThroughElementwise : public RewritePattern {
     moved->getResult(0).setType(withEncoding(resultType, source));
     SmallVector<Value> originals;
     for (Value operand : op->getOperands())
-      if (!accumulatorSource(operand))
+      if (isa<RankedTensorType>(operand.getType()) &&
+          !accumulatorSource(operand))
         originals.push_back(operand);
     rewriter.replaceOpWithNewOp<ttg::ConvertLayoutOp>(op, resultType,
                                                       moved->getResult(0));
     eraseDeadTrees(rewriter, originals);
+    return success();
+  }
+};
+
+/// A conversion out of an accumulator layout used in its own block and in
+/// regions nested there (the flattened persistent loop's accumulator:
+/// reset by an arith.select in the body and stored by the epilogue in an
+/// scf.if): each nested user gets a conversion of its own, next to it, so
+/// that each conversion can sink on its own path; the body's then often
+/// leaves the loop, and the epilogue's runs only when the branch does.
+struct SplitNestedUses : public OpRewritePattern<ttg::ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ttg::ConvertLayoutOp cvt,
+                                PatternRewriter &rewriter) const override {
+    if (!isAccumulatorLayout(cvt.getSrc().getType().getEncoding()))
+      return failure();
+    Block *block = cvt->getBlock();
+    SmallVector<OpOperand *> nested;
+    bool local = false;
+    for (OpOperand &use : cvt->getUses()) {
+      if (use.getOwner()->getBlock() == block)
+        local = true;
+      else
+        nested.push_back(&use);
+    }
+    if (nested.empty() || (!local && nested.size() == 1))
+      return failure();
+    for (OpOperand *use : nested) {
+      rewriter.setInsertionPoint(use->getOwner());
+      auto copy = ttg::ConvertLayoutOp::create(rewriter, cvt.getLoc(),
+                                               cvt.getType(), cvt.getSrc());
+      rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(copy); });
+    }
     return success();
   }
 };
@@ -609,7 +653,7 @@ struct MUSASinkAccumulatorConversions
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<CollapseConversionChain, ConvertSplatConstant,
-                 SinkThroughElementwise, SinkThroughReduce,
+                 SinkThroughElementwise, SinkThroughReduce, SplitNestedUses,
                  StoreAccumulatorLayout<ttg::LocalStoreOp, 0>,
                  StoreAccumulatorLayout<ttg::LocalAllocOp, 0>>(ctx);
     // tt.descriptor_store's operands: the descriptor, the stored tile, then

@@ -1,24 +1,28 @@
 //===- LoopPlan.cpp - What --musa-pipeline-loops does to one loop ---------===//
 //
 // See LoopPlan.h. The decisions, in order:
-//  1. Which loads: the `tt.load`s directly in the loop body whose tile
-//     reaches an operand of a dot (tt.dot, musagpu.wmma, musagpu.sqmma)
-//     through any chain of ops in the loop; in a loop without such loads
-//     whose own `tt.num_stages` asks for stages, all of its tile loads.
+//  1. Which loads: the `tt.load`s, and the `tt.descriptor_load`s that go
+//     through TME (tme::collectTransfers, with a loop-invariant
+//     descriptor), directly in the loop body whose tile reaches an operand
+//     of a dot (tt.dot, musagpu.wmma, musagpu.sqmma) through any chain of
+//     ops in the loop; in a loop without such loads whose own
+//     `tt.num_stages` asks for stages, all of its tile loads.
 //  2. The producer stage: those loads and the backward slice of their
-//     pointers, masks and `other` inside the body, following loop-carried
-//     values to what the previous iteration yields. It must be free of
-//     memory effects and regions (it runs `lookahead` iterations early,
-//     and in the loop's last iterations for iterations that do not exist,
-//     where only the copies are masked off), and no loop result may carry a
-//     producer value past the loop (it would be `lookahead` iterations
-//     ahead).
+//     pointers, masks, `other` and indices inside the body, following
+//     loop-carried values to what the previous iteration yields. It must
+//     be free of memory effects (it runs `lookahead` iterations early, and
+//     in the loop's last iterations for iterations that do not exist,
+//     where only the copies are masked off); an op with regions counts
+//     when all of its nested ops are free of effects. No loop result may
+//     carry a producer value past the loop (it would be `lookahead`
+//     iterations ahead).
 //  3. How the tile is read: in place, when every use is an immutable
 //     `ttg.local_alloc` of one type (the operand buffers
 //     --musa-accelerate-matmul made for SQMMA, or Triton's promoted dot
-//     operands), and a ring of that layout keeps every slot on a swizzle
-//     period; else through `ttg.local_load` from an unswizzled ring in the
-//     load's register order.
+//     operands; for a TME ring, only buffers in a TME layout), and a ring
+//     of that layout keeps every slot on a swizzle period; else through
+//     `ttg.local_load` from a ring in the load's register order without
+//     swizzle (async copies) or in the target's TME layout (TME tiles).
 //  4. The ring depth: num_stages slots, made shallower (down to 2) while
 //     the rings of the loop exceed the shared memory left for them.
 //  5. The matrix unit in flight: where an SQMMA reads a ring in place and
@@ -96,6 +100,12 @@ bool isCandidateType(Type type) {
          !tensor.getElementType().isInteger(1);
 }
 
+/// A `tt.load` or `tt.descriptor_load` of a tile a ring can hold.
+bool isTileLoad(Operation *op) {
+  return isa<triton::LoadOp, triton::DescriptorLoadOp>(op) &&
+         isCandidateType(op->getResult(0).getType());
+}
+
 std::string describe(Operation *op) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -116,10 +126,32 @@ SmallVector<unsigned> registerOrder(RankedTensorType type) {
   return order;
 }
 
+/// Whether every SQMMA that reads `alloc` is waited for in its own block:
+/// the copies of a later iteration may then refill the slot it reads.
+bool sqmmasDoneInIteration(ttg::LocalAllocOp alloc) {
+  SmallVector<Value> views = {alloc.getResult()};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      if (isa<ttg::MemDescTransOp, ttg::MemDescReshapeOp>(user)) {
+        views.push_back(user->getResult(0));
+        continue;
+      }
+      if (isa<mgpu::SQMMAOp>(user) &&
+          llvm::none_of(user->getUsers(), [&](Operation *u) {
+            return isa<mgpu::SQMMAWaitOp>(u) &&
+                   u->getBlock() == user->getBlock();
+          }))
+        return false;
+    }
+  }
+  return true;
+}
+
 /// Fills `ringed`'s read mode, slot type and alignment (decision 3).
-void chooseSlot(RingedLoad &ringed) {
-  MLIRContext *ctx = ringed.load.getContext();
-  auto type = cast<RankedTensorType>(ringed.load.getType());
+void chooseSlot(RingedLoad &ringed, TargetKind target) {
+  MLIRContext *ctx = ringed.load->getContext();
+  RankedTensorType type = ringed.getTileType();
   Attribute smem = ttg::SharedMemorySpaceAttr::get(ctx);
   ringed.slotBytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
 
@@ -129,7 +161,8 @@ void chooseSlot(RingedLoad &ringed) {
   for (Operation *user : ringed.load->getUsers()) {
     auto alloc = dyn_cast<ttg::LocalAllocOp>(user);
     if (!alloc || alloc->getBlock() != ringed.load->getBlock() ||
-        (allocType && alloc.getType() != allocType)) {
+        (allocType && alloc.getType() != allocType) ||
+        !sqmmasDoneInIteration(alloc)) {
       allAllocs = false;
       break;
     }
@@ -141,9 +174,10 @@ void chooseSlot(RingedLoad &ringed) {
     for (ttg::LocalAllocOp alloc : allocs)
       alignment = std::max<int64_t>(alignment, alloc.getAlignment().value_or(0));
     // A swizzle on absolute addresses is the same in every slot only when
-    // each slot starts on a period.
+    // each slot starts on a period. TME writes only its own layouts.
     auto tme = dyn_cast<mgpu::TMESharedEncodingAttr>(allocType.getEncoding());
-    if (!tme || ringed.slotBytes % tme.getSwizzlePeriodBytes() == 0) {
+    if ((tme || !ringed.viaTME) &&
+        (!tme || ringed.slotBytes % tme.getSwizzlePeriodBytes() == 0)) {
       ringed.inPlaceAllocs = std::move(allocs);
       ringed.alignment = alignment;
       ringed.slotType = ttg::MemDescType::get(
@@ -152,12 +186,20 @@ void chooseSlot(RingedLoad &ringed) {
       return;
     }
   }
-  auto plain = ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1,
+  Attribute encoding;
+  if (ringed.viaTME) {
+    auto [tmeEncoding, alignment] = tme::chooseSharedEncoding(
+        ctx, type.getShape(), type.getElementTypeBitWidth(), target);
+    encoding = tmeEncoding;
+    ringed.alignment = alignment;
+  } else {
+    encoding = ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1,
                                                     registerOrder(type));
+    ringed.alignment = 16;
+  }
   ringed.slotType = ttg::MemDescType::get(type.getShape(),
-                                          type.getElementType(), plain, smem,
-                                          /*mutableMemory=*/true);
-  ringed.alignment = 16;
+                                          type.getElementType(), encoding,
+                                          smem, /*mutableMemory=*/true);
 }
 
 /// Decision 2: the producer stage of `loads` in `loop`, or why there is
@@ -194,7 +236,7 @@ LogicalResult collectProducer(scf::ForOp loop, ArrayRef<RingedLoad> loads,
       }
       continue; // defined outside the loop
     }
-    if (isa<triton::LoadOp>(def)) {
+    if (isa<triton::LoadOp, triton::DescriptorLoadOp>(def)) {
       whyNot = "the address of a load depends on the load " + describe(def);
       return failure();
     }
@@ -276,9 +318,9 @@ mlir::triton_musa::pipeline::findCarriedSQMMAs(scf::ForOp loop) {
 
 bool mlir::triton_musa::pipeline::hasLoadFeedingDot(scf::ForOp loop) {
   bool found = false;
-  loop.getBody()->walk([&](triton::LoadOp load) {
-    if (closestLoop(load) == loop && isCandidateType(load.getType()) &&
-        feedsDot(load.getResult(), loop))
+  loop.getBody()->walk([&](Operation *op) {
+    if (isTileLoad(op) && closestLoop(op) == loop &&
+        feedsDot(op->getResult(0), loop))
       found = true;
   });
   return found;
@@ -289,17 +331,16 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                                       bool explicitStages,
                                       bool overlapMatrixUnit,
                                       int64_t sharedBudget,
-                                      std::string &whyNot) {
+                                      const tme::TransferReasons *tmeTransfers,
+                                      TargetKind target, std::string &whyNot) {
   whyNot.clear();
   // Loads that feed no dot are pipelined only where the user asked for
   // stages on the loop itself (`tl.range(..., num_stages=n)`).
   bool dotLoads = hasLoadFeedingDot(loop);
   bool askedLoads =
       !dotLoads && explicitStages &&
-      llvm::any_of(loop.getBody()->getOps<triton::LoadOp>(),
-                   [](triton::LoadOp load) {
-                     return isCandidateType(load.getType());
-                   });
+      llvm::any_of(loop.getBody()->without_terminator(),
+                   [](Operation &op) { return isTileLoad(&op); });
   if (!dotLoads && !askedLoads)
     return failure();
   if (numStages <= 1) {
@@ -309,23 +350,45 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
   LoopPlan plan;
   plan.loop = loop;
   // Decision 1.
+  std::string whyNotTME; // of the first descriptor load left out
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (isa<LoopLikeOpInterface>(op)) {
       whyNot = "it holds a nested loop";
       return failure();
     }
-    auto load = dyn_cast<triton::LoadOp>(op);
-    if (!load || !isCandidateType(load.getType()) ||
-        (dotLoads && !feedsDot(load.getResult(), loop)))
+    if (!isTileLoad(&op) || (dotLoads && !feedsDot(op.getResult(0), loop)))
       continue;
-    if (load.getIsVolatile()) {
-      whyNot = "the load " + describe(load) + " is volatile";
-      return failure();
+    if (auto load = dyn_cast<triton::LoadOp>(op)) {
+      if (load.getIsVolatile()) {
+        whyNot = "the load " + describe(load) + " is volatile";
+        return failure();
+      }
+      plan.loads.push_back(RingedLoad{load});
+      continue;
     }
-    plan.loads.push_back(RingedLoad{load});
+    // A descriptor load: TME tiles where it goes through TME; else it
+    // stays where it is (the global loads of the path without TME).
+    auto load = cast<triton::DescriptorLoadOp>(op);
+    std::string why = "the arch has no TME";
+    if (tmeTransfers) {
+      auto it = tmeTransfers->find(load);
+      why = it == tmeTransfers->end() ? "it is not a TME transfer"
+                                      : it->second;
+    }
+    if (why.empty() && !loop.isDefinedOutsideOfLoop(load.getDesc()))
+      why = "its descriptor is made inside the loop";
+    if (!why.empty()) {
+      if (whyNotTME.empty())
+        whyNotTME = "the descriptor load " + describe(load) +
+                    " stays without TME: " + why;
+      continue;
+    }
+    plan.loads.push_back(RingedLoad{load, /*viaTME=*/true});
   }
   if (plan.loads.empty()) {
-    whyNot = "the loads that feed its dots are inside nested regions";
+    whyNot = whyNotTME.empty()
+                 ? "the loads that feed its dots are inside nested regions"
+                 : whyNotTME;
     return failure();
   }
   // Decision 2.
@@ -335,8 +398,20 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
   unsigned slots = unsigned(numStages);
   bool readInPlace = false;
   for (RingedLoad &ringed : plan.loads) {
-    chooseSlot(ringed);
+    chooseSlot(ringed, target);
     readInPlace |= !ringed.inPlaceAllocs.empty();
+    // TME swizzles absolute addresses: every slot must start on a period.
+    auto tmeLayout =
+        dyn_cast<mgpu::TMESharedEncodingAttr>(ringed.slotType.getEncoding());
+    if (ringed.viaTME && tmeLayout &&
+        ringed.slotBytes % tmeLayout.getSwizzlePeriodBytes() != 0) {
+      whyNot = llvm::formatv("a TME slot of {0} bytes of {1} is not a whole "
+                             "number of its {2}-byte swizzle period",
+                             ringed.slotBytes, describe(ringed.load),
+                             tmeLayout.getSwizzlePeriodBytes())
+                   .str();
+      return failure();
+    }
   }
   auto ringBytes = [&](unsigned n) {
     int64_t total = 0;

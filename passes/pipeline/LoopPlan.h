@@ -4,8 +4,9 @@
 // asynchronous copies into a ring of shared-memory slots, how deep the ring
 // is, how far ahead the copies are issued, how often the loop waits for
 // them, and which ops compute their addresses (the producer stage). Or, for
-// a loop it leaves alone, why. The plan reads the IR and changes nothing;
-// PipelineLoops.cpp expands it.
+// a loop it leaves alone, why. Descriptor loads that TME can move are
+// ringed as TME tiles, each slot with its own async barrier. The plan reads
+// the IR and changes nothing; PipelineLoops.cpp expands it.
 //
 // One meaning of num_stages (the loop's `tt.num_stages`, else the pass's
 // option): a load is issued num_stages - 1 iterations before the iteration
@@ -22,6 +23,7 @@
 
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
+#include "passes/TMETransfers.h"
 #include "target/MUSAArch.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -31,9 +33,12 @@
 
 namespace mlir::triton_musa::pipeline {
 
-/// One load of the loop that becomes an async copy into a ring.
+/// One load of the loop that goes into a ring: a `tt.load` as async
+/// copies, or a `tt.descriptor_load` as TME tiles.
 struct RingedLoad {
-  triton::LoadOp load;
+  Operation *load;
+  /// A TME tile per slot, tracked by an async barrier per slot.
+  bool viaTME = false;
   /// The immutable `ttg.local_alloc`s of the loaded tile (a matrix unit's
   /// operand buffers, Triton's promoted dot operands), all of one type: the
   /// ring takes their layout and their readers read the ring slot in place.
@@ -45,6 +50,10 @@ struct RingedLoad {
   int64_t slotBytes = 0;
   /// Byte alignment of the ring (and of every slot).
   int64_t alignment = 16;
+
+  RankedTensorType getTileType() const {
+    return cast<RankedTensorType>(load->getResult(0).getType());
+  }
 };
 
 /// An SQMMA whose accumulator the loop carries: `acc` (an iter_arg) ->
@@ -81,6 +90,14 @@ struct LoopPlan {
   /// `other`) and the copies' loads themselves: the producer stage, issued
   /// `lookahead` iterations early. Every other op is the consumer stage.
   llvm::DenseSet<Operation *> producer;
+  /// Whether some ring is filled by async copies (which the loop waits
+  /// for with `waitEvery`; TME rings wait on their slots' barriers).
+  bool hasCopies() const {
+    return llvm::any_of(loads, [](const RingedLoad &l) { return !l.viaTME; });
+  }
+  unsigned countTMERings() const {
+    return llvm::count_if(loads, [](const RingedLoad &l) { return l.viaTME; });
+  }
   /// What the plan changed from what was asked (a ring made shallower to
   /// fit the shared memory), for the loop's remark.
   std::string adjustment;
@@ -93,9 +110,14 @@ struct LoopPlan {
 /// pipeline (nothing to say about it).
 /// `overlapMatrixUnit`: keep the loop's SQMMAs in flight into the next
 /// iteration where the rings have room for the extra slot.
+/// `tmeTransfers`: the function's descriptor transfers and why each stays
+/// without TME (null without TME): the descriptor loads that go through
+/// TME are ringed as TME tiles in `target`'s layout.
 FailureOr<LoopPlan> planLoop(scf::ForOp loop, int numStages,
                              bool explicitStages, bool overlapMatrixUnit,
-                             int64_t sharedBudget, std::string &whyNot);
+                             int64_t sharedBudget,
+                             const tme::TransferReasons *tmeTransfers,
+                             TargetKind target, std::string &whyNot);
 
 /// Whether a load of `loop`'s body (directly or nested) feeds a dot's
 /// operand: the loops the planner owes a plan or a remark.

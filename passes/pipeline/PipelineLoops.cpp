@@ -33,12 +33,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/SharedMemoryBuffers.h"
+#include "passes/TMETransfers.h"
 #include "passes/pipeline/LoopPlan.h"
 
 #include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 #include "target/MUSAArch.h"
+#include "target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -130,9 +133,45 @@ void propagateMutability(Value value) {
   }
 }
 
+/// Whether `op` is the issue of a TME tile of a ring (rewriteLoads): an
+/// scf.if around the expect, the tme_load and the arrive.
+bool isTMEIssue(Operation *op) {
+  auto ifOp = dyn_cast<scf::IfOp>(op);
+  return ifOp && !ifOp.thenBlock()->getOps<mgpu::TMELoadOp>().empty();
+}
+
+/// Reads `ring`'s slot `from` in place of `ringed`'s load: the slot itself
+/// where the tile was only stored into operand buffers, else a
+/// `ttg.local_load` (straight into the layout of a tile converted once).
+void readSlot(OpBuilder &b, RingedLoad &ringed, Value from) {
+  Operation *load = ringed.load;
+  Location loc = load->getLoc();
+  if (!ringed.inPlaceAllocs.empty()) {
+    for (ttg::LocalAllocOp alloc : ringed.inPlaceAllocs) {
+      alloc.getResult().replaceAllUsesWith(from);
+      alloc.erase();
+    }
+    propagateMutability(from);
+    return;
+  }
+  auto cvt = load->hasOneUse()
+                 ? dyn_cast<ttg::ConvertLayoutOp>(*load->user_begin())
+                 : ttg::ConvertLayoutOp();
+  Type readType = cvt ? cvt.getType() : load->getResult(0).getType();
+  auto read = ttg::LocalLoadOp::create(b, loc, readType, from, Value());
+  if (cvt) {
+    cvt.getResult().replaceAllUsesWith(read.getResult());
+    cvt.erase();
+  } else {
+    load->getResult(0).replaceAllUsesWith(read.getResult());
+  }
+}
+
 /// Step 1 for one loop: rewrites the planned loads in place; returns the
-/// rings, allocated before the loop.
-SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages) {
+/// rings, allocated before the loop. The TME rings' barriers are
+/// `firstBarrier` on, `plan.slots` per ring, initialized before the loop.
+SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
+                                int32_t firstBarrier) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
   OpBuilder b(loop);
@@ -146,15 +185,36 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages) {
         ringed.slotType.getEncoding(), ringed.slotType.getMemorySpace(),
         /*mutableMemory=*/true);
     auto ring = ttg::LocalAllocOp::create(
-        b, ringed.load.getLoc(), ringType, /*src=*/Value(),
+        b, ringed.load->getLoc(), ringType, /*src=*/Value(),
         b.getI32IntegerAttr(ringed.alignment));
     rings.push_back(ring.getResult());
   }
+  // Each loop run starts its TME barriers in phase 0. In an enclosing
+  // loop, every thread must be past its last wait on them first.
+  SmallVector<Value> barrierBases;
+  if (plan.countTMERings() != 0 && loop->getParentOfType<LoopLikeOpInterface>())
+    ttg::LocalBarrierOp::create(b, loc);
+  Value one = i32Constant(b, loc, 1), zero = i32Constant(b, loc, 0);
+  Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  int32_t nextBarrier = firstBarrier;
+  for (RingedLoad &ringed : plan.loads) {
+    if (!ringed.viaTME) {
+      barrierBases.push_back(Value());
+      continue;
+    }
+    barrierBases.push_back(i32Constant(b, loc, nextBarrier));
+    for (unsigned slot = 0; slot < plan.slots; ++slot)
+      mgpu::AsyncBarrierInitOp::create(
+          b, loc, i32Constant(b, loc, nextBarrier + slot), one, zero);
+    nextBarrier += plan.slots;
+  }
 
-  // The iteration numbers and slots of both stages, and the consumer's wait.
+  // The iteration numbers and slots of both stages, and the consumer's
+  // wait: for the copies in every `waitEvery`-th iteration; a TME slot's
+  // barrier completes a phase each time the ring comes round to it.
   b.setInsertionPointToStart(loop.getBody());
   SmallVector<Operation *> producerOps;
-  Value producerSlot, consumerSlot;
+  Value producerSlot, consumerSlot, consumerPhase;
   {
     Recorder recorder(producerOps);
     b.setListener(&recorder);
@@ -166,65 +226,74 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages) {
     Recorder recorder(stages.consumerHead);
     b.setListener(&recorder);
     Value it = iterationNumber(b, loop);
-    consumerSlot =
-        arith::RemUIOp::create(b, loc, it, i32Constant(b, loc, plan.slots));
-    Value waits;
-    if (plan.waitEvery > 1)
-      waits = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(b, loc, it,
-                                 i32Constant(b, loc, plan.waitEvery)),
-          i32Constant(b, loc, 0));
-    mgpu::AsyncCopyWaitOp::create(b, loc, waits);
-    ttg::LocalBarrierOp::create(b, loc);
+    Value slots = i32Constant(b, loc, plan.slots);
+    consumerSlot = arith::RemUIOp::create(b, loc, it, slots);
+    if (plan.countTMERings() != 0)
+      consumerPhase = arith::AndIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, it, slots), one);
+    if (plan.hasCopies()) {
+      Value waits;
+      if (plan.waitEvery > 1)
+        waits = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(b, loc, it,
+                                   i32Constant(b, loc, plan.waitEvery)),
+            i32Constant(b, loc, 0));
+      mgpu::AsyncCopyWaitOp::create(b, loc, waits);
+      ttg::LocalBarrierOp::create(b, loc);
+    }
     b.setListener(nullptr);
   }
   stages.producer.insert(producerOps.begin(), producerOps.end());
 
-  for (auto [ringed, ring] : llvm::zip(plan.loads, rings)) {
-    triton::LoadOp load = ringed.load;
-    Location loadLoc = load.getLoc();
+  for (auto [ringed, ring, barrierBase] :
+       llvm::zip(plan.loads, rings, barrierBases)) {
+    Operation *load = ringed.load;
+    Location loadLoc = load->getLoc();
     b.setInsertionPoint(load);
     ttg::MemDescType slotType = ringed.slotType;
     auto into = ttg::MemDescIndexOp::create(b, loadLoc, slotType, ring,
                                             producerSlot);
-    auto token = ttg::AsyncTokenType::get(b.getContext());
-    auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
-        b, loadLoc, token, load.getPtr(), into, load.getMask(),
-        load.getOther(),
-        b.getI32IntegerAttr(static_cast<int32_t>(load.getCache())),
-        b.getI32IntegerAttr(static_cast<int32_t>(load.getEvict())));
-    auto commit = ttg::AsyncCommitGroupOp::create(
-        b, loadLoc, token, ValueRange{copy.getToken()});
     stages.producer.insert(into);
-    stages.producer.insert(copy);
-    stages.producer.insert(commit);
+    if (auto tileLoad = dyn_cast<triton::LoadOp>(load)) {
+      auto token = ttg::AsyncTokenType::get(b.getContext());
+      auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
+          b, loadLoc, token, tileLoad.getPtr(), into, tileLoad.getMask(),
+          tileLoad.getOther(),
+          b.getI32IntegerAttr(static_cast<int32_t>(tileLoad.getCache())),
+          b.getI32IntegerAttr(static_cast<int32_t>(tileLoad.getEvict())));
+      auto commit = ttg::AsyncCommitGroupOp::create(
+          b, loadLoc, token, ValueRange{copy.getToken()});
+      stages.producer.insert(copy);
+      stages.producer.insert(commit);
+    } else {
+      // The tile's bytes on the slot's barrier, the TME load, the arrival:
+      // one issue, predicated as a whole past the loop's end.
+      auto descLoad = cast<triton::DescriptorLoadOp>(load);
+      RankedTensorType tile = ringed.getTileType();
+      Value bar = arith::AddIOp::create(b, loadLoc, barrierBase, producerSlot);
+      // Its condition is the predicate of the iteration it issues for.
+      auto issue = scf::IfOp::create(b, loadLoc, yes, /*withElse=*/false);
+      OpBuilder inside = OpBuilder::atBlockBegin(issue.thenBlock());
+      Value bytes = i32Constant(inside, loadLoc, tme::getTileBytes(tile));
+      mgpu::AsyncBarrierExpectBytesOp::create(inside, loadLoc, bar, bytes);
+      mgpu::TMELoadOp::create(
+          inside, loadLoc, descLoad.getDesc(),
+          tme::innermostFirst(descLoad.getIndices()), into, bar,
+          inside.getDenseI32ArrayAttr(tme::getBox(tile)));
+      mgpu::AsyncBarrierArriveOp::create(inside, loadLoc, bar);
+      stages.producer.insert(bar.getDefiningOp());
+      stages.producer.insert(issue);
+      Value waitBar =
+          arith::AddIOp::create(b, loadLoc, barrierBase, consumerSlot);
+      mgpu::AsyncBarrierWaitOp::create(b, loadLoc, waitBar, consumerPhase);
+    }
     stages.producer.erase(load);
 
     auto from = ttg::MemDescIndexOp::create(b, loadLoc, slotType, ring,
                                             consumerSlot);
-    if (!ringed.inPlaceAllocs.empty()) {
-      for (ttg::LocalAllocOp alloc : ringed.inPlaceAllocs) {
-        alloc.getResult().replaceAllUsesWith(from.getResult());
-        alloc.erase();
-      }
-      propagateMutability(from.getResult());
-    } else {
-      // A tile converted once on its way to a dot is read straight into the
-      // converted layout.
-      auto cvt = load->hasOneUse()
-                     ? dyn_cast<ttg::ConvertLayoutOp>(*load->user_begin())
-                     : ttg::ConvertLayoutOp();
-      Type readType = cvt ? cvt.getType() : load.getType();
-      auto read = ttg::LocalLoadOp::create(b, loadLoc, readType, from, Value());
-      if (cvt) {
-        cvt.getResult().replaceAllUsesWith(read.getResult());
-        cvt.erase();
-      } else {
-        load.getResult().replaceAllUsesWith(read.getResult());
-      }
-    }
-    load.erase();
+    readSlot(b, ringed, from.getResult());
+    load->erase();
   }
   return rings;
 }
@@ -257,9 +326,16 @@ SmallVector<Operation *> keepInFlight(LoopPlan &plan) {
 }
 
 /// A producer op of an iteration past the loop's end, made harmless by
-/// `pred`: copies are masked off, everything else is pure.
+/// `pred`: copies are masked off, a TME issue is skipped, everything else
+/// is pure.
 Operation *predicateProducerOp(RewriterBase &rewriter, Operation *op,
                                Value pred) {
+  if (isTMEIssue(op)) {
+    auto issue = cast<scf::IfOp>(op);
+    rewriter.modifyOpInPlace(
+        issue, [&] { issue.getConditionMutable().assign(pred); });
+    return issue;
+  }
   auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op);
   if (!copy)
     return isa<ttg::AsyncCommitGroupOp>(op) || isMemoryEffectFree(op)
@@ -305,26 +381,71 @@ FailureOr<scf::ForOp> expand(LoopPlan &plan, const Stages &stages,
   return scf::pipelineForLoop(rewriter, plan.loop, options);
 }
 
-/// Shared memory the loop's rings may take: the arch's, less the buffers
-/// allocated outside the loop and used in it (live throughout it).
-int64_t ringBudget(scf::ForOp loop, const MUSAArchInfo &arch) {
-  int64_t live = 0;
+/// Shared memory the loop's rings may take: the arch's, less what is live
+/// while the loop runs besides them:
+///  - the buffers allocated outside the loop and used in it;
+///  - the buffers allocated in its body other than tiles straight from a
+///    load (which the rings replace);
+///  - the largest scratch of an op in it (a layout conversion through
+///    shared memory, a reduction);
+///  - the TME buffers --musa-lower-descriptors-to-tme will allocate around
+///    it: one per descriptor store, and per descriptor load that is not
+///    directly in a loop body, before the outermost op around it.
+int64_t ringBudget(scf::ForOp loop, const MUSAArchInfo &arch,
+                   const TargetInfo &targetInfo,
+                   const tme::TransferReasons *transfers) {
   auto func = loop->getParentOfType<FunctionOpInterface>();
   if (!func)
     return arch.maxSharedMemoryBytes;
+  auto bytesOf = [](ttg::MemDescType type) {
+    // An alloc's shape is its allocation shape.
+    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  };
+  int64_t live = 0;
   func->walk([&](ttg::LocalAllocOp alloc) {
-    if (loop->isAncestor(alloc))
+    if (loop->isAncestor(alloc)) {
+      Value src = alloc.getSrc();
+      if (!src || !src.getDefiningOp<triton::LoadOp>() &&
+                      !src.getDefiningOp<triton::DescriptorLoadOp>())
+        live += bytesOf(alloc.getType());
       return;
+    }
     bool usedInLoop = llvm::any_of(alloc->getUsers(), [&](Operation *user) {
       return loop->isProperAncestor(user);
     });
-    if (!usedInLoop)
-      return;
-    // An alloc's shape is its allocation shape.
-    auto type = cast<ttg::MemDescType>(alloc.getType());
-    live += type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    if (usedInLoop)
+      live += bytesOf(alloc.getType());
   });
-  return std::max<int64_t>(0, int64_t(arch.maxSharedMemoryBytes) - live);
+  int64_t scratch = 0;
+  {
+    // A size that cannot be computed is the allocator's to report.
+    ScopedDiagnosticHandler quiet(loop->getContext(),
+                                  [](Diagnostic &) { return success(); });
+    loop.walk([&](Operation *op) {
+      if (isa<ttg::LocalAllocOp>(op))
+        return;
+      FailureOr<std::optional<OwnedBuffer>> owned =
+          getOwnedBuffer(op, targetInfo);
+      if (succeeded(owned) && *owned && (*owned)->isScratch)
+        scratch = std::max<int64_t>(scratch, (*owned)->bytes);
+    });
+  }
+  if (transfers)
+    for (auto &[op, why] : *transfers) {
+      if (!why.empty() || (isa<triton::DescriptorLoadOp>(op) &&
+                           isa<scf::ForOp>(op->getParentOp())))
+        continue;
+      Operation *outer = op;
+      while (outer->getParentOp() != func.getOperation())
+        outer = outer->getParentOp();
+      if (!outer->isAncestor(loop))
+        continue;
+      Value tile = isa<triton::DescriptorStoreOp>(op) ? op->getOperand(1)
+                                                      : op->getResult(0);
+      live += tme::getTileBytes(cast<RankedTensorType>(tile.getType()));
+    }
+  return std::max<int64_t>(
+      0, int64_t(arch.maxSharedMemoryBytes) - live - scratch);
 }
 
 struct MUSAPipelineLoops
@@ -337,69 +458,128 @@ struct MUSAPipelineLoops
         resolveMUSAArch(module, this->arch, "--musa-pipeline-loops");
     if (failed(arch))
       return signalPassFailure();
-    // Innermost loops first (a post-order walk).
+    // Which descriptor tiles TME moves, per function, decided before any
+    // loop changes (--musa-lower-descriptors-to-tme decides the same).
+    DenseMap<Operation *, tme::TransferReasons> transfers;
+    if ((*arch)->hasTME)
+      for (auto func : module.getOps<triton::FuncOp>())
+        transfers[func] =
+            tme::collectTransfers(func, target, /*remarkOthers=*/false);
+    // Every loop planned first (innermost first, a post-order walk; the
+    // loops a plan takes hold no loop, so no plan touches another's), so
+    // that each function knows whether it has async copies before its
+    // first TME ring takes barrier ids.
     SmallVector<scf::ForOp> loops;
     module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    IRRewriter rewriter(&getContext());
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**arch);
+    std::vector<LoopPlan> plans;
+    DenseMap<Operation *, bool> hasCopies;
     for (scf::ForOp loop : loops) {
       int stages = numStages;
       auto asked = loop->getAttrOfType<IntegerAttr>(kNumStagesAttr);
       if (asked)
         stages = asked.getInt();
+      auto func = loop->getParentOfType<triton::FuncOp>();
+      auto it = func ? transfers.find(func) : transfers.end();
       std::string whyNot;
-      FailureOr<LoopPlan> plan =
-          planLoop(loop, stages, bool(asked), overlapMatrixUnit,
-                   ringBudget(loop, **arch), whyNot);
+      FailureOr<LoopPlan> plan = planLoop(
+          loop, stages, bool(asked), overlapMatrixUnit,
+          ringBudget(loop, **arch, *targetInfo,
+                     it == transfers.end() ? nullptr : &it->second),
+          it == transfers.end() ? nullptr : &it->second, target, whyNot);
       if (failed(plan)) {
         if (!whyNot.empty())
           loop->emitRemark() << "loop not pipelined: " << whyNot;
         continue;
       }
-      Location loc = loop.getLoc();
-      unsigned numLoads = plan->loads.size(), inPlace = 0;
-      for (const RingedLoad &ringed : plan->loads)
-        inPlace += !ringed.inPlaceAllocs.empty();
-      // The user's facts about the loop-carried values (`tl.multiple_of` on
-      // them: `tt.divisibility_arg<i>` and the like) hold for the pipelined
-      // loop's, which keeps the iter_args in their order.
-      SmallVector<NamedAttribute> hints;
-      for (NamedAttribute attr : loop->getDiscardableAttrs())
-        if (attr.getName().strref().starts_with("tt.") &&
-            attr.getName().strref().contains("_arg"))
-          hints.push_back(attr);
-      Stages expansion;
-      SmallVector<Operation *> finalWaits = keepInFlight(*plan);
-      SmallVector<Value> rings = rewriteLoads(*plan, expansion);
-      FailureOr<scf::ForOp> pipelined = expand(*plan, expansion, rewriter);
-      if (failed(pipelined)) {
-        emitError(loc) << "--musa-pipeline-loops: the loop's pipeline "
-                          "expansion failed";
+      if (func)
+        hasCopies[func] |= plan->hasCopies();
+      plans.push_back(std::move(*plan));
+    }
+    IRRewriter rewriter(&getContext());
+    for (LoopPlan &plan : plans)
+      if (failed(expandPlan(plan, hasCopies, rewriter)))
         return signalPassFailure();
+  }
+
+private:
+  LogicalResult expandPlan(LoopPlan &plan,
+                           const DenseMap<Operation *, bool> &hasCopies,
+                           IRRewriter &rewriter) {
+    scf::ForOp loop = plan.loop;
+    Location loc = loop.getLoc();
+    // The TME rings' barrier ids: one per slot.
+    int32_t firstBarrier = 0;
+    if (unsigned tmeRings = plan.countTMERings()) {
+      auto func = loop->getParentOfType<triton::FuncOp>();
+      bool keepIdForCopies =
+          tme::hasAsyncCopies(func) || hasCopies.lookup(func);
+      int32_t needed = int32_t(tmeRings * plan.slots);
+      FailureOr<int32_t> first =
+          tme::reserveAsyncBarrierIds(func, needed, keepIdForCopies);
+      if (failed(first)) {
+        loop->emitRemark()
+            << "loop not pipelined: its TME rings need " << needed
+            << " async barriers, more than the function has left (ids up to "
+            << tme::kMaxAsyncBarrierId << ")";
+        return success();
       }
-      for (NamedAttribute hint : hints)
-        (*pipelined)->setAttr(hint.getName(), hint.getValue());
-      OpBuilder b(pipelined->getContext());
-      // After the last SQMMA's wait: it reads the rings until then.
-      b.setInsertionPointAfter(finalWaits.empty() ? pipelined->getOperation()
-                                                  : finalWaits.back());
+      firstBarrier = *first;
+    }
+    unsigned numCopies = plan.loads.size() - plan.countTMERings();
+    unsigned numTiles = plan.countTMERings(), inPlace = 0;
+    for (const RingedLoad &ringed : plan.loads)
+      inPlace += !ringed.inPlaceAllocs.empty();
+    // The user's facts about the loop-carried values (`tl.multiple_of` on
+    // them: `tt.divisibility_arg<i>` and the like) hold for the pipelined
+    // loop's, which keeps the iter_args in their order.
+    SmallVector<NamedAttribute> hints;
+    for (NamedAttribute attr : loop->getDiscardableAttrs())
+      if (attr.getName().strref().starts_with("tt.") &&
+          attr.getName().strref().contains("_arg"))
+        hints.push_back(attr);
+    Stages expansion;
+    SmallVector<Operation *> finalWaits = keepInFlight(plan);
+    SmallVector<Value> rings = rewriteLoads(plan, expansion, firstBarrier);
+    FailureOr<scf::ForOp> pipelined = expand(plan, expansion, rewriter);
+    if (failed(pipelined))
+      return emitError(loc) << "--musa-pipeline-loops: the loop's pipeline "
+                               "expansion failed";
+    for (NamedAttribute hint : hints)
+      (*pipelined)->setAttr(hint.getName(), hint.getValue());
+    OpBuilder b(pipelined->getContext());
+    // After the last SQMMA's wait: it reads the rings until then.
+    b.setInsertionPointAfter(finalWaits.empty() ? pipelined->getOperation()
+                                                : finalWaits.back());
+    if (numCopies != 0)
       ttg::AsyncWaitOp::create(b, loc,
                                ttg::AsyncTokenType::get(b.getContext()),
                                ValueRange(), uint32_t(0));
-      for (Value ring : rings)
-        ttg::LocalDeallocOp::create(b, loc, ring);
-      InFlightDiagnostic remark = (*pipelined)->emitRemark();
-      remark << "loop pipelined: " << numLoads << " load"
-             << (numLoads == 1 ? "" : "s") << " as async copies ("
-             << inPlace << " read in place), rings of " << plan->slots
-             << " slots, copies issued " << plan->lookahead
-             << " iteration" << (plan->lookahead == 1 ? "" : "s")
-             << " ahead, a wait every " << plan->waitEvery << " iteration"
-             << (plan->waitEvery == 1 ? "" : "s");
-      if (!plan->inFlight.empty())
-        remark << ", the matrix unit in flight into the next iteration";
-      if (!plan->adjustment.empty())
-        remark << " (" << plan->adjustment << ")";
-    }
+    for (Value ring : rings)
+      ttg::LocalDeallocOp::create(b, loc, ring);
+    InFlightDiagnostic remark = (*pipelined)->emitRemark();
+    auto loads = [](unsigned n) {
+      return n == 1 ? std::string("1 load") : std::to_string(n) + " loads";
+    };
+    remark << "loop pipelined: ";
+    if (numCopies != 0)
+      remark << loads(numCopies) << " as async copies";
+    if (numCopies != 0 && numTiles != 0)
+      remark << " and ";
+    if (numTiles != 0)
+      remark << loads(numTiles) << " as TME tiles";
+    remark << " (" << inPlace << " read in place), rings of " << plan.slots
+           << " slots, " << (numCopies != 0 ? "copies" : "tiles")
+           << " issued " << plan.lookahead << " iteration"
+           << (plan.lookahead == 1 ? "" : "s") << " ahead";
+    if (numCopies != 0)
+      remark << ", a wait every " << plan.waitEvery << " iteration"
+             << (plan.waitEvery == 1 ? "" : "s");
+    if (!plan.inFlight.empty())
+      remark << ", the matrix unit in flight into the next iteration";
+    if (!plan.adjustment.empty())
+      remark << " (" << plan.adjustment << ")";
+    return success();
   }
 };
 

@@ -162,7 +162,7 @@ def test_descriptor_loads_in_k_loop(arch: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Pipelined descriptor loads: a ring of num_stages buffers and barriers (mp_31)
+# Pipelined descriptor loads: a ring of num_stages buffers and barriers (mp_31), from --musa-pipeline-loops
 
 
 def emuir_text(compiled: Any) -> str:
@@ -216,9 +216,9 @@ def _mixed_k_loop(a_desc, b_ptr, c_ptr, K, stride_bk, stride_cm, BM: tl.constexp
 @pytest.mark.parametrize("num_stages", [1, 3])
 @pytest.mark.parametrize("K", [176, 16])  # a ragged last tile; fewer iterations than stages
 def test_descriptor_and_pointer_loads_in_one_loop(arch: str, num_stages: int, K: int) -> None:
-    """One K loop reading A through a descriptor and B through pointers: the pointer load is pipelined
-    by --musa-pipeline-loops (async copies into a ring), the descriptor load by the TME stage (mp_31);
-    ragged K reads zeros past the end; against torch.matmul."""
+    """One K loop reading A through a descriptor and B through pointers, both pipelined by
+    --musa-pipeline-loops: B as async copies into a ring, A as TME tiles into a ring on mp_31 (mp_22 has
+    no TME: A stays a synchronous load); ragged K reads zeros past the end; against torch.matmul."""
     from triton_musa.backend.lowering import pipeline_report
     kernel = fresh(_mixed_k_loop)
     M, N, BM, BN, BK = 64, 64, 64, 32, 32
@@ -231,11 +231,52 @@ def test_descriptor_and_pointer_loads_in_one_loop(arch: str, num_stages: int, K:
     torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-3, atol=1e-3)
     check_path(compiled, arch, store=False)
     [remark] = pipeline_report(compiled.asm["ttgir"], num_stages, target="emulator")
-    expected = "loop pipelined: 1 load as async copies" if num_stages > 1 else "loop not pipelined: num_stages is 1"
-    assert expected in remark, remark
-    # The sqmma also reads the TME stage's ring, which the next iteration refills: it is waited for in
-    # its own iteration, not kept in flight.
-    assert "in flight" not in remark, remark
+    expected = {"mp_31": "loop pipelined: 1 load as async copies and 1 load as TME tiles",
+                "mp_22": "loop pipelined: 1 load as async copies ("}[arch]
+    assert (expected if num_stages > 1 else "loop not pipelined: num_stages is 1") in remark, remark
+    check_ring(compiled, arch, loads=1, stages=num_stages)
+
+
+def _flattened_persistent_matmul(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                                 BK: tl.constexpr, PROGRAMS: tl.constexpr):
+    # Tutorial 09's shape with descriptors: the tile loop and the K loop flattened into one loop, the tile
+    # offsets from an scf.if taken when a tile starts, the epilogue stored through a descriptor; Triton puts
+    # the whole loop under an scf.if (the loop runs at all).
+    tiles_n = tl.cdiv(N, BN)
+    num_tiles = tl.cdiv(M, BM) * tiles_n
+    k_tiles = tl.cdiv(K, BK)
+    for tile in tl.range(tl.program_id(0), num_tiles, PROGRAMS, flatten=True):
+        m = (tile // tiles_n) * BM
+        n = (tile % tiles_n) * BN
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for ki in range(k_tiles):
+            a = a_desc.load([m, ki * BK])
+            b = b_desc.load([n, ki * BK])
+            acc = tl.dot(a, b.T, acc)
+        c_desc.store([m, n], acc.to(tl.float16))
+
+
+@pytest.mark.parametrize("num_stages", [2, 3])
+def test_flattened_persistent_descriptor_loop(arch: str, num_stages: int) -> None:
+    """6 tiles on 4 programs, 3 K steps each (the last one ragged): the TME tiles of the next tile are
+    issued during this tile's epilogue, across the tile boundary; against torch.matmul."""
+    from triton_musa.backend.lowering import pipeline_report
+    kernel = fresh(_flattened_persistent_matmul)
+    M, N, K, BM, BN, BK = 64, 96, 80, 32, 32, 32
+    torch.manual_seed(num_stages)
+    a = torch.randn(M, K, dtype=torch.float16)
+    b = torch.randn(N, K, dtype=torch.float16)
+    c = torch.zeros(M, N, dtype=torch.float16)
+    compiled = kernel[(4, )](TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BN, BK]),
+                             TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM=BM, BN=BN, BK=BK, PROGRAMS=4,
+                             num_stages=num_stages)
+    torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=1e-1)
+    check_path(compiled, arch)
+    remarks = pipeline_report(compiled.asm["ttgir"], num_stages, target="emulator")
+    expected = {"mp_31": "loop pipelined: 2 loads as TME tiles",
+                "mp_22": "loop not pipelined: the descriptor load"}[arch]
+    assert any(expected in r for r in remarks), remarks
+    check_ring(compiled, arch, loads=2, stages=num_stages)
 
 
 def _tile_loop_sum(in_desc, out_ptr, n_tiles, BM: tl.constexpr, BN: tl.constexpr, STAGES: tl.constexpr):
@@ -266,12 +307,12 @@ def test_tl_range_num_stages(arch: str, stages: int) -> None:
     check_ring(compiled, arch, loads=1, stages=stages)
 
 
-def _persistent_sum(in_desc, out_ptr, n_rows, n_tiles, BM: tl.constexpr, BN: tl.constexpr):
-    # Each program walks row blocks (outer loop) and sums each one's tiles (inner loop): the inner
-    # loop's ring continues across the outer iterations (slot and phase carried through both loops).
+def _persistent_sum(in_desc, out_ptr, n_rows, n_tiles, BM: tl.constexpr, BN: tl.constexpr, STAGES: tl.constexpr):
+    # Each program walks row blocks (outer loop) and sums each one's tiles (inner loop, ringed): each run
+    # of the inner loop restarts its ring's barriers in phase 0.
     for r in range(tl.program_id(0), n_rows, tl.num_programs(0)):
         acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for j in range(0, n_tiles):
+        for j in tl.range(0, n_tiles, num_stages=STAGES):
             acc += in_desc.load([r * BM, j * BN])
         rm = r * BM + tl.arange(0, BM)[:, None]
         rn = tl.arange(0, BN)[None, :]
@@ -279,25 +320,28 @@ def _persistent_sum(in_desc, out_ptr, n_rows, n_tiles, BM: tl.constexpr, BN: tl.
 
 
 @pytest.mark.parametrize("num_stages", [2, 3])
-def test_ring_carried_through_an_outer_loop(arch: str, num_stages: int) -> None:
-    """3 row blocks over 2 programs, 3 tiles each (not a multiple of the ring): the slots and phases
-    continue across the outer loop; a wrong phase would deadlock or read a stale tile."""
+def test_ring_restarts_in_an_outer_loop(arch: str, num_stages: int) -> None:
+    """3 row blocks over 2 programs, 3 tiles each (not a multiple of the ring, so a barrier's phase at
+    the end of one run is not where the next run starts): a wrong phase would deadlock or read a stale
+    tile."""
     kernel = fresh(_persistent_sum)
     BM, BN, n_rows, n_tiles = 16, 32, 3, 3
     x = torch.randn(n_rows * BM, n_tiles * BN, dtype=torch.float32)
     out = torch.zeros(n_rows * BM, BN, dtype=torch.float32)
     compiled = kernel[(2, )](TensorDescriptor.from_tensor(x, [BM, BN]), out, n_rows, n_tiles, BM=BM, BN=BN,
-                             num_stages=num_stages)
+                             STAGES=num_stages, num_stages=num_stages)
     torch.testing.assert_close(out, x.view(n_rows * BM, n_tiles, BN).sum(dim=1), rtol=1e-5, atol=1e-5)
     check_ring(compiled, arch, loads=1, stages=num_stages)
 
 
-def _two_level_rings(in_desc, bias_desc, out_ptr, n_rows, n_tiles, BM: tl.constexpr, BN: tl.constexpr):
-    # A ring in each loop: the outer loop's bias tile and the inner loop's tiles.
+def _two_level_rings(in_desc, bias_desc, out_ptr, n_rows, n_tiles, BM: tl.constexpr, BN: tl.constexpr,
+                     STAGES: tl.constexpr):
+    # The outer loop's bias tile, loaded where it is (a loop that holds a loop is not pipelined), and the
+    # inner loop's tiles in a ring.
     acc = tl.zeros((BM, BN), dtype=tl.float32)
     for r in range(0, n_rows):
         acc += bias_desc.load([r * BM, 0])
-        for j in range(0, n_tiles):
+        for j in tl.range(0, n_tiles, num_stages=STAGES):
             acc += in_desc.load([r * BM, j * BN])
     rm = tl.arange(0, BM)[:, None]
     rn = tl.arange(0, BN)[None, :]
@@ -306,25 +350,27 @@ def _two_level_rings(in_desc, bias_desc, out_ptr, n_rows, n_tiles, BM: tl.conste
 
 @pytest.mark.parametrize("num_stages", [2, 3])
 def test_rings_in_nested_loops(arch: str, num_stages: int) -> None:
-    """Rings in both loops of a nest: the inner ring's state is carried through the outer loop, whose
-    own ring prefetches the next row's bias tile."""
+    """A ring in the inner loop of a nest and a single buffer in the outer loop, whose barrier's phase
+    is carried through the outer loop (the TME stage), beside the inner ring's barriers."""
     kernel = fresh(_two_level_rings)
     BM, BN, n_rows, n_tiles = 16, 32, 3, 4
     x = torch.randn(n_rows * BM, n_tiles * BN, dtype=torch.float32)
     bias = torch.randn(n_rows * BM, BN, dtype=torch.float32)
     out = torch.zeros(BM, BN, dtype=torch.float32)
     compiled = kernel[(1, )](TensorDescriptor.from_tensor(x, [BM, BN]), TensorDescriptor.from_tensor(bias, [BM, BN]),
-                             out, n_rows, n_tiles, BM=BM, BN=BN, num_stages=num_stages)
+                             out, n_rows, n_tiles, BM=BM, BN=BN, STAGES=num_stages, num_stages=num_stages)
     expected = x.view(n_rows, BM, n_tiles, BN).sum(dim=(0, 2)) + bias.view(n_rows, BM, BN).sum(dim=0)
     torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
-    check_ring(compiled, arch, loads=2, stages=num_stages)
+    if arch == "mp_31":
+        assert emuir_text(compiled).count("llvm.call @__musa_emu_async_bar_init(") == num_stages + 1
 
 
 def _carried_index_sum(in_desc, out_ptr, n_tiles, BM: tl.constexpr, BN: tl.constexpr):
-    # The column is loop-carried (not a function of the induction variable): not pipelined.
+    # The column is loop-carried (not a function of the induction variable): the producer stage computes
+    # it ahead, as the next iterations' columns (tutorial 06's K/V offsets are carried like this).
     acc = tl.zeros((BM, BN), dtype=tl.float32)
     col = 0
-    for j in range(0, n_tiles):
+    for j in tl.range(0, n_tiles, num_stages=3):
         acc += in_desc.load([0, col])
         col += BN
     rm = tl.arange(0, BM)[:, None]
@@ -332,15 +378,15 @@ def _carried_index_sum(in_desc, out_ptr, n_tiles, BM: tl.constexpr, BN: tl.const
     tl.store(out_ptr + rm * BN + rn, acc)
 
 
-def test_loop_carried_index_stays_unpipelined(arch: str) -> None:
-    """A load whose index is loop-carried keeps one buffer and one barrier, and stays correct."""
+def test_loop_carried_index_is_pipelined(arch: str) -> None:
+    """A load whose index is loop-carried gets a ring of 3 (3 barriers on mp_31), and stays correct."""
     kernel = fresh(_carried_index_sum)
     BM, BN, n_tiles = 16, 32, 4
     x = torch.randn(BM, n_tiles * BN, dtype=torch.float32)
     out = torch.zeros(BM, BN, dtype=torch.float32)
     compiled = kernel[(1, )](TensorDescriptor.from_tensor(x, [BM, BN]), out, n_tiles, BM=BM, BN=BN, num_stages=3)
     torch.testing.assert_close(out, x.view(BM, n_tiles, BN).sum(dim=1), rtol=1e-5, atol=1e-5)
-    check_ring(compiled, arch, loads=1, stages=1)
+    check_ring(compiled, arch, loads=1, stages=3)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -124,7 +124,7 @@ def test_a_nan_fill_differs(runner: device.Runner) -> None:
 
 def test_ring_ids_taken_as_the_first_differ(runner: device.Runner) -> None:
     result = judge(runner, "tme ring barriers", replace(device.Hypotheses(), ring=facts.RingFacts(False)))
-    assert result.status == DIFFERS and "rewriteRing" in result.change
+    assert result.status == DIFFERS and "rewriteLoads" in result.change
     assert "out[4, " in result.detail  # iteration 4 is the first that would read a stale buffer
 
 

@@ -88,18 +88,18 @@ def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, 
     unpipelined loops, from the target's rows of the catalogue; the results kept in the accumulator layout
     through the epilogue's elementwise ops and stores; the one software pipeliner, which plans and expands
     every loop whose loads feed a dot (``num_stages``: loads issued ``num_stages - 1`` iterations ahead
-    into rings of ``num_stages`` slots); TME, which turns descriptor tiles into shared buffers (``num_stages``
-    > 1 also rings a descriptor load in a loop); the gather-offset relayout. A comma-separated list of pass
+    into rings of ``num_stages`` slots: async copies, or TME tiles for descriptor loads); TME for every other
+    descriptor load and store; the gather-offset relayout. A comma-separated list of pass
     specs."""
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
     if not isinstance(num_stages, int) or num_stages < 0:
         raise ValueError(f"num_stages must be a non-negative integer, got {num_stages!r}")
     matmul = matmul or MatmulOptions.from_env()
-    stages = [f"num-stages={num_stages}"] if num_stages > 1 else []
-    pipeline = "musa-pipeline-loops" + (f"{{{' '.join(stages)}}}" if stages else "")
-    tme_options = ([] if target == "musa" else [f"target={target}"]) + stages
-    tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(tme_options)}}}" if tme_options else "")
+    target_option = [] if target == "musa" else [f"target={target}"]
+    pipeline_options = target_option + ([f"num-stages={num_stages}"] if num_stages > 1 else [])
+    pipeline = "musa-pipeline-loops" + (f"{{{' '.join(pipeline_options)}}}" if pipeline_options else "")
+    tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(target_option)}}}" if target_option else "")
     return (f"musa-decompose-scaled-dot,{matmul.pass_spec(target)},musa-sink-accumulator-conversions,"
             f"{pipeline},{tme},musa-relayout-gather-offsets")
 

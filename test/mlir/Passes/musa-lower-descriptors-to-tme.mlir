@@ -132,14 +132,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
   // A box 512 bytes wide stays one op (the lowering issues two 256-byte
-  // loads); a 16-byte-wide box and a load under scf.if keep the plain path.
+  // loads); a 16-byte-wide box and a load in an scf.while keep the plain
+  // path.
   // CHECK-LABEL: tt.func public @boxes(
   // CHECK: musagpu.async_barrier_record 1
   // CHECK: musagpu.tme_load {{.*}} box [256, 16]
-  // CHECK: scf.if
+  // CHECK: scf.while
   // CHECK: tt.descriptor_load {{.*}} -> tensor<16x256xf16
   // CHECK: tt.descriptor_load {{.*}} -> tensor<16x8xf16
-  // REMARK: remark: descriptor load stays without TME: it is inside 'scf.if' (loads are tracked through scf.for loops only)
+  // REMARK: remark: descriptor load stays without TME: it is inside 'scf.while' (loads are tracked through scf.for and scf.if only)
   // REMARK: remark: descriptor load stays without TME: the box is not a legal TME box
   tt.func public @boxes(%p: !tt.ptr<f16>, %m: i32, %n: i32, %sm: i64, %c: i1) -> (tensor<16x256xf16, #blocked>, tensor<16x256xf16, #blocked>, tensor<16x8xf16, #blocked>) {
     %c0 = arith.constant 0 : i32
@@ -147,11 +148,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %d = tt.make_tensor_descriptor %p, [%m, %n], [%sm, %c1] : <f16>, <tensor<16x256xf16>>
     %narrow = tt.make_tensor_descriptor %p, [%m, %n], [%sm, %c1] : <f16>, <tensor<16x8xf16>>
     %a = tt.descriptor_load %d[%c0, %c0] : !tt.tensordesc<tensor<16x256xf16>> -> tensor<16x256xf16, #blocked>
-    %b = scf.if %c -> (tensor<16x256xf16, #blocked>) {
+    %b = scf.while (%arg = %a) : (tensor<16x256xf16, #blocked>) -> tensor<16x256xf16, #blocked> {
+      scf.condition(%c) %arg : tensor<16x256xf16, #blocked>
+    } do {
+    ^bb0(%arg2: tensor<16x256xf16, #blocked>):
       %x = tt.descriptor_load %d[%c0, %c0] : !tt.tensordesc<tensor<16x256xf16>> -> tensor<16x256xf16, #blocked>
       scf.yield %x : tensor<16x256xf16, #blocked>
-    } else {
-      scf.yield %a : tensor<16x256xf16, #blocked>
     }
     %e = tt.descriptor_load %narrow[%c0, %c0] : !tt.tensordesc<tensor<16x8xf16>> -> tensor<16x8xf16, #blocked>
     tt.return %a, %b, %e : tensor<16x256xf16, #blocked>, tensor<16x256xf16, #blocked>, tensor<16x8xf16, #blocked>
@@ -162,7 +164,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
-  // On the GPU one use of %a without TME (under scf.if) keeps its other
+  // On the GPU one use of %a without TME (in an scf.while) keeps its other
   // use without TME too (the host passes one form per argument); %b goes
   // through TME. The module lists the host-encoded arguments: only %b.
   // DEVICE: module attributes {{.*}}musagpu.tme_descriptor_args = array<i32: 0, 1>
@@ -171,20 +173,68 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // DEVICE-SAME: %{{[^:]*}}: !tt.tensordesc<tensor<16x32xf16>> {musagpu.tme_descriptor}
   // DEVICE: tt.descriptor_load %arg0
   // DEVICE: musagpu.tme_load %arg5
-  // DEVICE: scf.if
+  // DEVICE: scf.while
   // DEVICE: tt.descriptor_load %arg0
-  // DEVICE-REMARK: remark: descriptor load stays without TME: another use of its descriptor argument stays without TME (it is inside 'scf.if' (loads are tracked through scf.for loops only)) and the host passes one form per argument
-  // DEVICE-REMARK: remark: descriptor load stays without TME: it is inside 'scf.if'
+  // DEVICE-REMARK: remark: descriptor load stays without TME: another use of its descriptor argument stays without TME (it is inside 'scf.while' (loads are tracked through scf.for and scf.if only)) and the host passes one form per argument
+  // DEVICE-REMARK: remark: descriptor load stays without TME: it is inside 'scf.while'
   tt.func public @one_form(%a: !tt.tensordesc<tensor<16x32xf16>>, %am: i32, %an: i32, %asm: i64, %asn: i64, %b: !tt.tensordesc<tensor<16x32xf16>>, %bm: i32, %bn: i32, %bsm: i64, %bsn: i64, %c: i1) -> (tensor<16x32xf16, #blocked>, tensor<16x32xf16, #blocked>, tensor<16x32xf16, #blocked>) {
     %c0 = arith.constant 0 : i32
     %x = tt.descriptor_load %a[%c0, %c0] : !tt.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16, #blocked>
     %y = tt.descriptor_load %b[%c0, %c0] : !tt.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16, #blocked>
-    %z = scf.if %c -> (tensor<16x32xf16, #blocked>) {
+    %z = scf.while (%arg = %x) : (tensor<16x32xf16, #blocked>) -> tensor<16x32xf16, #blocked> {
+      scf.condition(%c) %arg : tensor<16x32xf16, #blocked>
+    } do {
+    ^bb0(%arg2: tensor<16x32xf16, #blocked>):
       %w = tt.descriptor_load %a[%c0, %c0] : !tt.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16, #blocked>
       scf.yield %w : tensor<16x32xf16, #blocked>
-    } else {
-      scf.yield %x : tensor<16x32xf16, #blocked>
     }
     tt.return %x, %y, %z : tensor<16x32xf16, #blocked>, tensor<16x32xf16, #blocked>, tensor<16x32xf16, #blocked>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // Loads under scf.if in a loop: the phase goes through the if as one
+  // more result, flipped in the branch that loads and passed on unchanged
+  // in the other one (an else made for an if without one), and through
+  // the loop as an iter_arg. A bug would wait in a stale phase after an
+  // iteration that did not load.
+  // CHECK-LABEL: tt.func public @under_if(
+  // CHECK: musagpu.async_barrier_record 2
+  // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[P1:.*]] = %{{.*}}, %[[P2:.*]] = %{{.*}}) -> (tensor<16x32xf16, #blocked>, i32, i32)
+  // CHECK: %[[IF:.*]]:2 = scf.if %{{.*}} -> (tensor<16x32xf16, #blocked>, i32) {
+  // CHECK: musagpu.async_barrier_wait %{{.*}}, phase %[[P1]]
+  // CHECK: %[[FLIP:.*]] = arith.xori %[[P1]], %{{.*}} : i32
+  // CHECK-NEXT: scf.yield %{{.*}}, %[[FLIP]] : tensor<16x32xf16, #blocked>, i32
+  // CHECK-NEXT: } else {
+  // CHECK-NEXT: scf.yield %{{.*}}, %[[P1]] : tensor<16x32xf16, #blocked>, i32
+  // CHECK: %[[STORE:.*]] = scf.if %{{.*}} -> (i32) {
+  // CHECK: musagpu.async_barrier_wait %{{.*}}, phase %[[P2]]
+  // CHECK: %[[FLIP2:.*]] = arith.xori %[[P2]], %{{.*}} : i32
+  // CHECK: scf.yield %[[FLIP2]] : i32
+  // CHECK-NEXT: } else {
+  // CHECK-NEXT: scf.yield %[[P2]] : i32
+  // CHECK: scf.yield %{{.*}}, %[[IF]]#1, %[[STORE]] : tensor<16x32xf16, #blocked>, i32, i32
+  tt.func public @under_if(%d: !tt.tensordesc<tensor<16x32xf16>>, %dm: i32, %dn: i32, %dsm: i64, %dsn: i64, %out: tensor<16x32x!tt.ptr<f16>, #blocked>, %n: i32, %c: i1) -> tensor<16x32xf16, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<16x32xf16, #blocked>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x32xf16, #blocked>) : i32 {
+      %t = scf.if %c -> (tensor<16x32xf16, #blocked>) {
+        %x = tt.descriptor_load %d[%i, %c0] : !tt.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16, #blocked>
+        scf.yield %x : tensor<16x32xf16, #blocked>
+      } else {
+        scf.yield %acc : tensor<16x32xf16, #blocked>
+      }
+      scf.if %c {
+        %y = tt.descriptor_load %d[%c0, %i] : !tt.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16, #blocked>
+        tt.store %out, %y : tensor<16x32x!tt.ptr<f16>, #blocked>
+      }
+      %s = arith.addf %acc, %t : tensor<16x32xf16, #blocked>
+      scf.yield %s : tensor<16x32xf16, #blocked>
+    }
+    tt.return %r : tensor<16x32xf16, #blocked>
   }
 }

@@ -280,3 +280,55 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %x2, %y : tensor<64x64xf32, #blocked>, tensor<64x64xf32, #blocked>
   }
 }
+
+// -----
+
+// The flattened persistent loop (Triton's tutorial 09): the accumulator is
+// reset by an arith.select at each tile's end (a scalar i1 condition) and
+// stored by the epilogue inside an scf.if. The epilogue gets a conversion of
+// its own, which sinks through its cast into the store; the select runs in
+// the SQMMA layout, so the loop carries the accumulator in it and no
+// conversion is left. A bug would print two 64 KiB conversions per
+// iteration (#blocked -> #sqmma before the sqmma and back after it).
+// CHECK-LABEL: @flattened_accumulator
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<128x128xf32, #sqmma>)
+// CHECK: %[[D:.*]] = musagpu.sqmma %{{.*}}, %{{.*}}, %[[ACC]]
+// CHECK-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
+// CHECK: %[[RESET:.*]] = arith.select %{{.*}}, %{{.*}}, %[[W]] : tensor<128x128xf32, #sqmma>
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: %[[H:.*]] = arith.truncf %[[W]] : tensor<128x128xf32, #sqmma> to tensor<128x128xf16, #sqmma>
+// CHECK-NEXT: tt.descriptor_store %{{.*}}, %[[H]] : !tt.tensordesc<tensor<128x128xf16>>, tensor<128x128xf16, #sqmma>
+// CHECK: scf.yield %[[RESET]]
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#shared1 = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [128, 128, 64]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @flattened_accumulator(%c: !tt.tensordesc<tensor<128x128xf16>>, %a: !ttg.memdesc<128x64xf16, #shared, #smem>, %b: !ttg.memdesc<64x128xf16, #shared1, #smem>, %k_tiles: i32, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #blocked>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #blocked>) : i32 {
+      %ki = arith.remsi %i, %k_tiles : i32
+      %last = arith.cmpi eq, %ki, %k_tiles : i32
+      %in = ttg.convert_layout %acc : tensor<128x128xf32, #blocked> -> tensor<128x128xf32, #sqmma>
+      %d = musagpu.sqmma %a, %b, %in : !ttg.memdesc<128x64xf16, #shared, #smem>, !ttg.memdesc<64x128xf16, #shared1, #smem> -> tensor<128x128xf32, #sqmma>
+      %w = musagpu.sqmma_wait %d : tensor<128x128xf32, #sqmma>
+      %out = ttg.convert_layout %w : tensor<128x128xf32, #sqmma> -> tensor<128x128xf32, #blocked>
+      %reset = arith.select %last, %zero, %out : tensor<128x128xf32, #blocked>
+      scf.if %last {
+        %h = arith.truncf %out : tensor<128x128xf32, #blocked> to tensor<128x128xf16, #blocked>
+        %hs = ttg.convert_layout %h : tensor<128x128xf16, #blocked> -> tensor<128x128xf16, #blocked1>
+        tt.descriptor_store %c[%c0, %c0], %hs : !tt.tensordesc<tensor<128x128xf16>>, tensor<128x128xf16, #blocked1>
+      }
+      scf.yield %reset : tensor<128x128xf32, #blocked>
+    }
+    tt.return
+  }
+}

@@ -8,9 +8,9 @@
 
 // BAD-TME: for the --target option: unknown target 'cpu'; expected 'musa', 'emulator' or 'proxy'
 // BAD-CONV: for the --target option: unknown target 'gpu'; expected 'musa', 'emulator' or 'proxy'
-// PRINT: musa-lower-descriptors-to-tme{arch= num-stages=1 target=emulator}
+// PRINT: musa-lower-descriptors-to-tme{arch= target=emulator}
 // PRINT-NEXT: convert-tritongpu-to-musa{arch= target=proxy}
-// DEFAULT: musa-lower-descriptors-to-tme{arch= num-stages=1 target=musa}
+// DEFAULT: musa-lower-descriptors-to-tme{arch= target=musa}
 
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
 }

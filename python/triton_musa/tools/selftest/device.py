@@ -443,9 +443,9 @@ def tme_ring_probe(iters: int = 7, depth: int = 3) -> "DeviceProbe":
             out = torch.zeros(iters, rows, cols, dtype=torch.float16, device=runner.device)
             compiled = launch(runner, kernel, "mp_31",
                               {"desc": f"tensordesc<fp16[{rows}, {cols}]>", "out": "*fp16", "ITERS": "constexpr",
-                               "R": "constexpr", "C": "constexpr"},
+                               "R": "constexpr", "C": "constexpr", "DEPTH": "constexpr"},
                               dict(desc=_descriptor(x.half().to(runner.device), (rows, cols)), out=out, ITERS=iters,
-                                   R=rows, C=cols), num_stages=depth)
+                                   R=rows, C=cols, DEPTH=depth), num_stages=depth)
             return x, out.cpu().double(), matrix_module(compiled.asm["ttgir"], runner.target, num_stages=depth)
         x, out, module = runner.cached(("ring", iters, depth), make)
         record = ops_named(module, "musagpu.async_barrier_record")
@@ -460,7 +460,7 @@ def tme_ring_probe(iters: int = 7, depth: int = 3) -> "DeviceProbe":
             for i in range(iters):
                 expected[i] = tiles[i - depth] if i >= depth and i % depth else tiles[i]
         return _verdict(probe, _compare(out, expected),
-                        "the ring's barrier ids (passes/LowerDescriptorsToTME.cpp rewriteRing: computed ids "
+                        "the ring's barrier ids (passes/pipeline/PipelineLoops.cpp rewriteLoads: computed ids "
                         "first + i % depth; constant ids per buffer would need the loop unrolled by the depth)",
                         f"{iters} iterations, ring of {depth}")
     probe = DeviceProbe("tme ring barriers", "async barriers with computed (ring) ids", "mp_31", run)

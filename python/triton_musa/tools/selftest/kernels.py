@@ -30,11 +30,12 @@ def tme_copy_probe(desc, out, row, col, R: tl.constexpr, C: tl.constexpr):
 
 
 @triton.jit
-def tme_ring_probe(desc, out, ITERS: tl.constexpr, R: tl.constexpr, C: tl.constexpr):
-    """out[i] = box i of the descriptor, loaded in a loop that the TME lowering pipelines through a ring."""
+def tme_ring_probe(desc, out, ITERS: tl.constexpr, R: tl.constexpr, C: tl.constexpr, DEPTH: tl.constexpr):
+    """out[i] = box i of the descriptor, loaded in a loop that the pipeliner rings DEPTH deep (the loop's own
+    num_stages: its load feeds no dot)."""
     rr = tl.arange(0, R)
     cc = tl.arange(0, C)
-    for i in range(ITERS):
+    for i in tl.range(0, ITERS, num_stages=DEPTH):
         tile = desc.load([i * R, 0])
         tl.store(out + i * R * C + rr[:, None] * C + cc[None, :], tile)
 

@@ -1,0 +1,250 @@
+//===- TMETransfers.cpp - Which descriptor tiles TME moves ----------------===//
+//
+// See TMETransfers.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/TMETransfers.h"
+
+#include "dialects/TritonGPU/IR/Dialect.h"
+#include "target/TargetInfo.h"
+
+using namespace mlir;
+using namespace mlir::triton_musa;
+using namespace mlir::triton_musa::tme;
+namespace ttg = mlir::triton::gpu;
+namespace mgpu = mlir::musagpu;
+
+namespace {
+
+/// The device's layout of a TME buffer: the box stored densely, innermost
+/// dimension fastest, with the canonical swizzle (MUSA-FACTS.md:
+/// granularity 16/32/64 B, stride = line = 256 B) whose period (line x
+/// stride / granularity) fits the buffer, the smallest granularity first;
+/// no swizzle for buffers smaller than 1 KiB.
+std::pair<mgpu::TMESharedEncodingAttr, int32_t>
+chooseDeviceEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                     unsigned elementBits) {
+  int64_t bytes = elementBits / 8;
+  for (int64_t d : shape)
+    bytes *= d;
+  SmallVector<unsigned> order;
+  for (unsigned d = shape.size(); d-- > 0;)
+    order.push_back(d);
+  for (auto [granularity, granuleBytes] :
+       {std::pair{mgpu::TMESwizzleGranularity::B16, 16},
+        std::pair{mgpu::TMESwizzleGranularity::B32, 32},
+        std::pair{mgpu::TMESwizzleGranularity::B64, 64}}) {
+    int64_t period = 256 * (256 / granuleBytes);
+    if (bytes >= period && granuleBytes >= int64_t(elementBits / 8))
+      return {mgpu::TMESharedEncodingAttr::get(
+                  ctx, granularity, mgpu::TMESwizzleStride::B256,
+                  mgpu::TMESwizzleLine::B256, elementBits, order),
+              int32_t(period)};
+  }
+  return {mgpu::TMESharedEncodingAttr::get(
+              ctx, mgpu::TMESwizzleGranularity::None,
+              mgpu::TMESwizzleStride::B256, mgpu::TMESwizzleLine::B256,
+              elementBits, order),
+          128};
+}
+
+/// The GPU proxy's layout of a TME (TMA) buffer: Hopper's swizzle, 16 B
+/// granules on 128 B lines with the widest 32/64/128 B stride the rows
+/// fill, stored in 128 B column pieces (TMA swizzles boxes at most one
+/// stride wide); no swizzle for rows under 32 bytes. The alignment is the
+/// swizzle period (at least TMA's 128 B).
+std::pair<mgpu::TMESharedEncodingAttr, int32_t>
+chooseProxyEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                    unsigned elementBits) {
+  SmallVector<unsigned> order;
+  for (unsigned d = shape.size(); d-- > 0;)
+    order.push_back(d);
+  int64_t innerBytes = shape.back() * (elementBits / 8);
+  mgpu::TMESharedEncodingAttr encoding =
+      innerBytes >= 32
+          ? mgpu::TMESharedEncodingAttr::getForWGMMAOperand(ctx, order,
+                                                            elementBits,
+                                                            innerBytes)
+          : mgpu::TMESharedEncodingAttr::get(
+                ctx, mgpu::TMESwizzleGranularity::None,
+                mgpu::TMESwizzleStride::B128, mgpu::TMESwizzleLine::B128,
+                elementBits, order);
+  return {encoding,
+          int32_t(std::max<int64_t>(128, encoding.getSwizzlePeriodBytes()))};
+}
+
+/// Why `desc` cannot be addressed by TME on `target`, or "" if it can.
+std::string whyNotDescriptor(Value desc, TargetKind target) {
+  if (isKernelArgument(desc))
+    return "";
+  if (desc.getDefiningOp<triton::MakeTensorDescOp>())
+    return target == TargetKind::Emulator
+               ? ""
+               : "TME on the MUSA GPU reads host-encoded descriptors "
+                 "(kernel arguments); encoding one made by "
+                 "'tt.make_tensor_descriptor' on the device is not known "
+                 "for MUSA";
+  return "the descriptor is neither made by 'tt.make_tensor_descriptor' "
+         "nor a kernel argument";
+}
+
+/// Why the tile `type` of `descType` cannot be one TME box, or "".
+std::string whyNotBox(triton::TensorDescType descType, RankedTensorType type,
+                      TargetKind target) {
+  RankedTensorType block = descType.getBlockType();
+  if (type.getShape() != block.getShape())
+    return "the tile drops dimensions of the descriptor's block";
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return "TME moves whole-byte integer or float elements";
+  SmallVector<int64_t> box(llvm::reverse(block.getShape()));
+  if (failed(mgpu::getTMEBoxSplits(box, element.getIntOrFloatBitWidth())))
+    return "the box is not a legal TME box (at least 32 bytes innermost, "
+           "and a multiple of 256 bytes when wider than 256)";
+  if (target == TargetKind::Proxy &&
+      llvm::any_of(box, [](int64_t d) { return d > 256; }))
+    return "the GPU proxy's TMA boxes are at most 256 elements along each "
+           "dimension";
+  return "";
+}
+
+/// One form per argument: where one use of a kernel-argument descriptor
+/// stays without TME, all its uses do.
+void applyOneFormPerArgument(triton::FuncOp func, TransferReasons &reasons) {
+  for (BlockArgument arg : func.getArguments()) {
+    if (!isa<triton::TensorDescType>(arg.getType()) || arg.use_empty() ||
+        !isKernelArgument(arg))
+      continue;
+    std::string blocker;
+    for (Operation *user : arg.getUsers()) {
+      if (isa<mgpu::TMELoadOp, mgpu::TMEStoreOp>(user))
+        continue;
+      auto it = reasons.find(user);
+      if (it == reasons.end())
+        blocker =
+            ("it is also used by '" + user->getName().getStringRef() + "'")
+                .str();
+      else if (!it->second.empty())
+        blocker = it->second;
+    }
+    if (blocker.empty())
+      continue;
+    for (Operation *user : arg.getUsers())
+      if (auto it = reasons.find(user);
+          it != reasons.end() && it->second.empty())
+        it->second = "another use of its descriptor argument stays "
+                     "without TME (" +
+                     blocker + ") and the host passes one form per argument";
+  }
+}
+
+} // namespace
+
+bool tme::isKernelArgument(Value desc) {
+  auto arg = dyn_cast<BlockArgument>(desc);
+  auto func = arg ? dyn_cast<triton::FuncOp>(arg.getOwner()->getParentOp())
+                  : nullptr;
+  unsigned rank =
+      cast<triton::TensorDescType>(desc.getType()).getBlockType().getRank();
+  return func && func.isPublic() && arg.getOwner()->isEntryBlock() &&
+         arg.getArgNumber() + 2 * rank < func.getNumArguments();
+}
+
+TransferReasons tme::collectTransfers(triton::FuncOp func, TargetKind target,
+                                      bool remarkOthers) {
+  TransferReasons reasons;
+  func.walk([&](Operation *op) {
+    if (auto load = dyn_cast<triton::DescriptorLoadOp>(op)) {
+      std::string why = whyNotDescriptor(load.getDesc(), target);
+      if (why.empty())
+        why = whyNotBox(load.getDesc().getType(),
+                        cast<RankedTensorType>(load.getType()), target);
+      if (why.empty())
+        for (Operation *p = op->getParentOp(); p && p != func;
+             p = p->getParentOp())
+          if (!isa<scf::ForOp, scf::IfOp>(p))
+            why = ("it is inside '" + p->getName().getStringRef() +
+                   "' (loads are tracked through scf.for and scf.if only)")
+                      .str();
+      reasons[op] = why;
+    } else if (auto store = dyn_cast<triton::DescriptorStoreOp>(op)) {
+      std::string why = whyNotDescriptor(store.getDesc(), target);
+      if (why.empty())
+        why = whyNotBox(store.getDesc().getType(),
+                        cast<RankedTensorType>(store.getSrc().getType()),
+                        target);
+      reasons[op] = why;
+    } else if (remarkOthers &&
+               isa<triton::DescriptorGatherOp, triton::DescriptorScatterOp,
+                   triton::DescriptorReduceOp>(op)) {
+      op->emitRemark() << "'" << op->getName()
+                       << "' stays without TME: MUSA's TME has no "
+                          "gather/scatter/reduce form known here";
+    }
+  });
+  if (target != TargetKind::Emulator)
+    applyOneFormPerArgument(func, reasons);
+  return reasons;
+}
+
+std::pair<mgpu::TMESharedEncodingAttr, int32_t>
+tme::chooseSharedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                          unsigned elementBits, TargetKind target) {
+  return target == TargetKind::Proxy
+             ? chooseProxyEncoding(ctx, shape, elementBits)
+             : chooseDeviceEncoding(ctx, shape, elementBits);
+}
+
+SmallVector<int32_t> tme::getBox(RankedTensorType tile) {
+  SmallVector<int32_t> box;
+  for (int64_t d : llvm::reverse(tile.getShape()))
+    box.push_back(int32_t(d));
+  return box;
+}
+
+SmallVector<Value> tme::innermostFirst(ValueRange indices) {
+  return SmallVector<Value>(llvm::reverse(indices));
+}
+
+int64_t tme::getTileBytes(RankedTensorType tile) {
+  return tile.getNumElements() * (tile.getElementTypeBitWidth() / 8);
+}
+
+bool tme::hasAsyncCopies(triton::FuncOp func) {
+  bool found = false;
+  func.walk([&](Operation *op) {
+    if (isa<ttg::AsyncCopyGlobalToLocalOp, mgpu::AsyncCopyGlobalToSharedOp>(
+            op))
+      found = true;
+  });
+  return found;
+}
+
+namespace {
+mgpu::AsyncBarrierRecordOp getRecord(triton::FuncOp func) {
+  auto records = func.getBody().front().getOps<mgpu::AsyncBarrierRecordOp>();
+  return records.empty() ? mgpu::AsyncBarrierRecordOp() : *records.begin();
+}
+} // namespace
+
+int32_t tme::nextAsyncBarrierId(triton::FuncOp func, bool keepIdForCopies) {
+  mgpu::AsyncBarrierRecordOp record = getRecord(func);
+  return record ? int32_t(record.getCount()) + 1 : (keepIdForCopies ? 2 : 1);
+}
+
+FailureOr<int32_t> tme::reserveAsyncBarrierIds(triton::FuncOp func,
+                                               int32_t count,
+                                               bool keepIdForCopies) {
+  int32_t first = nextAsyncBarrierId(func, keepIdForCopies);
+  int32_t last = first + count - 1;
+  if (count < 1 || last > kMaxAsyncBarrierId)
+    return failure();
+  if (mgpu::AsyncBarrierRecordOp record = getRecord(func)) {
+    record.setCount(last);
+  } else {
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+    mgpu::AsyncBarrierRecordOp::create(b, func.getLoc(), last);
+  }
+  return first;
+}
