@@ -220,8 +220,8 @@ private:
     return arith::ConstantOp::create(entry, funcLoc, i32,
                                      entry.getI32IntegerAttr(v));
   }
-  /// A buffer for `op`'s tile, allocated before its outermost enclosing op
-  /// and freed after it; `beforeFree` runs just before the free. Its layout
+  /// A buffer for `op`'s tile, allocated before its outermost enclosing
+  /// loop (or itself) and freed after it; `beforeFree` runs just before the free. Its layout
   /// is `operandAlloc`'s where given (the tile is a matrix unit's operand),
   /// else the target's TME layout.
   Value allocateBuffer(Operation *op, RankedTensorType tile,
@@ -249,8 +249,7 @@ void TMERewriter::initBarrier(PlannedLoad &load, int32_t id) {
 Value TMERewriter::allocateBuffer(Operation *op, RankedTensorType tile,
                                   function_ref<void()> beforeFree,
                                   ttg::LocalAllocOp operandAlloc) {
-  SmallVector<Operation *> ancestors = getAncestors(op, func);
-  Operation *outer = ancestors.empty() ? op : ancestors.front();
+  Operation *outer = tme::getBufferScope(op);
   auto [chosen, alignment] = tme::chooseSharedEncoding(
       ctx, tile.getShape(), tile.getElementTypeBitWidth(), target);
   Attribute encoding = chosen;

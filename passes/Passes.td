@@ -93,13 +93,15 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        completes every SQMMA, so it cannot wait for all but the newest), so
        each SQMMA overlaps the next iteration's wait and copies; the rings
        then take one more slot, so those copies never refill the slot it
-       reads; taken only where that slot fits. Off by default: on the GPU
-       proxy (H100, one run, alternating rounds) it took matmul_fp16 4096^3
-       from 0.93x to 0.71x of Triton, fp8 from 0.94x to 0.75x, addmm from
-       0.89x to 0.70x: the extra slot (98304 -> 131072 B for 128x128x64)
-       halves the blocks an SM holds, which costs more than the overlap
-       gains. Worth measuring again on mp_31, where a block's shared memory
-       and the SQMMA's latency differ.
+       reads; taken only where that slot fits. By default only where the
+       slot costs no block per SM (the arch's shared memory over what the
+       loop holds: a 128x256 tile on 8 warps holds one block with three
+       slots and with four); `overlap-matrix-unit` takes it wherever it
+       fits. Everywhere, on the GPU proxy (H100, one run, alternating
+       rounds) it took matmul_fp16 4096^3 from 0.93x to 0.71x of Triton,
+       fp8 from 0.94x to 0.75x, addmm from 0.89x to 0.70x: the extra slot
+       (98304 -> 131072 B for 128x128x64) halves the blocks an SM holds,
+       which costs more than the overlap gains.
 
     The expansion is MLIR's scf pipelining (scf::pipelineForLoop) with the
     producer in stage 0 and the consumer in stage `num_stages - 1`: a
@@ -162,9 +164,9 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
            "iterations ahead into rings of num_stages slots (a loop's "
            "`tt.num_stages` overrides it; <= 1 pipelines nothing)">,
     Option<"overlapMatrixUnit", "overlap-matrix-unit", "bool", "false",
-           "Keep a loop's SQMMAs in flight into the next iteration where "
-           "the rings have room for one more slot (off: measured slower on "
-           "the GPU proxy, see the description)">
+           "Keep a loop's SQMMAs in flight into the next iteration wherever "
+           "the rings have room for one more slot (off: only where the slot "
+           "costs no block per SM; see the description)">
   ];
 }
 
@@ -474,8 +476,9 @@ def MUSALowerDescriptorsToTME
     function's entry; at the load, expect the box's bytes, `musagpu.tme_load`,
     arrive, wait for the current phase, `ttg.local_load`. Inside `scf.for`
     loops the phase is loop-carried (an extra i32 iter_arg per enclosing
-    loop) and flips after each wait. The buffer is allocated before the
-    outermost loop around the op and freed after it.
+    loop) and flips after each wait; inside `scf.if` it is one more result
+    (the other branch passes it on). The buffer is allocated before the
+    outermost loop around the op (or the op) and freed after it.
 
     Loads in loops that --musa-pipeline-loops pipelines (it runs first)
     are already TME rings; this pass takes every other descriptor load and
@@ -494,7 +497,7 @@ def MUSALowerDescriptorsToTME
 
     A store: (in a loop, `musagpu.tme_store_wait` so that the previous
     store has read the buffer) `ttg.local_store`, `musagpu.tme_store`,
-    `musagpu.tme_store_commit`; after the outermost enclosing op (or the
+    `musagpu.tme_store_commit`; after the outermost enclosing loop (or the
     store), `musagpu.tme_store_wait` before the buffer is freed.
 
     Descriptors. On the emulator the lowering builds a descriptor for kernel

@@ -211,6 +211,15 @@ int64_t tme::getTileBytes(RankedTensorType tile) {
   return tile.getNumElements() * (tile.getElementTypeBitWidth() / 8);
 }
 
+Operation *tme::getBufferScope(Operation *op) {
+  Operation *scope = op;
+  for (Operation *p = op->getParentOp(); p && !isa<triton::FuncOp>(p);
+       p = p->getParentOp())
+    if (isa<LoopLikeOpInterface>(p))
+      scope = p;
+  return scope;
+}
+
 bool tme::hasAsyncCopies(triton::FuncOp func) {
   bool found = false;
   func.walk([&](Operation *op) {

@@ -54,6 +54,11 @@ SmallVector<int32_t> getBox(RankedTensorType tile);
 SmallVector<Value> innermostFirst(ValueRange indices);
 int64_t getTileBytes(RankedTensorType tile);
 
+/// The op --musa-lower-descriptors-to-tme allocates `op`'s TME buffer
+/// around (before it, freed after it): the outermost loop around `op`, so
+/// one buffer serves every iteration, else `op` itself.
+Operation *getBufferScope(Operation *op);
+
 /// Whether `func` has async global->shared copies.
 bool hasAsyncCopies(triton::FuncOp func);
 

@@ -330,6 +330,7 @@ FailureOr<LoopPlan>
 mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                                       bool explicitStages,
                                       bool overlapMatrixUnit,
+                                      int64_t sharedMemory,
                                       int64_t sharedBudget,
                                       const tme::TransferReasons *tmeTransfers,
                                       TargetKind target, std::string &whyNot) {
@@ -420,8 +421,16 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
     return total;
   };
   // Decision 5 first: it costs a slot, and the lookahead is what the user
-  // asked for.
-  if (overlapMatrixUnit && readInPlace &&
+  // asked for. By default only where the slot costs no block per SM (a
+  // block of 1 per SM already, as a 128x256 tile or a persistent kernel):
+  // measured on the proxy, halving the blocks costs more than the overlap
+  // gains.
+  int64_t others = sharedMemory - sharedBudget; // live beside the rings
+  auto blocksPerSM = [&](unsigned n) {
+    return sharedMemory / std::max<int64_t>(1, others + ringBytes(n));
+  };
+  bool freeSlot = blocksPerSM(slots + 1) == blocksPerSM(slots);
+  if ((overlapMatrixUnit || freeSlot) && readInPlace &&
       ringBytes(slots + 1) <= sharedBudget)
     for (const CarriedSQMMA &carried : findCarriedSQMMAs(loop))
       if (readsOnlyRingsOrInvariants(cast<mgpu::SQMMAOp>(carried.sqmma),

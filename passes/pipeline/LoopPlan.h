@@ -108,14 +108,16 @@ struct LoopPlan {
 /// `sharedBudget` is the shared memory, in bytes, the rings may take.
 /// Returns failure with `whyNot` empty for a loop that has no load to
 /// pipeline (nothing to say about it).
-/// `overlapMatrixUnit`: keep the loop's SQMMAs in flight into the next
-/// iteration where the rings have room for the extra slot.
+/// `sharedMemory` is the arch's per block. The loop's SQMMAs stay in flight
+/// into the next iteration where the rings have room for the extra slot and
+/// it costs no block per SM, or, with `overlapMatrixUnit`, wherever the
+/// slot fits.
 /// `tmeTransfers`: the function's descriptor transfers and why each stays
 /// without TME (null without TME): the descriptor loads that go through
 /// TME are ringed as TME tiles in `target`'s layout.
 FailureOr<LoopPlan> planLoop(scf::ForOp loop, int numStages,
                              bool explicitStages, bool overlapMatrixUnit,
-                             int64_t sharedBudget,
+                             int64_t sharedMemory, int64_t sharedBudget,
                              const tme::TransferReasons *tmeTransfers,
                              TargetKind target, std::string &whyNot);
 

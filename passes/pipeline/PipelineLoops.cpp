@@ -390,7 +390,8 @@ FailureOr<scf::ForOp> expand(LoopPlan &plan, const Stages &stages,
 ///    shared memory, a reduction);
 ///  - the TME buffers --musa-lower-descriptors-to-tme will allocate around
 ///    it: one per descriptor store, and per descriptor load that is not
-///    directly in a loop body, before the outermost op around it.
+///    directly in a loop body, around the outermost loop of each
+///    (tme::getBufferScope).
 int64_t ringBudget(scf::ForOp loop, const MUSAArchInfo &arch,
                    const TargetInfo &targetInfo,
                    const tme::TransferReasons *transfers) {
@@ -435,10 +436,7 @@ int64_t ringBudget(scf::ForOp loop, const MUSAArchInfo &arch,
       if (!why.empty() || (isa<triton::DescriptorLoadOp>(op) &&
                            isa<scf::ForOp>(op->getParentOp())))
         continue;
-      Operation *outer = op;
-      while (outer->getParentOp() != func.getOperation())
-        outer = outer->getParentOp();
-      if (!outer->isAncestor(loop))
+      if (!tme::getBufferScope(op)->isAncestor(loop))
         continue;
       Value tile = isa<triton::DescriptorStoreOp>(op) ? op->getOperand(1)
                                                       : op->getResult(0);
@@ -484,7 +482,7 @@ struct MUSAPipelineLoops
       std::string whyNot;
       FailureOr<LoopPlan> plan = planLoop(
           loop, stages, bool(asked), overlapMatrixUnit,
-          ringBudget(loop, **arch, *targetInfo,
+          (*arch)->maxSharedMemoryBytes, ringBudget(loop, **arch, *targetInfo,
                      it == transfers.end() ? nullptr : &it->second),
           it == transfers.end() ? nullptr : &it->second, target, whyNot);
       if (failed(plan)) {

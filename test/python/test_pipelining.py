@@ -267,3 +267,23 @@ def test_flattened_persistent_loop(arch: str) -> None:
     [remark] = pipeline_report(kernel.asm["ttgir"], 3, target="emulator")
     assert "loop pipelined: 2 loads as async copies" in remark, remark
     torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)
+
+
+def test_matrix_unit_in_flight_where_the_slot_is_free() -> None:
+    """mp_31, 128x256x64 on 8 warps, num_stages 3: the rings hold one block per SM with or without a
+    fourth slot, so the planner keeps each sqmma in flight into the next iteration (its wait moved to
+    just before the next one); ragged M, N and K, against torch."""
+    from triton_musa.backend.lowering import pipeline_report
+    M, N, K = 120, 250, 224
+    torch.manual_seed(7)
+    a = torch.randn(M, K, dtype=torch.float16)
+    b = torch.randn(K, N, dtype=torch.float16)
+    c = torch.zeros(M, N, dtype=torch.float16)
+    kernel = compile_and_run(
+        matmul_kernel, "mp_31", (1, 1),
+        dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K, stride_am=a.stride(0), stride_ak=a.stride(1),
+             stride_bk=b.stride(0), stride_bn=b.stride(1), stride_cm=c.stride(0)), dict(BM=128, BN=256, BK=64),
+        num_stages=3, num_warps=8)
+    [remark] = pipeline_report(kernel.asm["ttgir"], 3, target="emulator")
+    assert "rings of 4 slots" in remark and "the matrix unit in flight" in remark, remark
+    torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)
