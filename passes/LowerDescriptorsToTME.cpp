@@ -141,6 +141,8 @@ threadState(IRRewriter &rewriter, Operation *op, Operation *func,
                               : values[0].getDefiningOp();
       scf::IfOp newIf =
           addIfResults(rewriter, ifOp, inside, values, entryStates[level]);
+      // The if is replaced: the next level out finds the new one inside.
+      ancestors[level] = newIf;
       values.assign(newIf.getResults().take_back(n).begin(),
                     newIf.getResults().take_back(n).end());
       continue;
@@ -408,23 +410,27 @@ LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
   int64_t given = 0;
   for (auto &[op, why] : reasons) {
     auto load = dyn_cast<triton::DescriptorLoadOp>(op);
-    if (!load || !why.empty() || given++ < granted)
-      continue;
-    if (!tme::isKernelArgument(load.getDesc()) ||
-        llvm::none_of(load.getDesc().getUsers(), [](Operation *user) {
-          return isa<mgpu::TMELoadOp>(user);
-        })) {
+    if (load && why.empty() && given++ >= granted)
       why = "the function already uses all its async barriers";
-      continue;
-    }
-    return load.emitError()
-           << kPassFlag
-           << ": the function's async barriers are all taken, and this "
-              "load's descriptor argument already goes through TME in a "
-              "pipelined loop (the host passes one form per argument)";
   }
-  if (target != TargetKind::Emulator)
+  if (target != TargetKind::Emulator) {
+    // A load left without a barrier keeps its argument's other uses
+    // without TME too, which the rings of the pipeliner can no longer be.
+    tme::applyOneFormPerArgument(func, reasons);
+    for (auto &[op, why] : reasons) {
+      Value desc = op->getOperand(0);
+      if (!why.empty() && tme::isKernelArgument(desc) &&
+          llvm::any_of(desc.getUsers(), [](Operation *user) {
+            return isa<mgpu::TMELoadOp>(user);
+          }))
+        return op->emitError()
+               << kPassFlag << ": this transfer stays without TME (" << why
+               << "), but its descriptor argument already goes through TME "
+                  "in a pipelined loop, and the host passes one form per "
+                  "argument";
+    }
     markHostEncodedArguments(func, reasons);
+  }
 
   SmallVector<PlannedLoad> loads;
   SmallVector<triton::DescriptorStoreOp> stores;

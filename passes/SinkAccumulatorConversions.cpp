@@ -59,6 +59,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::triton_musa {
@@ -410,21 +411,37 @@ struct SplitNestedUses : public OpRewritePattern<ttg::ConvertLayoutOp> {
     if (!isAccumulatorLayout(cvt.getSrc().getType().getEncoding()))
       return failure();
     Block *block = cvt->getBlock();
-    SmallVector<OpOperand *> nested;
+    // Uses under scf.if only: a copy in a loop would run every iteration.
+    auto underIfs = [&](Operation *user) {
+      for (Operation *p = user->getParentOp(); p != block->getParentOp();
+           p = p->getParentOp())
+        if (!isa<scf::IfOp>(p))
+          return false;
+      return true;
+    };
+    llvm::MapVector<Block *, SmallVector<OpOperand *>> nested;
     bool local = false;
     for (OpOperand &use : cvt->getUses()) {
-      if (use.getOwner()->getBlock() == block)
+      Operation *user = use.getOwner();
+      if (user->getBlock() == block)
         local = true;
-      else
-        nested.push_back(&use);
+      else if (block->getParentOp()->isProperAncestor(user) &&
+               underIfs(user))
+        nested[user->getBlock()].push_back(&use);
     }
     if (nested.empty() || (!local && nested.size() == 1))
       return failure();
-    for (OpOperand *use : nested) {
-      rewriter.setInsertionPoint(use->getOwner());
+    // One copy per block, before its first use there.
+    for (auto &[useBlock, uses] : nested) {
+      Operation *first = uses.front()->getOwner();
+      for (OpOperand *use : uses)
+        if (use->getOwner()->isBeforeInBlock(first))
+          first = use->getOwner();
+      rewriter.setInsertionPoint(first);
       auto copy = ttg::ConvertLayoutOp::create(rewriter, cvt.getLoc(),
                                                cvt.getType(), cvt.getSrc());
-      rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(copy); });
+      for (OpOperand *use : uses)
+        rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(copy); });
     }
     return success();
   }

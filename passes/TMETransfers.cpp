@@ -109,9 +109,10 @@ std::string whyNotBox(triton::TensorDescType descType, RankedTensorType type,
   return "";
 }
 
-/// One form per argument: where one use of a kernel-argument descriptor
-/// stays without TME, all its uses do.
-void applyOneFormPerArgument(triton::FuncOp func, TransferReasons &reasons) {
+} // namespace
+
+void tme::applyOneFormPerArgument(triton::FuncOp func,
+                                  TransferReasons &reasons) {
   for (BlockArgument arg : func.getArguments()) {
     if (!isa<triton::TensorDescType>(arg.getType()) || arg.use_empty() ||
         !isKernelArgument(arg))
@@ -138,8 +139,6 @@ void applyOneFormPerArgument(triton::FuncOp func, TransferReasons &reasons) {
                      blocker + ") and the host passes one form per argument";
   }
 }
-
-} // namespace
 
 bool tme::isKernelArgument(Value desc) {
   auto arg = dyn_cast<BlockArgument>(desc);

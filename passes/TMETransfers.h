@@ -38,6 +38,11 @@ using TransferReasons = llvm::MapVector<Operation *, std::string>;
 TransferReasons collectTransfers(triton::FuncOp func, TargetKind target,
                                  bool remarkOthers);
 
+/// On the GPU and the proxy: where one use of a kernel-argument descriptor
+/// stays without TME (a reason in `reasons`, or an op `reasons` does not
+/// list), every use in `reasons` of that argument does too.
+void applyOneFormPerArgument(triton::FuncOp func, TransferReasons &reasons);
+
 /// Whether `desc` is a kernel argument followed by its shape and strides.
 bool isKernelArgument(Value desc);
 

@@ -176,6 +176,8 @@ void chooseSlot(RingedLoad &ringed, TargetKind target) {
     // A swizzle on absolute addresses is the same in every slot only when
     // each slot starts on a period. TME writes only its own layouts.
     auto tme = dyn_cast<mgpu::TMESharedEncodingAttr>(allocType.getEncoding());
+    if (ringed.viaTME)
+      alignment = std::max<int64_t>(alignment, 128); // TME's (TMA's) own
     if ((tme || !ringed.viaTME) &&
         (!tme || ringed.slotBytes % tme.getSwizzlePeriodBytes() == 0)) {
       ringed.inPlaceAllocs = std::move(allocs);

@@ -389,9 +389,10 @@ FailureOr<scf::ForOp> expand(LoopPlan &plan, const Stages &stages,
 ///  - the largest scratch of an op in it (a layout conversion through
 ///    shared memory, a reduction);
 ///  - the TME buffers --musa-lower-descriptors-to-tme will allocate around
-///    it: one per descriptor store, and per descriptor load that is not
-///    directly in a loop body, around the outermost loop of each
-///    (tme::getBufferScope).
+///    it: one per descriptor store, and per descriptor load not directly
+///    in this loop's body, around the outermost loop of each
+///    (tme::getBufferScope; a load another plan rings counts too, on the
+///    safe side).
 int64_t ringBudget(scf::ForOp loop, const MUSAArchInfo &arch,
                    const TargetInfo &targetInfo,
                    const tme::TransferReasons *transfers) {
@@ -433,8 +434,10 @@ int64_t ringBudget(scf::ForOp loop, const MUSAArchInfo &arch,
   }
   if (transfers)
     for (auto &[op, why] : *transfers) {
+      // This loop's own loads are its rings (or stay where they are only
+      // when the loop is not pipelined at all).
       if (!why.empty() || (isa<triton::DescriptorLoadOp>(op) &&
-                           isa<scf::ForOp>(op->getParentOp())))
+                           op->getParentOp() == loop.getOperation()))
         continue;
       if (!tme::getBufferScope(op)->isAncestor(loop))
         continue;

@@ -238,3 +238,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : tensor<16x32xf16, #blocked>
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  // A load under two nested scf.ifs in a loop: the phase goes out through
+  // both ifs (the inner one rebuilt first, then the outer one around it).
+  // CHECK-LABEL: tt.func public @under_nested_ifs(
+  // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[P:.*]] = %{{.*}}) -> (tensor<16x32xf16, #blocked>, i32)
+  // CHECK: %[[OUTER:.*]]:2 = scf.if %{{.*}} -> (tensor<16x32xf16, #blocked>, i32) {
+  // CHECK: %[[INNER:.*]]:2 = scf.if %{{.*}} -> (tensor<16x32xf16, #blocked>, i32) {
+  // CHECK: musagpu.async_barrier_wait %{{.*}}, phase %[[P]]
+  // CHECK: scf.yield %{{.*}}, %[[INNER]]#1 : tensor<16x32xf16, #blocked>, i32
+  // CHECK: scf.yield %{{.*}}, %[[OUTER]]#1
+  tt.func public @under_nested_ifs(%d: !tt.tensordesc<tensor<16x32xf16>>, %dm: i32, %dn: i32, %dsm: i64, %dsn: i64, %n: i32, %c: i1, %e: i1) -> tensor<16x32xf16, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<16x32xf16, #blocked>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x32xf16, #blocked>) : i32 {
+      %t = scf.if %c -> (tensor<16x32xf16, #blocked>) {
+        %u = scf.if %e -> (tensor<16x32xf16, #blocked>) {
+          %x = tt.descriptor_load %d[%i, %c0] : !tt.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16, #blocked>
+          scf.yield %x : tensor<16x32xf16, #blocked>
+        } else {
+          scf.yield %acc : tensor<16x32xf16, #blocked>
+        }
+        scf.yield %u : tensor<16x32xf16, #blocked>
+      } else {
+        scf.yield %acc : tensor<16x32xf16, #blocked>
+      }
+      %s = arith.addf %acc, %t : tensor<16x32xf16, #blocked>
+      scf.yield %s : tensor<16x32xf16, #blocked>
+    }
+    tt.return %r : tensor<16x32xf16, #blocked>
+  }
+}
