@@ -93,7 +93,11 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        completes every SQMMA, so it cannot wait for all but the newest), so
        each SQMMA overlaps the next iteration's wait and copies; the rings
        then take one more slot, so those copies never refill the slot it
-       reads; taken only where that slot fits. By default only where the
+       reads; taken only where that slot fits. In a flattened persistent
+       loop, whose accumulator is reset by `arith.select %last, %zero, %w`
+       and read by the tile's epilogue in `scf.if %last`, the epilogue's
+       scf.if waits for the sqmma itself and yields the zero tile, its other
+       branch the result unwaited. By default only where the
        slot costs no block per SM (the arch's shared memory over what the
        loop holds: a 128x256 tile on 8 warps holds one block with three
        slots and with four); `overlap-matrix-unit` takes it wherever it

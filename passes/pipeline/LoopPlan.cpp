@@ -26,10 +26,12 @@
 //  4. The ring depth: num_stages slots, made shallower (down to 2) while
 //     the rings of the loop exceed the shared memory left for them.
 //  5. The matrix unit in flight: where an SQMMA reads a ring in place and
-//     the loop carries its accumulator, its wait moves to just before the
-//     next iteration's SQMMA, so it overlaps that iteration's wait and
-//     copies; those copies then need one more slot (taken only where it
-//     fits: the lookahead comes first).
+//     the loop carries its accumulator (also through a flattened loop's
+//     tile-end reset, CarriedSQMMA), its wait moves to just before the next
+//     iteration's SQMMA, so it overlaps that iteration's wait and copies;
+//     those copies then need one more slot (taken only where it fits and,
+//     without overlap-matrix-unit, costs no block per SM: the lookahead
+//     comes first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +39,8 @@
 
 #include "dialects/MUSAGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -307,13 +311,40 @@ mlir::triton_musa::pipeline::findCarriedSQMMAs(scf::ForOp loop) {
         !arg.hasOneUse() || !sqmma.getD().hasOneUse())
       continue;
     auto wait = dyn_cast<mgpu::SQMMAWaitOp>(*sqmma.getD().user_begin());
-    if (!wait || wait->getNumResults() != 1 || !wait->getResult(0).hasOneUse() ||
-        *wait->getResult(0).user_begin() != yield.getOperation())
+    if (!wait || wait->getNumResults() != 1)
       continue;
     unsigned idx = arg.getArgNumber() - 1;
-    if (yield.getOperand(idx) != wait->getResult(0))
+    Value done = wait->getResult(0);
+    if (done.hasOneUse() && *done.user_begin() == yield.getOperation() &&
+        yield.getOperand(idx) == done) {
+      found.push_back({sqmma, wait, idx});
       continue;
-    found.push_back({sqmma, wait, idx});
+    }
+    // The tile-end form.
+    auto reset = yield.getOperand(idx).getDefiningOp<arith::SelectOp>();
+    DenseElementsAttr zero;
+    if (!reset || reset->getBlock() != loop.getBody() ||
+        reset.getFalseValue() != done || !reset->hasOneUse() ||
+        !matchPattern(reset.getTrueValue(), m_Constant(&zero)) ||
+        !zero.isSplat() || isa<ShapedType>(reset.getCondition().getType()))
+      continue;
+    scf::IfOp epilogue;
+    bool matches = true;
+    for (Operation *user : done.getUsers()) {
+      if (user == reset.getOperation())
+        continue;
+      Operation *top = loop.getBody()->findAncestorOpInBlock(*user);
+      auto ifOp = dyn_cast_or_null<scf::IfOp>(top);
+      if (!ifOp || ifOp.getCondition() != reset.getCondition() ||
+          (epilogue && ifOp != epilogue) ||
+          !ifOp.getThenRegion().isAncestor(user->getParentRegion())) {
+        matches = false;
+        break;
+      }
+      epilogue = ifOp;
+    }
+    if (matches && epilogue && reset->isBeforeInBlock(epilogue))
+      found.push_back({sqmma, wait, idx, reset, epilogue});
   }
   return found;
 }

@@ -58,11 +58,17 @@ struct RingedLoad {
 
 /// An SQMMA whose accumulator the loop carries: `acc` (an iter_arg) ->
 /// `musagpu.sqmma` -> `musagpu.sqmma_wait` -> yielded back into `acc`,
-/// the wait's result used by nothing else.
+/// the wait's result used by nothing else; or, in a flattened persistent
+/// loop, yielded through `arith.select %last, %zero, %w` (the reset at a
+/// tile's end), the wait's result otherwise read only in the then-region
+/// of an `scf.if %last` (the tile's epilogue) of the same block.
 struct CarriedSQMMA {
   Operation *sqmma;
   Operation *wait;
   unsigned iterArg;
+  /// The tile-end form: the select and the epilogue's scf.if; null else.
+  Operation *reset = nullptr;
+  Operation *epilogue = nullptr;
 };
 
 /// The SQMMAs of `loop` that can stay in flight into the next iteration

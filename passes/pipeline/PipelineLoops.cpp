@@ -298,6 +298,51 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
   return rings;
 }
 
+/// The tile-end form of decision 5: the epilogue's scf.if waits for the
+/// sqmma itself, then yields the reset value; the other branch yields the
+/// sqmma's result unwaited, which the next iteration's sqmma waits for. The
+/// select is gone: nothing reads the result before a wait.
+void keepThroughTileEnd(const CarriedSQMMA &carried) {
+  auto sqmma = cast<mgpu::SQMMAOp>(carried.sqmma);
+  auto reset = cast<arith::SelectOp>(carried.reset);
+  auto ifOp = cast<scf::IfOp>(carried.epilogue);
+  Value done = carried.wait->getResult(0);
+  IRRewriter rewriter(ifOp.getContext());
+  rewriter.setInsertionPoint(ifOp);
+  SmallVector<Type> types(ifOp.getResultTypes());
+  types.push_back(sqmma.getD().getType());
+  auto newIf = scf::IfOp::create(rewriter, ifOp.getLoc(), types,
+                                 ifOp.getCondition(), /*withElse=*/true);
+  // Then: wait, the epilogue, the reset value.
+  rewriter.eraseBlock(&newIf.getThenRegion().front());
+  rewriter.inlineRegionBefore(ifOp.getThenRegion(), newIf.getThenRegion(),
+                              newIf.getThenRegion().end());
+  Block &thenBlock = newIf.getThenRegion().front();
+  rewriter.setInsertionPointToStart(&thenBlock);
+  auto waited = mgpu::SQMMAWaitOp::create(rewriter, sqmma.getLoc(),
+                                          ValueRange{sqmma.getD()});
+  done.replaceUsesWithIf(waited.getResult(0), [&](OpOperand &use) {
+    return newIf->isProperAncestor(use.getOwner());
+  });
+  auto thenYield = cast<scf::YieldOp>(thenBlock.getTerminator());
+  thenYield.getResultsMutable().append(reset.getTrueValue());
+  // Else: the result in flight.
+  Block &elseBlock = newIf.getElseRegion().front();
+  if (ifOp.getElseRegion().empty()) {
+    rewriter.setInsertionPointToEnd(&elseBlock);
+    scf::YieldOp::create(rewriter, ifOp.getLoc(), ValueRange{sqmma.getD()});
+  } else {
+    rewriter.eraseBlock(&elseBlock);
+    rewriter.inlineRegionBefore(ifOp.getElseRegion(), newIf.getElseRegion(),
+                                newIf.getElseRegion().end());
+    auto elseYield =
+        cast<scf::YieldOp>(newIf.getElseRegion().front().getTerminator());
+    elseYield.getResultsMutable().append(sqmma.getD());
+  }
+  rewriter.replaceOp(ifOp, newIf.getResults().drop_back());
+  rewriter.replaceOp(reset, newIf.getResults().back());
+}
+
 /// Decision 5: each carried SQMMA waits for its previous iteration's
 /// instance just before it is issued and yields its result unwaited; the
 /// waits for the last ones follow the loop. Returns those waits.
@@ -312,7 +357,10 @@ SmallVector<Operation *> keepInFlight(LoopPlan &plan) {
     auto ready = mgpu::SQMMAWaitOp::create(b, sqmma.getLoc(),
                                            ValueRange{sqmma.getC()});
     sqmma.getCMutable().assign(ready.getResult(0));
-    yield->setOperand(carried.iterArg, sqmma.getD());
+    if (carried.reset)
+      keepThroughTileEnd(carried);
+    else
+      yield->setOperand(carried.iterArg, sqmma.getD());
     carried.wait->erase();
     b.setInsertionPointAfter(finals.empty() ? loop.getOperation()
                                             : finals.back());

@@ -256,13 +256,16 @@ def _flattened_persistent_matmul(a_desc, b_desc, c_desc, M, N, K, BM: tl.constex
         c_desc.store([m, n], acc.to(tl.float16))
 
 
-@pytest.mark.parametrize("num_stages", [2, 3])
-def test_flattened_persistent_descriptor_loop(arch: str, num_stages: int) -> None:
+@pytest.mark.parametrize("num_stages, tile", [(2, 32), (3, 32), (3, 128)])
+def test_flattened_persistent_descriptor_loop(arch: str, num_stages: int, tile: int) -> None:
     """6 tiles on 4 programs, 3 K steps each (the last one ragged): the TME tiles of the next tile are
-    issued during this tile's epilogue, across the tile boundary; against torch.matmul."""
+    issued during this tile's epilogue, across the tile boundary; against torch.matmul. With 128x128x64
+    tiles (one block per SM with or without a fourth slot) the sqmma stays in flight on mp_31: the
+    epilogue's scf.if waits for it, and the tile-end reset happens there."""
     from triton_musa.backend.lowering import pipeline_report
     kernel = fresh(_flattened_persistent_matmul)
-    M, N, K, BM, BN, BK = 64, 96, 80, 32, 32, 32
+    BM, BN, BK = tile, tile, tile // 2 if tile > 32 else 32
+    M, N, K = 2 * BM, 3 * BN, 3 * BK - 16
     torch.manual_seed(num_stages)
     a = torch.randn(M, K, dtype=torch.float16)
     b = torch.randn(N, K, dtype=torch.float16)
@@ -276,7 +279,9 @@ def test_flattened_persistent_descriptor_loop(arch: str, num_stages: int) -> Non
     expected = {"mp_31": "loop pipelined: 2 loads as TME tiles",
                 "mp_22": "loop not pipelined: the descriptor load"}[arch]
     assert any(expected in r for r in remarks), remarks
-    check_ring(compiled, arch, loads=2, stages=num_stages)
+    in_flight = arch == "mp_31" and tile == 128
+    assert any("in flight" in r for r in remarks) == in_flight, remarks
+    check_ring(compiled, arch, loads=2, stages=num_stages + in_flight)
 
 
 def _tile_loop_sum(in_desc, out_ptr, n_tiles, BM: tl.constexpr, BN: tl.constexpr, STAGES: tl.constexpr):

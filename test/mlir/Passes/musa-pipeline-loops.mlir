@@ -163,6 +163,58 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
+// The tile-end form (a flattened persistent loop): the accumulator is reset
+// by `arith.select %last, %zero, %w` and the tile's epilogue reads it in
+// `scf.if %last`. In flight, the sqmma waits for the previous one before it
+// is issued; the epilogue's scf.if waits for it itself and yields the zero
+// tile, its other branch the sqmma's result unwaited; the select is gone.
+// CHECK-LABEL: @tile_end_in_flight
+// CHECK: %[[R:.*]]:3 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] =
+// CHECK: %[[READY:.*]] = musagpu.sqmma_wait %[[ACC]]
+// CHECK-NEXT: %[[D:.*]] = musagpu.sqmma %{{.*}}, %{{.*}}, %[[READY]]
+// CHECK-NOT: arith.select
+// CHECK: %[[E:.*]] = scf.if %{{.*}} -> (tensor<64x64xf32, #sqmma>) {
+// CHECK-NEXT: %[[W:.*]] = musagpu.sqmma_wait %[[D]]
+// CHECK-NEXT: tt.store %{{.*}}, %[[W]]
+// CHECK-NEXT: scf.yield %{{.*}} : tensor<64x64xf32, #sqmma>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[D]] : tensor<64x64xf32, #sqmma>
+// CHECK: scf.yield %[[E]]
+// CHECK: musagpu.sqmma_wait %[[R]]#0
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#tme = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tile_end_in_flight(%a: tensor<64x64x!tt.ptr<f16>, #blocked>, %b: tensor<64x64x!tt.ptr<f16>, #blocked>, %out: tensor<64x64x!tt.ptr<f32>, #sqmma>, %k_tiles: i32, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+    %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #sqmma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>) : i32 {
+      %ki = arith.remsi %k, %k_tiles : i32
+      %last = arith.cmpi eq, %ki, %k_tiles : i32
+      %x = tt.load %pa : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %xs = ttg.local_alloc %x {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #tme, #smem>
+      %y = tt.load %pb : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %ys = ttg.local_alloc %y {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #tme, #smem>
+      %d = musagpu.sqmma %xs, %ys, %acc : !ttg.memdesc<64x64xf16, #tme, #smem>, !ttg.memdesc<64x64xf16, #tme, #smem> -> tensor<64x64xf32, #sqmma>
+      %w = musagpu.sqmma_wait %d : tensor<64x64xf32, #sqmma>
+      %reset = arith.select %last, %zero, %w : tensor<64x64xf32, #sqmma>
+      scf.if %last {
+        tt.store %out, %w : tensor<64x64x!tt.ptr<f32>, #sqmma>
+      }
+      %na = tt.addptr %pa, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %nb = tt.addptr %pb, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %reset, %na, %nb : tensor<64x64xf32, #sqmma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return
+  }
+}
+
+// -----
+
 // A flattened persistent loop: the tile's offsets come out of an scf.if that
 // moves to the next tile. The scf.if is free of side effects, so it is part of
 // the producer, and so is what its regions read (%next): both run two
