@@ -132,11 +132,11 @@ def _without_matrix_encodings(ttgir: str) -> str:
     return ttgir.replace(", fragment = wgmma_warpgroup", "")
 
 
-@pytest.mark.parametrize("name", ["matmul_fp16", "matmul_bf16"])
+@pytest.mark.parametrize("name", ["matmul_fp16", "matmul_bf16", "matmul_desc_fp16"])
 def test_matrix_passes_make_mp31s_choices(name: str) -> None:
     """The proxy times mp_31's decisions: after the matrix passes, its TTGIR is mp_31's up to the
-    encodings (the same SQMMA instruction, warps, ring slots and wait placement), and it carries the
-    proxy's rows: wgmma's fragment and Hopper's 128-byte swizzle."""
+    encodings (the same SQMMA instruction, warps, ring slots, TME rings and barriers, and wait
+    placement), and it carries the proxy's rows: wgmma's fragment and Hopper's 128-byte swizzle."""
     from triton_musa.backend.compiler import compile_to_ttgir
     c = case(name)
     ttgir = compile_to_ttgir(c.source(), MP31, c.options())["ttgir"]
@@ -144,6 +144,8 @@ def test_matrix_passes_make_mp31s_choices(name: str) -> None:
     mp31 = _after_matrix_passes(ttgir, "musa", c.num_stages)
     proxy = _after_matrix_passes(ttgir, "proxy", c.num_stages)
     assert "musagpu.sqmma " in mp31 and "instrShape = [128, 128, 64]" in mp31
+    if "desc" in name:  # the planner's TME rings: one barrier per slot, the same on both
+        assert "musagpu.tme_load" in mp31 and "musagpu.async_barrier_record 6" in mp31
     assert "fragment = wgmma_warpgroup" in proxy and "fragment = wgmma_warpgroup" not in mp31
     assert "swizzleStride = b128, swizzleLine = b128" in proxy
     assert _without_matrix_encodings(proxy) == _without_matrix_encodings(mp31)
