@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/IfResults.h"
 #include "passes/TMETransfers.h"
 
 #include "dialects/MUSAGPU/IR/Dialect.h"
@@ -61,39 +62,6 @@ SmallVector<Operation *> getAncestors(Operation *op, Operation *func) {
     ancestors.push_back(p);
   std::reverse(ancestors.begin(), ancestors.end());
   return ancestors;
-}
-
-/// `ifOp` rebuilt with `n` more i32 results: the branch holding `inside`
-/// yields `values`, the other one `unchanged` (an else branch is made where
-/// there is none).
-scf::IfOp addIfResults(IRRewriter &rewriter, scf::IfOp ifOp, Operation *inside,
-                       ValueRange values, ValueRange unchanged) {
-  SmallVector<Type> types(ifOp.getResultTypes());
-  for (Value v : values)
-    types.push_back(v.getType());
-  rewriter.setInsertionPoint(ifOp);
-  auto newIf = scf::IfOp::create(rewriter, ifOp.getLoc(), types,
-                                 ifOp.getCondition(), /*withElse=*/true);
-  bool inThen = ifOp.getThenRegion().isAncestor(inside->getParentRegion());
-  auto moveBranch = [&](Region &from, Region &to, ValueRange extra) {
-    if (from.empty()) {
-      // The missing else: it only passes the state on.
-      rewriter.setInsertionPointToEnd(&to.front());
-      scf::YieldOp::create(rewriter, ifOp.getLoc(), extra);
-      return;
-    }
-    rewriter.eraseBlock(&to.front());
-    rewriter.inlineRegionBefore(from, to, to.end());
-    auto yield = cast<scf::YieldOp>(to.front().getTerminator());
-    rewriter.modifyOpInPlace(
-        yield, [&] { yield.getResultsMutable().append(extra); });
-  };
-  moveBranch(ifOp.getThenRegion(), newIf.getThenRegion(),
-             inThen ? values : unchanged);
-  moveBranch(ifOp.getElseRegion(), newIf.getElseRegion(),
-             inThen ? unchanged : values);
-  rewriter.replaceOp(ifOp, newIf.getResults().take_front(ifOp.getNumResults()));
-  return newIf;
 }
 
 /// Threads i32 values (starting at `inits`) through every scf.for around
@@ -139,8 +107,13 @@ threadState(IRRewriter &rewriter, Operation *op, Operation *func,
       Operation *inside = level + 1 < ancestors.size()
                               ? ancestors[level + 1]
                               : values[0].getDefiningOp();
+      // The branch holding the op passes the new values on, the other one
+      // the values on entry.
+      ValueRange onEntry = entryStates[level], carriedOn = values;
+      bool inThen = ifOp.getThenRegion().isAncestor(inside->getParentRegion());
       scf::IfOp newIf =
-          addIfResults(rewriter, ifOp, inside, values, entryStates[level]);
+          appendIfResults(rewriter, ifOp, inThen ? carriedOn : onEntry,
+                          inThen ? onEntry : carriedOn);
       // The if is replaced: the next level out finds the new one inside.
       ancestors[level] = newIf;
       values.assign(newIf.getResults().take_back(n).begin(),
@@ -223,9 +196,9 @@ private:
                                      entry.getI32IntegerAttr(v));
   }
   /// A buffer for `op`'s tile, allocated before its outermost enclosing
-  /// loop (or itself) and freed after it; `beforeFree` runs just before the free. Its layout
-  /// is `operandAlloc`'s where given (the tile is a matrix unit's operand),
-  /// else the target's TME layout.
+  /// loop (or itself) and freed after it; `beforeFree` runs just before the
+  /// free. Its layout is `operandAlloc`'s where given (the tile is a matrix
+  /// unit's operand), else the target's TME layout.
   Value allocateBuffer(Operation *op, RankedTensorType tile,
                        function_ref<void()> beforeFree,
                        ttg::LocalAllocOp operandAlloc = {});

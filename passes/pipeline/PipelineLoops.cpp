@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/IfResults.h"
 #include "passes/Passes.h"
 #include "passes/SharedMemoryBuffers.h"
 #include "passes/TMETransfers.h"
@@ -308,38 +309,16 @@ void keepThroughTileEnd(const CarriedSQMMA &carried) {
   auto ifOp = cast<scf::IfOp>(carried.epilogue);
   Value done = carried.wait->getResult(0);
   IRRewriter rewriter(ifOp.getContext());
-  rewriter.setInsertionPoint(ifOp);
-  SmallVector<Type> types(ifOp.getResultTypes());
-  types.push_back(sqmma.getD().getType());
-  auto newIf = scf::IfOp::create(rewriter, ifOp.getLoc(), types,
-                                 ifOp.getCondition(), /*withElse=*/true);
-  // Then: wait, the epilogue, the reset value.
-  rewriter.eraseBlock(&newIf.getThenRegion().front());
-  rewriter.inlineRegionBefore(ifOp.getThenRegion(), newIf.getThenRegion(),
-                              newIf.getThenRegion().end());
-  Block &thenBlock = newIf.getThenRegion().front();
-  rewriter.setInsertionPointToStart(&thenBlock);
+  // Then: the epilogue, the reset value; else: the result in flight.
+  scf::IfOp newIf = appendIfResults(rewriter, ifOp, reset.getTrueValue(),
+                                    sqmma.getD());
+  // The epilogue reads the result after its own wait.
+  rewriter.setInsertionPointToStart(&newIf.getThenRegion().front());
   auto waited = mgpu::SQMMAWaitOp::create(rewriter, sqmma.getLoc(),
                                           ValueRange{sqmma.getD()});
   done.replaceUsesWithIf(waited.getResult(0), [&](OpOperand &use) {
     return newIf->isProperAncestor(use.getOwner());
   });
-  auto thenYield = cast<scf::YieldOp>(thenBlock.getTerminator());
-  thenYield.getResultsMutable().append(reset.getTrueValue());
-  // Else: the result in flight.
-  Block &elseBlock = newIf.getElseRegion().front();
-  if (ifOp.getElseRegion().empty()) {
-    rewriter.setInsertionPointToEnd(&elseBlock);
-    scf::YieldOp::create(rewriter, ifOp.getLoc(), ValueRange{sqmma.getD()});
-  } else {
-    rewriter.eraseBlock(&elseBlock);
-    rewriter.inlineRegionBefore(ifOp.getElseRegion(), newIf.getElseRegion(),
-                                newIf.getElseRegion().end());
-    auto elseYield =
-        cast<scf::YieldOp>(newIf.getElseRegion().front().getTerminator());
-    elseYield.getResultsMutable().append(sqmma.getD());
-  }
-  rewriter.replaceOp(ifOp, newIf.getResults().drop_back());
   rewriter.replaceOp(reset, newIf.getResults().back());
 }
 
@@ -447,39 +426,42 @@ int64_t ringBudget(scf::ForOp loop, const MUSAArchInfo &arch,
   auto func = loop->getParentOfType<FunctionOpInterface>();
   if (!func)
     return arch.maxSharedMemoryBytes;
-  auto bytesOf = [](ttg::MemDescType type) {
-    // An alloc's shape is its allocation shape.
-    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  // Sizes as --musa-allocate-shared-memory counts them; one it cannot
+  // compute is the allocator's to report.
+  ScopedDiagnosticHandler quiet(loop->getContext(),
+                                [](Diagnostic &) { return success(); });
+  auto ownedBuffer = [&](Operation *op) -> std::optional<OwnedBuffer> {
+    FailureOr<std::optional<OwnedBuffer>> owned =
+        getOwnedBuffer(op, targetInfo);
+    return succeeded(owned) ? *owned : std::nullopt;
+  };
+  auto bytesOf = [&](ttg::LocalAllocOp alloc) -> int64_t {
+    std::optional<OwnedBuffer> owned = ownedBuffer(alloc);
+    return owned ? owned->bytes : 0;
   };
   int64_t live = 0;
   func->walk([&](ttg::LocalAllocOp alloc) {
     if (loop->isAncestor(alloc)) {
       Value src = alloc.getSrc();
-      if (!src || !src.getDefiningOp<triton::LoadOp>() &&
-                      !src.getDefiningOp<triton::DescriptorLoadOp>())
-        live += bytesOf(alloc.getType());
+      if (!src || (!src.getDefiningOp<triton::LoadOp>() &&
+                   !src.getDefiningOp<triton::DescriptorLoadOp>()))
+        live += bytesOf(alloc);
       return;
     }
     bool usedInLoop = llvm::any_of(alloc->getUsers(), [&](Operation *user) {
       return loop->isProperAncestor(user);
     });
     if (usedInLoop)
-      live += bytesOf(alloc.getType());
+      live += bytesOf(alloc);
   });
   int64_t scratch = 0;
-  {
-    // A size that cannot be computed is the allocator's to report.
-    ScopedDiagnosticHandler quiet(loop->getContext(),
-                                  [](Diagnostic &) { return success(); });
-    loop.walk([&](Operation *op) {
-      if (isa<ttg::LocalAllocOp>(op))
-        return;
-      FailureOr<std::optional<OwnedBuffer>> owned =
-          getOwnedBuffer(op, targetInfo);
-      if (succeeded(owned) && *owned && (*owned)->isScratch)
-        scratch = std::max<int64_t>(scratch, (*owned)->bytes);
-    });
-  }
+  loop.walk([&](Operation *op) {
+    if (isa<ttg::LocalAllocOp>(op))
+      return;
+    if (std::optional<OwnedBuffer> owned = ownedBuffer(op);
+        owned && owned->isScratch)
+      scratch = std::max<int64_t>(scratch, owned->bytes);
+  });
   if (transfers)
     for (auto &[op, why] : *transfers) {
       // This loop's own loads are its rings (or stay where they are only
