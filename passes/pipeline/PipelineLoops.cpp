@@ -523,8 +523,13 @@ struct MUSAPipelineLoops
           loop->emitRemark() << "loop not pipelined: " << whyNot;
         continue;
       }
-      if (func)
-        hasCopies[func] |= plan->hasCopies();
+      if (func) {
+        // Copies the function has already, or that a plan adds.
+        auto [entry, first] = hasCopies.try_emplace(func, false);
+        if (first)
+          entry->second = tme::hasAsyncCopies(func);
+        entry->second |= plan->hasCopies();
+      }
       plans.push_back(std::move(*plan));
     }
     IRRewriter rewriter(&getContext());
@@ -543,8 +548,7 @@ private:
     int32_t firstBarrier = 0;
     if (unsigned tmeRings = plan.countTMERings()) {
       auto func = loop->getParentOfType<triton::FuncOp>();
-      bool keepIdForCopies =
-          tme::hasAsyncCopies(func) || hasCopies.lookup(func);
+      bool keepIdForCopies = hasCopies.lookup(func);
       int32_t needed = int32_t(tmeRings * plan.slots);
       FailureOr<int32_t> first =
           tme::reserveAsyncBarrierIds(func, needed, keepIdForCopies);
