@@ -689,6 +689,9 @@ def matrix_unit_cases() -> List[Case]:
         Case("matmul_fp16_8192", matmul_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", **mm_sig},
              dict(tiles, M=2 * big, N=2 * big, K=2 * big), 4, "TFLOP/s", 2.0 * (2 * big)**3, _setup_matmul_tc,
              num_stages=3),
+        # Two warps: PH1's 32-lane WMMA on mp_31 (mma.sync on the proxy), tutorial 03's small config.
+        Case("matmul_fp16_w2", matmul_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", **mm_sig},
+             dict(tiles, BM=64, BN=32, BK=32), 2, "TFLOP/s", 2.0 * big**3, _setup_matmul_tc, num_stages=5),
     ] + [
         # Host tensor descriptors: TME rings (TMA and mbarriers on the proxy) feeding the matrix unit.
         Case(f"matmul_desc_{ty}", matmul_desc_kernel,

@@ -525,6 +525,33 @@ const AtomBits kQY2OperandAtom = {
     {{kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kRow, 4}, {kRow, 8},
      {kCol, 8}}};
 
+/// The GPU proxy's WMMA fragment (mma_sync_warp): an m16n16kK instruction
+/// is mma.sync.m16n8k16 pieces, and a warp holds each piece as the PTX ISA
+/// states ("Matrix Fragments for mma.m16n8k16"), lane l = 4 g + t:
+///   C [16 x 8]: c0, c1 at row g, col 2t + {0, 1}; c2, c3 at row g + 8;
+///   A [16 x 16]: a0, a1 at row g, k 2t + {0, 1}; a2, a3 row g + 8; a4, a5
+///     k + 8; a6, a7 row g + 8, k + 8;
+///   B [16 x 8]: b0, b1 at k 2t + {0, 1}, col g; b2, b3 at k + 8.
+/// The pieces follow each other in registers: C's second 8 columns, A's
+/// second 16 K (k32), B's second 16 K, then its second 8 columns, so that
+/// one mma.sync reads contiguous registers (ProxyTargetInfo::wmma).
+const AtomBits kMmaSyncAccumulatorAtom = {
+    {{kCol, 1}, {kRow, 8}, {kCol, 8}},
+    {{kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kRow, 4}}};
+// A (rows M, cols K) and B (rows N, cols K), for K = 16 and K = 32.
+const AtomBits kMmaSyncAAtomK16 = {
+    {{kCol, 1}, {kRow, 8}, {kCol, 8}},
+    {{kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kRow, 4}}};
+const AtomBits kMmaSyncAAtomK32 = {
+    {{kCol, 1}, {kRow, 8}, {kCol, 8}, {kCol, 16}},
+    {{kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kRow, 4}}};
+const AtomBits kMmaSyncBAtomK16 = {
+    {{kCol, 1}, {kCol, 8}, {kRow, 8}},
+    {{kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kRow, 4}}};
+const AtomBits kMmaSyncBAtomK32 = {
+    {{kCol, 1}, {kCol, 8}, {kCol, 16}, {kRow, 8}},
+    {{kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kRow, 4}}};
+
 /// Appends `atom` (rows x cols, dims rowDim/colDim) to `tile`.
 void appendAtom(Tile &tile, const AtomBits &atom, int64_t rows, int64_t cols,
                 unsigned rowDim, unsigned colDim) {
@@ -582,21 +609,34 @@ FailureOr<Tile> wmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
   std::optional<unsigned> broadcastDim;
   SmallVector<unsigned> repOrder = defaultOrder(rank);
   // The fragment is the catalogue's (dialects/MUSAGPU/IR/MatrixInstrs.h).
-  mgpu::MatrixFragment fragment = mgpu::lookupFragment(
-      mgpu::MatrixUnitKind::WMMA, lanes, m, n, k);
+  mgpu::MatrixFragment fragment = wmma.getResolvedFragment();
   if (fragment == mgpu::MatrixFragment::None)
     return err.fail((what + " instrShape " + Twine(m) + "x" + Twine(n) + "x" +
                      Twine(k) + " on " + Twine(lanes) +
                      "-thread warps has no known fragment (no row of the "
                      "matrix-instruction catalogue names one)")
                         .str());
-  if (fragment == mgpu::MatrixFragment::QY2WMMA) {
+  bool mmaSync = fragment == mgpu::MatrixFragment::MmaSyncWarp;
+  if (mmaSync && (m != 16 || n != 16 || (k != 16 && k != 32)))
+    return err.fail((what + " with the mma_sync_warp fragment has no layout "
+                            "for instrShape " +
+                     Twine(m) + "x" + Twine(n) + "x" + Twine(k))
+                        .str());
+  if (fragment == mgpu::MatrixFragment::QY2WMMA || mmaSync) {
+    const AtomBits &accumulator =
+        mmaSync ? kMmaSyncAccumulatorAtom : kQY2AccumulatorAtom;
+    const AtomBits &operandA = !mmaSync ? kQY2OperandAtom
+                               : k == 16 ? kMmaSyncAAtomK16
+                                         : kMmaSyncAAtomK32;
+    const AtomBits &operandB = !mmaSync ? kQY2OperandAtom
+                               : k == 16 ? kMmaSyncBAtomK16
+                                         : kMmaSyncBAtomK32;
     if (!opIdx)
-      appendAtom(cta, kQY2AccumulatorAtom, m, n, mDim, nDim);
+      appendAtom(cta, accumulator, m, n, mDim, nDim);
     else if (*opIdx == 0)
-      appendAtom(cta, kQY2OperandAtom, m, k, mDim, nDim);
+      appendAtom(cta, operandA, m, k, mDim, nDim);
     else
-      appendAtom(cta, kQY2OperandAtom, n, k, nDim, mDim);
+      appendAtom(cta, operandB, n, k, nDim, mDim);
     if (opIdx)
       broadcastDim = *opIdx == 0 ? nDim : mDim;
     if (opIdx && *opIdx == 1)

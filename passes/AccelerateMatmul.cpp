@@ -515,9 +515,11 @@ mgpu::WMMAOp rewriteToWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                    const DotPath &path) {
   MLIRContext *ctx = dot.getContext();
   const mgpu::MatrixInstr &atom = *path.wmma;
-  auto acc = mgpu::WMMAEncodingAttr::get(ctx, arch.major, arch.minor,
-                                         path.warpsPerCTA,
-                                         {atom.m, atom.n, atom.k});
+  // The encoding names the fragment only where it is not the device's.
+  auto acc = mgpu::WMMAEncodingAttr::get(
+      ctx, arch.major, arch.minor, path.warpsPerCTA, {atom.m, atom.n, atom.k},
+      atom.isFor(TargetKind::Device) ? mgpu::MatrixFragment::None
+                                     : atom.fragment);
   auto opA = mgpu::WMMAOperandEncodingAttr::get(ctx, 0, acc);
   auto opB = mgpu::WMMAOperandEncodingAttr::get(ctx, 1, acc);
   OpBuilder b(dot);

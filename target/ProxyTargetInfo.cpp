@@ -45,6 +45,11 @@
 // SQMMA's transA (A M-major) is wgmma's imm-trans-a; SQMMA's transB (B
 // K-major) is wgmma's K-major B, i.e. imm-trans-b = !transB.
 //
+// WMMA -> mma.sync. The proxy's WMMA rows are mp_31's f16/bf16 m16n16k16
+// and m16n16k32, held in the mma_sync_warp fragment: one instruction is
+// 2 x K/16 mma.sync.aligned.m16n8k16.row.col.f32 (A row-major and B
+// column-major in registers, as PH1's layout = 1).
+//
 // TME -> TMA. A host-encoded descriptor is a 128-byte CUtensorMap kernel
 // parameter (align 64, grid-constant) in the layout of Triton's NVIDIA
 // kernels, so Triton's CUDA launcher encodes it from the host
@@ -287,6 +292,12 @@ public:
             "@!done bra wait_${:uid};\n}",
             "r,r", {mbarrier(b, loc, barrier), phase});
   }
+
+  /// A WMMA row of the proxy (mma_sync_warp fragment) as mma.sync.m16n8k16.
+  FailureOr<SmallVector<Value>> wmma(OpBuilder &b, Location loc,
+                                     const WMMAInstr &instr, ArrayRef<Value> a,
+                                     ArrayRef<Value> bOperand,
+                                     ArrayRef<Value> c) const override;
 
   /// The wgmma descriptor of `tile` (i64).
   FailureOr<Value> sqmmaDescriptor(OpBuilder &b, Location loc,
@@ -706,6 +717,92 @@ ProxyTargetInfo::sqmmaDescriptor(OpBuilder &b, Location loc,
   return LLVM::OrOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i64, start),
                             constant)
       .getResult();
+}
+
+/// Two 16-bit values in one i32, `low` in the low half (as mma.sync reads
+/// a register pair of a fragment).
+static Value packPair(OpBuilder &b, Location loc, Value low, Value high) {
+  auto pairType = VectorType::get({2}, low.getType());
+  Value pair = LLVM::UndefOp::create(b, loc, pairType);
+  pair = LLVM::InsertElementOp::create(b, loc, pair, low, i32Const(b, loc, 0));
+  pair = LLVM::InsertElementOp::create(b, loc, pair, high, i32Const(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
+}
+
+/// Registers of one m16n8k16 piece per thread: A, B (16-bit values) and C.
+constexpr unsigned kPieceA = 8, kPieceB = 4, kPieceC = 4;
+
+/// mma.sync.aligned.m16n8k16.row.col.f32.<t>.<t>.f32 on one piece: `a` (8
+/// values), `b` (4) and `c` (4 f32) in the PTX ISA's fragment order.
+static SmallVector<Value> emitMmaSync(OpBuilder &b, Location loc,
+                                      StringRef type, ArrayRef<Value> a,
+                                      ArrayRef<Value> bOperand,
+                                      ArrayRef<Value> c) {
+  SmallVector<Value> operands;
+  for (unsigned i = 0; i < kPieceA; i += 2)
+    operands.push_back(packPair(b, loc, a[i], a[i + 1]));
+  for (unsigned i = 0; i < kPieceB; i += 2)
+    operands.push_back(packPair(b, loc, bOperand[i], bOperand[i + 1]));
+  operands.append(c.begin(), c.end());
+  // $0-$3 the results, $4-$7 A, $8-$9 B, $10-$13 C.
+  std::string text =
+      ("mma.sync.aligned.m16n8k16.row.col.f32." + type + "." + type +
+       ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+       "{$10, $11, $12, $13};")
+          .str();
+  auto result = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(kPieceC, b.getF32Type()));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, result, operands, text, "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f",
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  SmallVector<Value> d;
+  for (unsigned i = 0; i < kPieceC; ++i)
+    d.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
+                                             int64_t(i)));
+  return d;
+}
+
+/// An m16n16k<k> WMMA instruction is (k / 16) x 2 mma.sync.m16n8k16. The
+/// mma_sync_warp fragment (layouts/LayoutConversion.cpp) puts each piece's
+/// values in contiguous registers: A's K step kt at [8 kt, 8 kt + 8), B's
+/// (column half nh, K step kt) at [4 (K/16 nh + kt), +4), C's half nh at
+/// [4 nh, 4 nh + 4).
+FailureOr<SmallVector<Value>>
+ProxyTargetInfo::wmma(OpBuilder &b, Location loc, const WMMAInstr &instr,
+                      ArrayRef<Value> a, ArrayRef<Value> bOperand,
+                      ArrayRef<Value> c) const {
+  const musagpu::MatrixInstr &row = instr.row;
+  bool sixteenBit = row.a == musagpu::MmaElementKind::F16 ||
+                    row.a == musagpu::MmaElementKind::BF16;
+  if (!row.isLowered() || !row.isFor(TargetKind::Proxy) ||
+      row.fragment != musagpu::MatrixFragment::MmaSyncWarp || !sixteenBit ||
+      row.m != 16 || row.n != 16 || row.k % 16)
+    return emitError(loc) << "the GPU proxy has no mma.sync form of "
+                          << row.describe();
+  unsigned kSteps = row.k / 16;
+  if (a.size() != kPieceA * kSteps || bOperand.size() != 2 * kPieceB * kSteps ||
+      c.size() != 2 * kPieceC)
+    return emitError(loc) << "an " << row.describe()
+                          << " takes " << kPieceA * kSteps << " A, "
+                          << 2 * kPieceB * kSteps << " B and " << 2 * kPieceC
+                          << " C values per thread, got " << a.size() << ", "
+                          << bOperand.size() << " and " << c.size();
+  StringRef type = getWGMMAType(row.a).operand;
+  SmallVector<Value> d(c);
+  for (unsigned nh = 0; nh < 2; ++nh) {
+    MutableArrayRef<Value> acc =
+        MutableArrayRef<Value>(d).slice(nh * kPieceC, kPieceC);
+    for (unsigned kt = 0; kt < kSteps; ++kt) {
+      SmallVector<Value> next = emitMmaSync(
+          b, loc, type, a.slice(kt * kPieceA, kPieceA),
+          bOperand.slice((nh * kSteps + kt) * kPieceB, kPieceB), acc);
+      llvm::copy(next, acc.begin());
+    }
+  }
+  return d;
 }
 
 /// One wgmma.mma_async.m64n<n>k<k> on descriptors `descA`, `descB` and the

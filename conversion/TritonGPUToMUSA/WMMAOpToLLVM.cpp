@@ -21,7 +21,8 @@
 // copy, the owner warp's).
 //
 // The instruction itself is the target's (TargetInfo::wmma): an
-// `llvm.musa.*mma` call on the GPU, a runtime call on the emulator.
+// `llvm.musa.*mma` call on the GPU, a runtime call on the emulator,
+// mma.sync on the GPU proxy (whose rows have their own fragment).
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,14 +86,14 @@ struct WMMAOpConversion : public MUSAPattern<mgpu::WMMAOp> {
       return op.emitError() << "#musagpu.wmma for " << enc.getThreadsPerWarp()
                             << "-thread warps on " << targetInfo.getArchName()
                             << " (" << warpSize << "-thread warps)";
-    // The catalogue's row of the instruction (the device's: the emulator
-    // emulates it); the target takes its name and kinds from the row.
+    // The target's row of the instruction in the catalogue (the emulator
+    // shares the device's); the target takes its name and kinds from it.
     std::optional<mgpu::MmaElementKind> kind =
         mgpu::getMmaElementKind(aType.getElementType());
     const mgpu::MatrixInstr *row =
         kind ? mgpu::lookupMatrixInstr(mgpu::MatrixUnitKind::WMMA,
                                        enc.getVersionMajor(),
-                                       TargetKind::Device, *kind, m, n, k)
+                                       targetInfo.getKind(), *kind, m, n, k)
              : nullptr;
     if (!row || !row->isLowered())
       return op.emitError()
@@ -101,6 +102,14 @@ struct WMMAOpConversion : public MUSAPattern<mgpu::WMMAOp> {
              << " m" << m << "n" << n << "k" << k << " on "
              << targetInfo.getArchName()
              << (row ? ": " + row->notLowered.str() : std::string());
+    // The layouts must hold the values as the target's instruction does.
+    if (row->fragment != enc.getResolvedFragment())
+      return op.emitError()
+             << "#musagpu.wmma with the "
+             << mgpu::stringifyMatrixFragment(enc.getResolvedFragment())
+             << " fragment, but " << targetInfo.getArchName() << "'s "
+             << row->describe() << " holds the "
+             << mgpu::stringifyMatrixFragment(row->fragment) << " fragment";
     unsigned aRegs = m * k / warpSize, bRegs = k * n / warpSize,
              cRegs = m * n / warpSize;
 

@@ -59,8 +59,10 @@ FailureOr<unsigned> checkLayouts(ModuleOp module, const MUSAArchInfo &arch,
                                             row.fragment);
     return getNumElementsPerThread({m, n}, acc, emitError);
   }
-  auto acc = mgpu::WMMAEncodingAttr::get(ctx, arch.major, arch.minor, {1, 1},
-                                         {row.m, row.n, row.k});
+  auto acc = mgpu::WMMAEncodingAttr::get(
+      ctx, arch.major, arch.minor, {1, 1}, {row.m, row.n, row.k},
+      row.isFor(TargetKind::Device) ? mgpu::MatrixFragment::None
+                                    : row.fragment);
   for (unsigned opIdx : {0u, 1u}) {
     auto operand = mgpu::WMMAOperandEncodingAttr::get(ctx, opIdx, acc);
     SmallVector<int64_t> shape =
@@ -137,8 +139,8 @@ FailureOr<std::string> issue(ModuleOp module, const TargetInfo &target,
   LLVM::ReturnOp::create(b, loc, ValueRange());
   if (failed(issued))
     return failure();
-  // Calls by callee name; inline assembly (the proxy's wgmma) by its first
-  // instruction's opcode.
+  // Calls by callee name; inline assembly (the proxy's wgmma and mma.sync)
+  // by its matrix instruction's opcode.
   std::string callees;
   func.walk([&](Operation *op) {
     std::string name;
@@ -147,6 +149,8 @@ FailureOr<std::string> issue(ModuleOp module, const TargetInfo &target,
     else if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {
       StringRef text = asmOp.getAsmString();
       size_t at = text.find("wgmma.");
+      if (at == StringRef::npos)
+        at = text.find("mma.sync.");
       if (at == StringRef::npos)
         return;
       name = text.drop_front(at).take_until([](char ch) { return ch == ' '; }).str();

@@ -568,6 +568,70 @@ def test_wmma_mp31_operands(op_idx: int, wpc: List[int], shape_mn: List[int]) ->
     check_distributed(layout, shape, 32, math.prod(wpc), regs, model)
 
 
+def mma_sync_text(wpc: List[int], k: int) -> str:
+    return (f"#musagpu.wmma<{{versionMajor = 3, versionMinor = 1, warpsPerCTA = {wpc}, "
+            f"instrShape = [16, 16, {k}], fragment = mma_sync_warp}}>")
+
+
+@pytest.mark.parametrize("wpc,shape", [([1, 1], [16, 16]), ([2, 1], [64, 32]), ([2, 2], [32, 64])])
+def test_wmma_mma_sync_accumulator(wpc: List[int], shape: List[int]) -> None:
+    # The GPU proxy's WMMA rows: an m16n16 instruction is two mma.sync.m16n8k16, whose accumulator the
+    # PTX ISA states for lane l = 4g + t as c0, c1 at (g, 2t + {0, 1}) and c2, c3 at (g + 8, ...); the
+    # second piece (columns + 8) takes registers 4-7.
+    def atom(r: int, l: int) -> Tuple[int, int]:
+        g, t = l // 4, l % 4
+        return g + 8 * bit(r, 1), 8 * bit(r, 2) + 2 * t + bit(r, 0)
+    warp_tile = lambda w: (16 * (w // wpc[1]), 16 * (w % wpc[1]))
+    model = mma_model(atom, 8, (16, 16), warp_tile, (16 * wpc[0], 16 * wpc[1]), shape, [1, 0])
+    layout = layout_to_linear(mma_sync_text(wpc, 16), shape)
+    regs = 8 * (shape[0] // (16 * wpc[0])) * (shape[1] // (16 * wpc[1]))
+    check_distributed(layout, shape, 32, math.prod(wpc), regs, model)
+
+
+@pytest.mark.parametrize("op_idx", [0, 1])
+@pytest.mark.parametrize("k", [16, 32])
+@pytest.mark.parametrize("wpc", [[1, 1], [2, 1], [1, 2]])
+def test_wmma_mma_sync_operands(op_idx: int, k: int, wpc: List[int]) -> None:
+    # PTX ISA, mma.m16n8k16 with 16-bit operands, lane l = 4g + t: A a0, a1 at (row g, k 2t + {0, 1}),
+    # a2, a3 row g + 8, a4, a5 k + 8, a6, a7 row g + 8 and k + 8; B b0, b1 at (k 2t + {0, 1}, col g),
+    # b2, b3 k + 8. The pieces follow in registers: A's next 16 K; B's next 16 K, then its next 8 columns.
+    def atom(r: int, l: int) -> Tuple[int, int]:
+        g, t = l // 4, l % 4
+        if op_idx == 0:
+            return g + 8 * bit(r, 1), 2 * t + bit(r, 0) + 8 * bit(r, 2) + 16 * (r >> 3)
+        k_steps = k // 16
+        kk = 2 * t + bit(r, 0) + 8 * bit(r, 1) + 16 * ((r >> 2) % k_steps)
+        return kk, g + 8 * ((r >> 2) // k_steps)
+    shape = [32, 2 * k] if op_idx == 0 else [2 * k, 32]
+    if op_idx == 0:
+        warp_tile = lambda w: (16 * (w // wpc[1]), 0)
+        cta = (16 * wpc[0], k)
+        rep_order = [1, 0]
+    else:
+        warp_tile = lambda w: (0, 16 * (w % wpc[1]))
+        cta = (k, 16 * wpc[1])
+        rep_order = [0, 1]
+    atom_regs = 16 * k // 32
+    model = mma_model(atom, atom_regs, (0, 0), warp_tile, cta, shape, rep_order)
+    parent = mma_sync_text(wpc, k)
+    layout = layout_to_linear(f"#musagpu.wmma_operand<{{opIdx = {op_idx}, parent = {parent}}}>", shape)
+    regs = atom_regs * (shape[0] // cta[0]) * (shape[1] // cta[1])
+    check_distributed(layout, shape, 32, math.prod(wpc), regs, model)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("versionMajor = 3, versionMinor = 1, warpsPerCTA = [1, 1], instrShape = [16, 8, 16], "
+     "fragment = mma_sync_warp", "needs one of the GPU proxy's WMMA shapes"),
+    ("versionMajor = 2, versionMinor = 2, warpsPerCTA = [1, 1], instrShape = [32, 32, 16], "
+     "fragment = mma_sync_warp", "needs one of the GPU proxy's WMMA shapes"),
+    ("versionMajor = 3, versionMinor = 1, warpsPerCTA = [1, 1], instrShape = [16, 16, 16], "
+     "fragment = ph1_wmma", "fragment must be left out"),
+])
+def test_wmma_fragment_is_checked(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        layout_to_linear(f"#musagpu.wmma<{{{text}}}>", [16, 16])
+
+
 @pytest.mark.parametrize("instr,wpc,shape", [([64, 64, 16], [4, 1], [64, 64]),
                                              ([64, 128, 16], [8, 1], [128, 128]),
                                              ([128, 64, 16], [4, 2], [128, 256]),

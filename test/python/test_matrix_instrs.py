@@ -48,10 +48,11 @@ def test_every_row_is_unique() -> None:
 
 
 def test_rows_of_one_shape_share_a_fragment() -> None:
-    """lookupFragment finds a WMMA fragment by (threads, m, n, k): no two rows may disagree."""
+    """lookupFragment finds the device's WMMA fragment by (threads, m, n, k): no two device rows may
+    disagree (the proxy's rows name theirs in the encoding)."""
     seen: Dict[Tuple[int, int, int, int], str] = {}
     for r in ROWS:
-        if r["unit"] != "wmma" or r["fragment"] == "none":
+        if r["unit"] != "wmma" or r["fragment"] == "none" or "musa" not in r["targets"].split(","):
             continue
         key = (r["fragment_threads"], r["m"], r["n"], r["k"])
         assert seen.setdefault(key, r["fragment"]) == r["fragment"], row_id(r)
@@ -73,14 +74,29 @@ def test_proxy_rows_are_the_wgmma_subset_of_mp31() -> None:
     wgmma's fragment, so that the selection picks the same instruction on both where it can. wgmma reads
     tf32 and 8-bit operands K-major only (no imm-trans-a/b for them, PTX ISA), f16/bf16 in both majors."""
     device = {(r["a"], r["m"], r["n"], r["k"]) for r in DEVICE_LOWERED if r["unit"] == "sqmma"}
-    proxy = {(r["a"], r["m"], r["n"], r["k"]) for r in PROXY_LOWERED}
+    proxy_sqmma = [r for r in PROXY_LOWERED if r["unit"] == "sqmma"]
+    proxy = {(r["a"], r["m"], r["n"], r["k"]) for r in proxy_sqmma}
     expected = {key for key in device if key[1] % 64 == 0}
     assert proxy == expected
-    for r in PROXY_LOWERED:
+    for r in proxy_sqmma:
         assert r["unit"] == "sqmma" and r["fragment"] == "wgmma_warpgroup" and r["operands_in_shared_memory"]
         assert r["max_contiguous_bytes"] == 256 and not r["emulator_atom"], row_id(r)
         assert r["operands_k_major_only"] == (r["a"] not in ("f16", "bf16")), row_id(r)
     assert not any(r["operands_k_major_only"] for r in DEVICE_LOWERED)
+
+
+def test_proxy_wmma_rows_are_mp31s_16bit_ones() -> None:
+    """The proxy runs mp_31's lowered WMMA rows of 16-bit operands (m16n16k16, m16n16k32) as mma.sync.m16n8k16
+    (PTX ISA: 16 x 8 x 16 per instruction, f16/bf16 operands, f32 accumulators), in its own fragment, so that
+    the selection picks the same atom on both."""
+    device = {(r["a"], r["m"], r["n"], r["k"]) for r in DEVICE_LOWERED
+              if r["unit"] == "wmma" and r["arch_major"] == 3}
+    proxy_wmma = [r for r in PROXY_LOWERED if r["unit"] == "wmma"]
+    assert {(r["a"], r["m"], r["n"], r["k"]) for r in proxy_wmma} == \
+        {key for key in device if key[0] in ("f16", "bf16")}
+    for r in proxy_wmma:
+        assert r["fragment"] == "mma_sync_warp" and r["fragment_threads"] == 32, row_id(r)
+        assert r["arch_major"] == 3 and not r["operands_in_shared_memory"] and not r["emulator_atom"], row_id(r)
 
 
 def test_not_lowered_rows_say_why() -> None:
@@ -149,7 +165,13 @@ def test_lowered_row_has_layout_and_targets(row: Dict[str, Any], remarks: Set[st
     if "emulator" in targets:
         runtime = "__musa_emu_sqmma" if row["unit"] == "sqmma" else "__musa_emu_wmma"
         assert head + f"emulator calls {runtime}" in remarks
-    if "proxy" in targets:
+    if "proxy" in targets and row["unit"] == "wmma":
+        # PTX ISA: mma.sync.aligned.m16n8k16 per 8 columns and 16 K, f32 accumulators.
+        count = row["n"] // 8 * row["k"] // 16
+        t = row["a"]
+        mma = " ".join([f"mma.sync.aligned.m16n8k16.row.col.f32.{t}.{t}.f32"] * count)
+        assert head + f"proxy calls {mma}" in remarks
+    elif "proxy" in targets:
         # PTX ISA: wgmma.mma_async m64nNkK' (K' 16 for f16/bf16, 8 for tf32, 32 for 8-bit types), one per
         # 64 rows and K' of K, between one fence and one commit_group (the operands' writers fence their
         # generic-proxy writes, not the instruction).

@@ -151,6 +151,24 @@ def test_matrix_passes_make_mp31s_choices(name: str) -> None:
     assert _without_matrix_encodings(proxy) == _without_matrix_encodings(mp31)
 
 
+def test_two_warp_matmul_makes_mp31s_wmma_choice_and_runs_on_mma_sync() -> None:
+    """A two-warp dot is PH1's 32-lane WMMA on mp_31; the proxy picks the same atom (m16n16k32), warps and
+    ring, in the fragment of its own rows, and runs each instruction as 2 x 2 mma.sync.m16n8k16 (PTX ISA),
+    not as FMA."""
+    from triton_musa.backend.compiler import compile_to_ttgir
+    c = case("matmul_fp16_w2")
+    ttgir = compile_to_ttgir(c.source(), MP31, c.options())["ttgir"]
+    mp31 = _after_matrix_passes(ttgir, "musa", c.num_stages)
+    proxy = _after_matrix_passes(ttgir, "proxy", c.num_stages)
+    assert "musagpu.wmma " in mp31 and "instrShape = [16, 16, 32]}" in mp31 and "fragment" not in mp31
+    assert "instrShape = [16, 16, 32], fragment = mma_sync_warp}" in proxy
+    assert proxy.replace(", fragment = mma_sync_warp", "") == mp31
+    ptx = compile_case(c).asm["ptx"]
+    # 64 x 32 x 32 over two warps: 4 atoms per warp and K step, 4 mma.sync each.
+    assert len(re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", ptx)) == 16
+    assert "fma.rn.f32" not in ptx
+
+
 @pytest.mark.parametrize("name", ["matmul_fp16", "matmul_bf16"])
 def test_matrix_unit_case_runs_on_wgmma(name: str) -> None:
     """The dot of a matrix-unit case is wgmma in the PTX: m64n128k16, two per 128 rows and four per K = 64

@@ -247,13 +247,33 @@ LogicalResult
 WMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          unsigned versionMajor, unsigned versionMinor,
                          ArrayRef<unsigned> warpsPerCTA,
-                         ArrayRef<unsigned> instrShape) {
+                         ArrayRef<unsigned> instrShape,
+                         MatrixFragment fragment) {
   if (versionMajor != 2 && versionMajor != 3)
     return emitError() << "#musagpu.wmma versionMajor must be 2 (mp_2x) or 3 "
                           "(mp_31), got "
                        << versionMajor;
   if (failed(verifyMmaParams(emitError, "wmma", warpsPerCTA, instrShape)))
     return failure();
+  if (fragment == MatrixFragment::MmaSyncWarp) {
+    // Only the proxy's rows hold values this way.
+    bool proxyRow = llvm::any_of(getMatrixInstrs(), [&](const MatrixInstr &r) {
+      return r.fragment == fragment && r.archMajor == versionMajor &&
+             r.m == instrShape[0] && r.n == instrShape[1] &&
+             r.k == instrShape[2];
+    });
+    if (!proxyRow)
+      return emitError() << "#musagpu.wmma with the mma_sync_warp fragment "
+                            "needs one of the GPU proxy's WMMA shapes of "
+                            "capability 3 (16x16x16, 16x16x32), got "
+                         << instrShape[0] << "x" << instrShape[1] << "x"
+                         << instrShape[2] << " on capability " << versionMajor;
+    return success();
+  }
+  if (fragment != MatrixFragment::None)
+    return emitError() << "#musagpu.wmma fragment must be left out (the "
+                          "device's) or mma_sync_warp, got "
+                       << stringifyMatrixFragment(fragment);
   bool legalForSomeType = llvm::any_of(
       ArrayRef<MmaElementKind>{MmaElementKind::F16, MmaElementKind::TF32,
                                MmaElementKind::S8},
@@ -278,6 +298,13 @@ WMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 unsigned WMMAEncodingAttr::getRank() const { return getWarpsPerCTA().size(); }
+
+MatrixFragment WMMAEncodingAttr::getResolvedFragment() const {
+  if (getFragment() != MatrixFragment::None)
+    return getFragment();
+  return lookupFragment(MatrixUnitKind::WMMA, getThreadsPerWarp(), getInstrM(),
+                        getInstrN(), getInstrK());
+}
 
 LogicalResult WMMAEncodingAttr::verifyForModule(
     unsigned numWarps, unsigned threadsPerWarp, unsigned,

@@ -32,6 +32,16 @@ def MUSAGPU_MatrixFragmentParameter
   let defaultValue = "::mlir::musagpu::MatrixFragment::SQMMASquad";
 }
 
+// The fragment of a WMMA accumulator: `none` (the default, left out when
+// printed) is the device's fragment of instrShape (qy2_wmma, ph1_wmma);
+// `mma_sync_warp` names the GPU proxy's.
+def MUSAGPU_WMMAFragmentParameter
+    : AttrParameter<"::mlir::musagpu::MatrixFragment", "matrix fragment"> {
+  let parser = [{ ::mlir::musagpu::parseMatrixFragment($_parser) }];
+  let printer = [{ $_printer << ::mlir::musagpu::stringifyMatrixFragment($_self) }];
+  let defaultValue = "::mlir::musagpu::MatrixFragment::None";
+}
+
 class MUSAGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<MUSAGPU_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
@@ -97,7 +107,8 @@ def MUSAGPU_SQMMAEncodingAttr
 }
 
 def MUSAGPU_WMMAEncodingAttr
-    : MUSAGPU_MmaAccumulatorAttr<"WMMAEncoding", "wmma"> {
+    : MUSAGPU_MmaAccumulatorAttr<"WMMAEncoding", "wmma",
+          (ins MUSAGPU_WMMAFragmentParameter:$fragment)> {
   let summary = "accumulator layout of WMMA (warp MMA, mp_22 and mp_31)";
   let description = [{
     Distributes an accumulator tensor over warps the way one warp holds the
@@ -112,12 +123,21 @@ def MUSAGPU_WMMAEncodingAttr
     #acc = #musagpu.wmma<{versionMajor = 2, versionMinor = 2,
                           warpsPerCTA = [2, 2], instrShape = [32, 32, 16]}>
     ```
+
+    `fragment` names which lane holds which element in which register. Left
+    out (`none`), it is the device's fragment of `instrShape` in the
+    catalogue (dialects/MUSAGPU/IR/MatrixInstrs.h); `mma_sync_warp` is the
+    GPU proxy's, whose WMMA rows (mp_31's m16n16k16 and m16n16k32) run as
+    NVIDIA `mma.sync.m16n8k16` and hold their values as it does.
   }];
   let extraClassDeclaration = extraMMADecl # [{
     /// Threads per warp for this version: 128 on mp_2x, 32 on mp_31.
     unsigned getThreadsPerWarp() const {
       return getVersionMajor() == 2 ? 128 : 32;
     }
+    /// The fragment the layout follows: `fragment`, or where that is left
+    /// out the device's fragment of instrShape (None if it has none).
+    ::mlir::musagpu::MatrixFragment getResolvedFragment() const;
   }];
 }
 

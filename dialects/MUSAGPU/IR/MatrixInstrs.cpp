@@ -78,6 +78,8 @@ StringRef mlir::musagpu::stringifyMatrixFragment(MatrixFragment fragment) {
     return "sqmma_squad";
   case MatrixFragment::WGMMAWarpgroup:
     return "wgmma_warpgroup";
+  case MatrixFragment::MmaSyncWarp:
+    return "mma_sync_warp";
   }
   llvm_unreachable("unknown MatrixFragment");
 }
@@ -86,7 +88,8 @@ std::optional<MatrixFragment>
 mlir::musagpu::symbolizeMatrixFragment(StringRef name) {
   for (MatrixFragment fragment :
        {MatrixFragment::None, MatrixFragment::QY2WMMA, MatrixFragment::PH1WMMA,
-        MatrixFragment::SQMMASquad, MatrixFragment::WGMMAWarpgroup})
+        MatrixFragment::SQMMASquad, MatrixFragment::WGMMAWarpgroup,
+        MatrixFragment::MmaSyncWarp})
     if (stringifyMatrixFragment(fragment) == name)
       return fragment;
   return std::nullopt;
@@ -101,6 +104,7 @@ unsigned mlir::musagpu::getFragmentThreads(MatrixFragment fragment) {
   case MatrixFragment::WGMMAWarpgroup:
     return 128;
   case MatrixFragment::PH1WMMA:
+  case MatrixFragment::MmaSyncWarp:
     return 32;
   }
   llvm_unreachable("unknown MatrixFragment");
@@ -222,6 +226,12 @@ const Group kGroups[] = {
      {Kind::S8, Kind::E4M3, Kind::E5M2},
      {{8, 16, 16}, {16, 8, 16}, {16, 16, 16}, {16, 16, 32}, {16, 16, 64}}, {},
      kNoPH1Int8, MatrixFragment::PH1WMMA},
+    // The GPU proxy's PH1 WMMA (run as mma.sync.m16n8k16,
+    // target/ProxyTargetInfo.cpp): the f16/bf16 shapes mp_31 lowers, so that
+    // the selection picks the same atom on both.
+    {MatrixUnitKind::WMMA, 3, targetBit(TargetKind::Proxy),
+     {Kind::F16, Kind::BF16}, {{16, 16, 16}, {16, 16, 32}}, {}, "",
+     MatrixFragment::MmaSyncWarp},
 };
 
 std::vector<MatrixInstr> expand() {
@@ -305,8 +315,8 @@ MatrixFragment mlir::musagpu::lookupFragment(MatrixUnitKind unit,
                                              unsigned threads, unsigned m,
                                              unsigned n, unsigned k) {
   for (const MatrixInstr &row : getMatrixInstrs())
-    if (row.unit == unit && row.m == m && row.n == n && row.k == k &&
-        row.fragment != MatrixFragment::None &&
+    if (row.unit == unit && row.isFor(TargetKind::Device) && row.m == m &&
+        row.n == n && row.k == k && row.fragment != MatrixFragment::None &&
         getFragmentThreads(row.fragment) == threads)
       return row.fragment;
   return MatrixFragment::None;

@@ -52,7 +52,8 @@ enum class MatrixUnitKind : uint8_t {
   WMMA,
   /// The GPU proxy's NVIDIA warp-group MMA (no rows yet).
   WGMMA,
-  /// The GPU proxy's NVIDIA `mma.sync` (no rows yet).
+  /// The GPU proxy's NVIDIA `mma.sync` (no rows: the proxy's WMMA rows are
+  /// unit WMMA with the mma_sync_warp fragment).
   MmaSync,
 };
 llvm::StringRef stringifyMatrixUnitKind(MatrixUnitKind unit);
@@ -74,6 +75,11 @@ enum class MatrixFragment : uint8_t {
   /// four-warp warpgroup as wgmma holds it (layouts/HopperFragments.h),
   /// operands in shared memory in Hopper's 32/64/128-byte swizzles.
   WGMMAWarpgroup,
+  /// The GPU proxy's PH1 WMMA rows, run as NVIDIA mma.sync.m16n8k16 (one
+  /// per 8 columns and 16 K): a warp holds each m16n8k16 piece as mma.sync
+  /// does (PTX ISA, "Matrix Fragments for mma.m16n8k16"); the pieces of one
+  /// instruction follow each other in registers (layouts/LayoutConversion.cpp).
+  MmaSyncWarp,
 };
 llvm::StringRef stringifyMatrixFragment(MatrixFragment fragment);
 /// The fragment `name` spells (stringifyMatrixFragment's inverse), if any.
@@ -145,10 +151,11 @@ llvm::SmallVector<const MatrixInstr *>
 getMatrixInstrs(MatrixUnitKind unit, unsigned archMajor, TargetKind target,
                 MmaElementKind kind, bool loweredOnly = false);
 
-/// The fragment of the `unit` instructions m x n x k on `threads`-thread
-/// warps (the WMMA encodings and the emulator ABI name an instruction so),
-/// or None when no row has one. Rows of one shape share their fragment
-/// across element kinds of one width (checked by --test-musa-matrix-instrs).
+/// The device's fragment of the `unit` instructions m x n x k on
+/// `threads`-thread warps (the WMMA encodings and the emulator ABI name an
+/// instruction so), or None when no device row has one. Device rows of one
+/// shape share their fragment across element kinds of one width (checked by
+/// test_matrix_instrs.py); the proxy's rows name theirs in the encoding.
 MatrixFragment lookupFragment(MatrixUnitKind unit, unsigned threads,
                               unsigned m, unsigned n, unsigned k);
 
