@@ -51,6 +51,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/FragmentReads.h"
 
 #include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
@@ -442,6 +443,26 @@ Value convertLayout(OpBuilder &b, Location loc, RankedTensorType type,
 
 /// `value` converted to `encoding` (looking through a convert_layout that
 /// produced it, so that chains collapse).
+/// Gives the buffer `load` reads a layout whose fragment reads spread over
+/// the banks (FragmentReads.h), where it is an immutable `ttg.local_alloc`
+/// of a tensor (Triton's promoted dot operand), read only by local_loads,
+/// in a plain swizzled layout; the pipeline then rings it in that layout.
+void relayoutForFragmentReads(ttg::LocalLoadOp load) {
+  auto alloc = load.getSrc().getDefiningOp<ttg::LocalAllocOp>();
+  if (!alloc || !alloc.getSrc() || alloc.getType().getMutableMemory() ||
+      !isa<ttg::SwizzledSharedEncodingAttr>(alloc.getType().getEncoding()) ||
+      !llvm::all_of(alloc->getUsers(), llvm::IsaPred<ttg::LocalLoadOp>))
+    return;
+  ttg::MemDescType type = alloc.getType();
+  auto order = cast<ttg::SwizzledSharedEncodingAttr>(type.getEncoding()).getOrder();
+  Attribute encoding = getFragmentReadEncoding(
+      alloc.getContext(), type.getShape(), type.getElementTypeBitWidth(),
+      order);
+  alloc.getResult().setType(ttg::MemDescType::get(
+      type.getShape(), type.getElementType(), encoding, type.getMemorySpace(),
+      /*mutableMemory=*/false));
+}
+
 Value convertTo(OpBuilder &b, Location loc, Value value, Attribute encoding) {
   if (auto cvt = value.getDefiningOp<ttg::ConvertLayoutOp>())
     value = cvt.getSrc();
@@ -455,6 +476,8 @@ Value convertTo(OpBuilder &b, Location loc, Value value, Attribute encoding) {
   if (auto load = value.getDefiningOp<ttg::LocalLoadOp>();
       load && load->hasOneUse()) {
     load.getResult().setType(newType);
+    if (isa<mgpu::WMMAOperandEncodingAttr>(encoding))
+      relayoutForFragmentReads(load);
     return load.getResult();
   }
   return convertLayout(b, loc, newType, value);

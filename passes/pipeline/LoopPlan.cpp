@@ -21,8 +21,9 @@
 //     --musa-accelerate-matmul made for SQMMA, or Triton's promoted dot
 //     operands; for a TME ring, only buffers in a TME layout), and a ring
 //     of that layout keeps every slot on a swizzle period; else through
-//     `ttg.local_load` from a ring in the load's register order without
-//     swizzle (async copies) or in the target's TME layout (TME tiles).
+//     `ttg.local_load` from a ring in the load's register order (async
+//     copies: swizzled across the banks where a WMMA fragment reads it,
+//     else without swizzle) or in the target's TME layout (TME tiles).
 //  4. The ring depth: num_stages slots, made shallower (down to 2) while
 //     the rings of the loop exceed the shared memory left for them.
 //  5. The matrix unit in flight: where an SQMMA reads a ring in place and
@@ -38,6 +39,7 @@
 #include "passes/pipeline/LoopPlan.h"
 
 #include "dialects/MUSAGPU/IR/Dialect.h"
+#include "passes/FragmentReads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -130,6 +132,16 @@ SmallVector<unsigned> registerOrder(RankedTensorType type) {
   return order;
 }
 
+/// Whether `ringed`'s tile is only converted into a WMMA register fragment,
+/// which the ring's `ttg.local_load` then reads directly.
+bool readIntoWMMAFragment(const RingedLoad &ringed) {
+  Operation *load = ringed.load;
+  auto cvt = load->hasOneUse()
+                 ? dyn_cast<ttg::ConvertLayoutOp>(*load->user_begin())
+                 : ttg::ConvertLayoutOp();
+  return cvt && isa<mgpu::WMMAOperandEncodingAttr>(cvt.getType().getEncoding());
+}
+
 /// Whether every SQMMA that reads `alloc` is waited for in its own block:
 /// the copies of a later iteration may then refill the slot it reads.
 bool sqmmasDoneInIteration(ttg::LocalAllocOp alloc) {
@@ -198,6 +210,11 @@ void chooseSlot(RingedLoad &ringed, TargetKind target) {
         ctx, type.getShape(), type.getElementTypeBitWidth(), target);
     encoding = tmeEncoding;
     ringed.alignment = alignment;
+  } else if (readIntoWMMAFragment(ringed)) {
+    encoding = getFragmentReadEncoding(ctx, type.getShape(),
+                                       type.getElementTypeBitWidth(),
+                                       registerOrder(type));
+    ringed.alignment = 16;
   } else {
     encoding = ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1,
                                                     registerOrder(type));

@@ -91,3 +91,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : tensor<4x16x32xf32, #blocked3>
   }
 }
+
+// -----
+
+// Operands Triton promoted to shared memory (an immutable local_alloc read
+// by a local_load) are read straight into the WMMA fragments, and their
+// buffers take the layout that spreads fragment reads over the banks: whole
+// 16-byte chunks XORed with a phase per 8 / min(8, chunks per row) rows
+// (64-byte rows of A: 2 rows a phase, 4 phases; 128-byte rows of B: 1, 8).
+// CHECK-DAG: #[[SA:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// CHECK-DAG: #[[SB:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-LABEL: @promoted_operands
+// CHECK: %[[SA_BUF:.*]] = ttg.local_alloc %arg0 : (tensor<64x32xf16, #{{.*}}>) -> !ttg.memdesc<64x32xf16, #[[SA]], #smem>
+// CHECK: %[[SB_BUF:.*]] = ttg.local_alloc %arg1 : (tensor<32x64xf16, #{{.*}}>) -> !ttg.memdesc<32x64xf16, #[[SB]], #smem>
+// CHECK: %[[A:.*]] = ttg.local_load %[[SA_BUF]] : !ttg.memdesc<64x32xf16, #[[SA]], #smem> -> tensor<64x32xf16, #[[A2:.*]]>
+// CHECK: %[[B:.*]] = ttg.local_load %[[SB_BUF]] : !ttg.memdesc<32x64xf16, #[[SB]], #smem> -> tensor<32x64xf16, #[[B2:.*]]>
+// CHECK: musagpu.wmma %[[A]], %[[B]], %{{.*}} : tensor<64x32xf16, #[[A2]]>, tensor<32x64xf16, #[[B2]]>
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @promoted_operands(%ta: tensor<64x32xf16, #blocked>, %tb: tensor<32x64xf16, #blocked>, %c: tensor<64x64xf32, #blocked1>) -> tensor<64x64xf32, #blocked1> {
+    %sa = ttg.local_alloc %ta : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+    %sb = ttg.local_alloc %tb : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
+    %a = ttg.local_load %sa : !ttg.memdesc<64x32xf16, #shared, #smem> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>
+    %b = ttg.local_load %sb : !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>>
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>> -> tensor<64x64xf32, #blocked1>
+    tt.return %d : tensor<64x64xf32, #blocked1>
+  }
+}

@@ -367,3 +367,44 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A loop whose tiles are read into PH1 WMMA fragments (two warps): the rings
+// take the layout that spreads fragment reads over the banks (16-byte chunks
+// XORed per row group: 64-byte rows of A, 2 rows a phase and 4 phases;
+// 128-byte rows of B, 1 and 8), and the slots are read straight into the
+// fragments.
+// REMARK: remark: loop pipelined: 2 loads as async copies (0 read in place), rings of 3 slots
+// CHECK-DAG: #[[WA:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// CHECK-DAG: #[[WB:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-LABEL: @wmma_k_loop
+// CHECK: ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<3x64x32xf16, #[[WA]], #smem, mutable>
+// CHECK: ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<3x32x64xf16, #[[WB]], #smem, mutable>
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = ttg.local_load %{{.*}} : !ttg.memdesc<64x32xf16, #[[WA]], #smem, mutable> -> tensor<64x32xf16, #[[OA:.*]]>
+// CHECK: %[[B:.*]] = ttg.local_load %{{.*}} : !ttg.memdesc<32x64xf16, #[[WB]], #smem, mutable> -> tensor<32x64xf16, #[[OB:.*]]>
+// CHECK: musagpu.wmma %[[A]], %[[B]], %{{.*}} : tensor<64x32xf16, #[[OA]]>, tensor<32x64xf16, #[[OB]]>
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
+#wmma = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 32]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wmma_k_loop(%a: tensor<64x32x!tt.ptr<f16>, #blocked>, %b: tensor<32x64x!tt.ptr<f16>, #blocked>, %n: i32) -> tensor<64x64xf32, #wmma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step_a = arith.constant dense<32> : tensor<64x32xi32, #blocked>
+    %step_b = arith.constant dense<2048> : tensor<32x64xi32, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wmma>
+    %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #wmma>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #blocked>
+      %xo = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #musagpu.wmma_operand<{opIdx = 0, parent = #wmma}>>
+      %yo = ttg.convert_layout %y : tensor<32x64xf16, #blocked> -> tensor<32x64xf16, #musagpu.wmma_operand<{opIdx = 1, parent = #wmma}>>
+      %d = musagpu.wmma %xo, %yo, %acc : tensor<64x32xf16, #musagpu.wmma_operand<{opIdx = 0, parent = #wmma}>>, tensor<32x64xf16, #musagpu.wmma_operand<{opIdx = 1, parent = #wmma}>> -> tensor<64x64xf32, #wmma>
+      %na = tt.addptr %pa, %step_a : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %nb = tt.addptr %pb, %step_b : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      scf.yield %d, %na, %nb : tensor<64x64xf32, #wmma>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %r#0 : tensor<64x64xf32, #wmma>
+  }
+}
