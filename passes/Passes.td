@@ -100,8 +100,15 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        branch the result unwaited. By default only where the
        slot costs no block per SM (the arch's shared memory over what the
        loop holds: a 128x256 tile on 8 warps holds one block with three
-       slots and with four); `overlap-matrix-unit` takes it wherever it
-       fits. Everywhere, on the GPU proxy (H100, one run, alternating
+       slots and with four; a flattened persistent loop runs one block per
+       SM whatever it holds: on the proxy this took tutorial 09's TMA
+       kernel at 2 stages from 1.24x to 1.60x of Triton); where it would
+       cost a block, an SQMMA with short K steps (at most 64 bytes of K
+       per row) stays in flight within the num_stages slots, its copies
+       issued num_stages - 2 iterations ahead (num_stages >= 3; tutorial
+       03's 128x128x32 at 4 stages 0.85x -> 0.90x; K steps of 64 lost up
+       to 10%, so they keep the lookahead); `overlap-matrix-unit` takes
+       the extra slot wherever it fits. Everywhere, on the GPU proxy (H100, one run, alternating
        rounds) it took matmul_fp16 4096^3 from 0.93x to 0.71x of Triton,
        fp8 from 0.94x to 0.75x, addmm from 0.89x to 0.70x: the extra slot
        (98304 -> 131072 B for 128x128x64) halves the blocks an SM holds,

@@ -80,12 +80,13 @@ struct LoopPlan {
   /// Iterations a copy is issued ahead of its reader (num_stages - 1).
   unsigned lookahead = 0;
   /// Slots per ring: lookahead + 1, and one more where the matrix unit
-  /// stays in flight.
+  /// stays in flight (the extra slot, or one iteration less of lookahead).
   unsigned slots = 0;
   /// The loop's SQMMAs stay in flight into the next iteration: each waits
   /// for the previous one just before it is issued, so an SQMMA overlaps
   /// the next iteration's wait and copies, which then must not refill the
-  /// slot it reads (one more slot per ring).
+  /// slot it reads (one more slot per ring, or the copies issued one
+  /// iteration less ahead).
   SmallVector<CarriedSQMMA> inFlight;
   /// The loop waits for its copies in every `waitEvery`-th iteration: a MUSA
   /// wait completes every copy the thread started, so one wait covers the

@@ -444,6 +444,18 @@ def test_sqmma_pipelined_128x128x64(dtype: torch.dtype, num_stages: int) -> None
     check(d, ref, dtype)
 
 
+@pytest.mark.parametrize("num_stages", [3, 4])
+def test_sqmma_in_flight_within_stages(num_stages: int) -> None:
+    """Short K steps (32 f16) where one more ring slot would cost a block per SM: the sqmma stays in flight
+    within num_stages slots, the copies issued num_stages - 2 iterations ahead (--musa-pipeline-loops)."""
+    d, ref, kernel = run_sqmma(torch.float16, 128, 128, 320, 64, 64, 32, 4, num_stages=num_stages, seed=11)
+    remark = pipelined(kernel.asm["ttgir"], num_stages)
+    ahead = num_stages - 2
+    assert f"rings of {num_stages} slots, copies issued {ahead} iteration" in remark, remark
+    assert "the matrix unit in flight" in remark, remark
+    check(d, ref, torch.float16)
+
+
 @pytest.mark.parametrize("trans_a,trans_b", [(True, False), (False, True), (True, True)])
 @pytest.mark.parametrize("num_stages", [1, 3])
 def test_sqmma_transposed_operands(trans_a: bool, trans_b: bool, num_stages: int) -> None:

@@ -1,6 +1,7 @@
 // RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=true" --split-input-file 2>/dev/null | FileCheck %s
 // RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=true" --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file 2>/dev/null | FileCheck %s --check-prefix=SERIAL
+// RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL-REMARK
 
 // The tutorial's K loop: pointers advanced by the loop, a mask from the
 // induction variable, an FMA dot on register operands. Each load becomes a
@@ -181,6 +182,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK-NEXT: scf.yield %[[D]] : tensor<64x64xf32, #sqmma>
 // CHECK: scf.yield %[[E]]
 // CHECK: musagpu.sqmma_wait %[[R]]#0
+// A flattened persistent loop runs on a grid of one block per SM, so the
+// fourth slot costs no block even where it would cost one of a grid of
+// many blocks (three 16 KiB slots: four blocks of mp_31's 192 KiB, four
+// slots three): in flight without overlap-matrix-unit too.
+// SERIAL-LABEL: @tile_end_in_flight
+// SERIAL: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x64x64xf16
+// SERIAL: %[[READY:.*]] = musagpu.sqmma_wait
+// SERIAL-NEXT: musagpu.sqmma %{{.*}}, %{{.*}}, %[[READY]]
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #tme = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
@@ -406,5 +415,49 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
       scf.yield %d, %na, %nb : tensor<64x64xf32, #wmma>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked>
     }
     tt.return %r#0 : tensor<64x64xf32, #wmma>
+  }
+}
+
+// -----
+
+// Short K steps (32 f16 = 64 bytes per row) where a fourth slot would cost a
+// block per SM (three 8 KiB slots: eight blocks, four slots six): the
+// sqmma stays in flight within the three slots, the copies issued one
+// iteration ahead instead of two, so they never refill the slot the sqmma
+// in flight reads.
+// SERIAL-REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 3 slots, copies issued 1 iteration ahead, a wait every 1 iteration, the matrix unit in flight into the next iteration
+// SERIAL-LABEL: @short_k_in_flight
+// SERIAL: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<3x64x32xf16
+// SERIAL: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<3x32x64xf16
+// SERIAL: %[[R:.*]]:3 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] =
+// SERIAL: %[[READY:.*]] = musagpu.sqmma_wait %[[ACC]]
+// SERIAL-NEXT: %[[D:.*]] = musagpu.sqmma %{{.*}}, %{{.*}}, %[[READY]]
+// SERIAL-NOT: musagpu.sqmma_wait
+// SERIAL: scf.yield %[[D]]
+// SERIAL: musagpu.sqmma_wait %[[R]]#0
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#tme = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @short_k_in_flight(%a: tensor<64x32x!tt.ptr<f16>, #blocked>, %b: tensor<32x64x!tt.ptr<f16>, #blocked>, %n: i32) -> tensor<64x64xf32, #sqmma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %sa = arith.constant dense<32> : tensor<64x32xi32, #blocked>
+    %sb = arith.constant dense<2048> : tensor<32x64xi32, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+    %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #sqmma>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xs = ttg.local_alloc %x {alignment = 4096 : i32} : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #tme, #smem>
+      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #blocked>
+      %ys = ttg.local_alloc %y {alignment = 4096 : i32} : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #tme, #smem>
+      %d = musagpu.sqmma %xs, %ys, %acc : !ttg.memdesc<64x32xf16, #tme, #smem>, !ttg.memdesc<32x64xf16, #tme, #smem> -> tensor<64x64xf32, #sqmma>
+      %w = musagpu.sqmma_wait %d : tensor<64x64xf32, #sqmma>
+      %na = tt.addptr %pa, %sa : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %nb = tt.addptr %pb, %sb : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      scf.yield %w, %na, %nb : tensor<64x64xf32, #sqmma>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %r#0 : tensor<64x64xf32, #sqmma>
   }
 }
