@@ -107,6 +107,9 @@ struct DotPath {
   /// The chosen SQMMA instruction (with warpsPerCTA), or none.
   std::optional<SQMMAChoice> sqmma;
   SmallVector<unsigned> warpsPerCTA;
+  /// WMMA only: the operands' element type is upcast to this one first
+  /// (fp8 on a unit that takes f16), or null.
+  Type upcastTo;
   std::string reason;
 };
 
@@ -310,6 +313,36 @@ DotPath selectWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
                    TargetKind target, mgpu::MmaElementKind kind,
                    unsigned numWarps);
 
+/// The operand kind a WMMA runs `kind` dots in on `arch`: `kind` where
+/// some of its rows are lowered; f16 for fp8 (e4m3 and e5m2 values are all
+/// exact in f16, and the products of f16 operands are exact in the f32
+/// accumulator, so an upcast dot is the fp8 dot) where f16 rows are; else
+/// none.
+std::optional<mgpu::MmaElementKind>
+chooseWMMAKind(const MUSAArchInfo &arch, TargetKind target,
+               mgpu::MmaElementKind kind) {
+  if (!loweredRows(mgpu::MatrixUnitKind::WMMA, arch, target, kind).empty())
+    return kind;
+  bool fp8 =
+      kind == mgpu::MmaElementKind::E4M3 || kind == mgpu::MmaElementKind::E5M2;
+  if (fp8 && !loweredRows(mgpu::MatrixUnitKind::WMMA, arch, target,
+                          mgpu::MmaElementKind::F16)
+                  .empty())
+    return mgpu::MmaElementKind::F16;
+  return std::nullopt;
+}
+
+/// selectWMMA on `wmmaKind` rows for a dot of `kind` operands, which are
+/// upcast first where the kinds differ.
+DotPath selectWMMAWithUpcast(triton::DotOp dot, const MUSAArchInfo &arch,
+                             TargetKind target, mgpu::MmaElementKind kind,
+                             mgpu::MmaElementKind wmmaKind, unsigned numWarps) {
+  DotPath path = selectWMMA(dot, arch, target, wmmaKind, numWarps);
+  if (path.wmma && wmmaKind != kind)
+    path.upcastTo = Float16Type::get(dot.getContext());
+  return path;
+}
+
 DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                       TargetKind target, unsigned numWarps, bool enableMMA,
                       bool enableSQMMA) {
@@ -338,16 +371,23 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                        : stayOnFMA("SQMMA disabled (MUSA_ENABLE_SQMMA=0)");
     // PH1's 32-lane WMMA takes the f16/bf16 dots that no SQMMA instruction
     // can (num_warps 1 or 2, shapes off the SQMMA tables), or all of them
-    // with SQMMA switched off.
-    if (path.sqmma ||
-        loweredRows(mgpu::MatrixUnitKind::WMMA, arch, target, *kind).empty())
+    // with SQMMA switched off; fp8 ones upcast to f16.
+    if (path.sqmma)
       return path;
-    DotPath wmma = selectWMMA(dot, arch, target, *kind, numWarps);
+    std::optional<mgpu::MmaElementKind> wmmaKind =
+        chooseWMMAKind(arch, target, *kind);
+    if (!wmmaKind)
+      return path;
+    DotPath wmma = selectWMMAWithUpcast(dot, arch, target, *kind, *wmmaKind,
+                                        numWarps);
     if (!wmma.wmma)
       wmma.reason = path.reason + "; " + wmma.reason;
     return wmma;
   }
-  return selectWMMA(dot, arch, target, *kind, numWarps);
+  std::optional<mgpu::MmaElementKind> wmmaKind =
+      chooseWMMAKind(arch, target, *kind);
+  return selectWMMAWithUpcast(dot, arch, target, *kind, wmmaKind.value_or(*kind),
+                              numWarps);
 }
 
 /// Why no `kind` WMMA instruction of `arch` is lowered, quoting the rows.
@@ -549,6 +589,17 @@ mgpu::WMMAOp rewriteToWMMA(triton::DotOp dot, const MUSAArchInfo &arch,
   Location loc = dot.getLoc();
   Value a = convertTo(b, loc, dot.getA(), opA);
   Value bb = convertTo(b, loc, dot.getB(), opB);
+  if (path.upcastTo) {
+    // In the fragment layout, after the operands' reads: exact (see
+    // chooseWMMAKind), so no rounding mode.
+    auto upcast = [&](Value v) -> Value {
+      auto type = cast<RankedTensorType>(v.getType());
+      return triton::FpToFpOp::create(b, loc, type.clone(path.upcastTo), v,
+                                      triton::RoundingModeAttr());
+    };
+    a = upcast(a);
+    bb = upcast(bb);
+  }
   Value c = convertTo(b, loc, dot.getC(), acc);
   Type accType = c.getType(); // widenAccumulator may erase c's splat
   Value wideC = widenAccumulator(b, loc, c);

@@ -79,6 +79,14 @@ std::string quoteRow(mgpu::MatrixUnitKind unit, unsigned versionMajor,
       .str();
 }
 
+/// The operand before --musa-accelerate-matmul's upcast (fp8 operands of
+/// a unit that takes f16), or `operand`.
+Value beforeUpcast(Value operand) {
+  if (auto upcast = operand.getDefiningOp<triton::FpToFpOp>())
+    return upcast.getSrc();
+  return operand;
+}
+
 Type elementType(Value operand) {
   return cast<ShapedType>(operand.getType()).getElementType();
 }
@@ -100,16 +108,18 @@ struct MUSADotPathReport
       if (auto wmma = dyn_cast<mgpu::WMMAOp>(op)) {
         auto enc = cast<mgpu::WMMAEncodingAttr>(
             cast<RankedTensorType>(wmma.getD().getType()).getEncoding());
-        op->emitRemark() << "dot "
-                         << describeDot(wmma.getA(), dotResult(wmma.getD()))
-                         << ": "
-                         << quoteRow(mgpu::MatrixUnitKind::WMMA,
-                                     enc.getVersionMajor(),
-                                     elementType(wmma.getA()),
-                                     enc.getInstrShape())
-                         << ", warpsPerCTA "
-                         << list(enc.getWarpsPerCTA())
-                         << widenedNote(wmma.getD());
+        Value a = beforeUpcast(wmma.getA());
+        InFlightDiagnostic remark = op->emitRemark();
+        remark << "dot " << describeDot(a, dotResult(wmma.getD())) << ": "
+               << quoteRow(mgpu::MatrixUnitKind::WMMA, enc.getVersionMajor(),
+                           elementType(wmma.getA()), enc.getInstrShape())
+               << ", warpsPerCTA " << list(enc.getWarpsPerCTA());
+        if (a != wmma.getA()) {
+          std::string upcast;
+          llvm::raw_string_ostream(upcast) << elementType(wmma.getA());
+          remark << ", operands upcast to " << upcast;
+        }
+        remark << widenedNote(wmma.getD());
       } else if (auto sqmma = dyn_cast<mgpu::SQMMAOp>(op)) {
         auto enc = cast<mgpu::SQMMAEncodingAttr>(
             cast<RankedTensorType>(sqmma.getD().getType()).getEncoding());

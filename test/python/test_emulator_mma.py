@@ -181,14 +181,18 @@ def ph1_wmma_atom(BK: int) -> str:
     return "m16n16k32" if BK % 32 == 0 else "m16n16k16"
 
 
+_FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+
+
 def expected_path(arch: str, dtype: torch.dtype, prec: Optional[str], BM: int, BN: int, BK: int,
                   num_warps: int) -> str:
     """The path the selection must take: mp_31's SQMMA where an instruction fits, else PH1's WMMA for f16/bf16
     on whole m16n16k16 (or k32) atoms; QY2's WMMA for f16/bf16 on whole m32n32k16 atoms (any num_warps: warps beyond
-    the atoms replicate); FMA otherwise (tf32/s8 atoms of QY2 unconfirmed)."""
+    the atoms replicate); fp8 as f16 (its values are exact in f16) where no fp8 WMMA row is lowered; FMA otherwise
+    (tf32/s8 atoms of QY2 unconfirmed)."""
     if arch == "mp_31" and expected_sqmma(dtype, prec, BM, BN, BK, num_warps):
         return "sqmma"
-    if dtype not in (torch.float16, torch.bfloat16):
+    if dtype not in (torch.float16, torch.bfloat16, *_FP8):
         return "fma"
     atom = 16 if arch == "mp_31" else 32
     if BM % atom or BN % atom or BK % 16:
@@ -220,7 +224,8 @@ def test_dot_path_coverage(arch: str, dtype: torch.dtype, prec: Optional[str], B
     if paths[0][0] == "wmma":
         atom = ph1_wmma_atom(BK) if arch == "mp_31" else "m32n32k16"
         warps = expected_wmma_warps(BM, BN, num_warps, 16 if arch == "mp_31" else 32)
-        assert paths[0][1] == f"{atom}, warpsPerCTA {warps}", paths
+        upcast = ", operands upcast to f16" if dtype in _FP8 else ""
+        assert paths[0][1] == f"{atom}, warpsPerCTA {warps}{upcast}", paths
     if paths[0][0] == "fma":
         assert paths[0][1].startswith("(") and len(paths[0][1]) > 2, "an FMA dot must say why"
     check(d, ref, dtype, prec)
@@ -329,6 +334,19 @@ def test_ph1_wmma_pipelined(num_stages: int) -> None:
         remark = pipelined(kernel.asm["ttgir"], num_stages)
         assert "3 loads as async copies (3 read in place)" in remark and "in flight" not in remark, remark
     check(d, ref, torch.float16)
+
+
+@pytest.mark.parametrize("dtype", [torch.float8_e4m3fn, torch.float8_e5m2])
+@pytest.mark.parametrize("num_stages", [1, 3])
+def test_fp8_two_warps_upcast_to_f16_wmma(dtype: torch.dtype, num_stages: int) -> None:
+    """fp8 dots on two warps (tutorial 03's small configs): no SQMMA (one squad is four warps) and no fp8 WMMA
+    row lowered, so PH1's f16 WMMA on operands upcast in their fragments (exact), read from the rings."""
+    d, ref, kernel = run_sqmma(dtype, 64, 64, 256, 64, 32, 32, 2, num_stages=num_stages, seed=17)
+    assert reported_paths(kernel.asm["ttgir"], num_stages=num_stages) == \
+        [("wmma", "m16n16k32, warpsPerCTA [2, 1], operands upcast to f16")]
+    if num_stages > 1:
+        assert "2 loads as async copies" in pipelined(kernel.asm["ttgir"], num_stages)
+    check(d, ref, dtype)
 
 
 # --- SQMMA end to end: operands from (pipelined) shared memory ----------------------------------

@@ -122,3 +122,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     tt.return %d : tensor<64x64xf32, #blocked1>
   }
 }
+
+// -----
+
+// fp8 on two warps: no SQMMA (squads of four warps) and no fp8 WMMA row
+// lowered, so the f16 WMMA on operands upcast in their fragment layouts
+// (e5m2 and e4m3 values are exact in f16, their products in f32).
+// CHECK: #[[W3:.*]] = #musagpu.wmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [2, 1], instrShape = [16, 16, 32]}>
+// CHECK: #[[A3:.*]] = #musagpu.wmma_operand<{opIdx = 0, parent = #[[W3]]}>
+// CHECK: #[[B3:.*]] = #musagpu.wmma_operand<{opIdx = 1, parent = #[[W3]]}>
+// CHECK-LABEL: @two_warps_fp8
+// CHECK: %[[A8:.*]] = ttg.convert_layout %arg0 : {{.*}} -> tensor<64x32xf8E5M2, #[[A3]]>
+// CHECK: %[[B8:.*]] = ttg.convert_layout %arg1 : {{.*}} -> tensor<32x64xf8E5M2, #[[B3]]>
+// CHECK: %[[A16:.*]] = tt.fp_to_fp %[[A8]] : tensor<64x32xf8E5M2, #[[A3]]> -> tensor<64x32xf16, #[[A3]]>
+// CHECK: %[[B16:.*]] = tt.fp_to_fp %[[B8]] : tensor<32x64xf8E5M2, #[[B3]]> -> tensor<32x64xf16, #[[B3]]>
+// CHECK: musagpu.wmma %[[A16]], %[[B16]], %{{.*}} : tensor<64x32xf16, #[[A3]]>, tensor<32x64xf16, #[[B3]]> -> tensor<64x64xf32, #[[W3]]>
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @two_warps_fp8(%a: tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}

@@ -2,8 +2,9 @@
 
 // The GPU proxy's tf32 and 8-bit SQMMA rows (wgmma without a transpose)
 // read both operands K-major. An operand the pass stages itself is stored
-// K-major for them; an operand read from a ring stored N-major (B) leaves
-// the dot on FMA, saying why. f16 reads both majors.
+// K-major for them; an fp8 dot whose B a ring holds N-major takes no SQMMA
+// but the f16 WMMA rows, its operands upcast (mp_31's SQMMA reads both
+// majors: there it stays SQMMA). f16 reads both majors.
 
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
@@ -30,7 +31,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %w = ttg.async_wait %ta, %tb {num = 0 : i32}
     %a = ttg.local_load %ra : !ttg.memdesc<128x128xf8E4M3FN, #nmajor, #smem, mutable> -> tensor<128x128xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
     %b = ttg.local_load %rb : !ttg.memdesc<128x128xf8E4M3FN, #nmajor, #smem, mutable> -> tensor<128x128xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
-    // expected-remark @below {{fma (the target's SQMMA reads e4m3 operands K-major only, and B is stored N-major)}}
+    // expected-remark @below {{wmma f16 x f16 -> f32 m16n16k32 on mp_3x, warpsPerCTA [4, 1], operands upcast to f16}}
     %d = tt.dot %a, %b, %c : tensor<128x128xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<128x128xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
     tt.return %d : tensor<128x128xf32, #blocked>
   }
