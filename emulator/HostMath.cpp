@@ -244,6 +244,7 @@ mlir::triton_musa::emulator::hostMathSymbols() {
       // Fast fp32 variants.
       FN("__mt_fast_fdivide_f32", float, (float a, float b), a / b),
       F1("__mt_tt_tanh_f32", std::tanh(x)),
+      F1("__mt_tt_gelu_f32", 0.5f * x * (1.0f + std::erf(x * float(M_SQRT1_2)))),
       // Conversions.
       CONV4("__nv_double2float_", float, double, TO_FLOAT(float, double)),
       CONV4("__nv_double2int_", int32_t, double, TO_INT(int32_t)),

@@ -9,7 +9,10 @@ module as it is loaded:
 * ``triton.language.target_info`` gains ``is_musa`` and ``musa_capability_geq``;
 * ``triton.testing.do_bench`` accepts ``device_type=`` (see ``triton_musa.testing``);
 * ``triton.tools.experimental_descriptor`` and ``triton.musa_testing`` are
-  our modules, entered in ``sys.modules`` under those names.
+  our modules, entered in ``sys.modules`` under those names;
+* ``triton.language.extra.musa`` (and its ``libdevice``), Moore Threads'
+  name for the MUSA language extras, is our module, found when first
+  imported (it imports ``triton.language``, so not before).
 """
 
 from __future__ import annotations
@@ -45,6 +48,12 @@ def _extend_tools(module: ModuleType) -> None:
     module.experimental_descriptor = importlib.import_module(_ALIASES["triton.tools.experimental_descriptor"])
 
 
+# Triton module name -> our module that provides it, imported only when the name is.
+_LAZY_ALIASES: Dict[str, str] = {
+    "triton.language.extra.musa": "triton_musa.language.extra_musa",
+    "triton.language.extra.musa.libdevice": "triton_musa.language.libdevice",
+}
+
 # Triton module name -> what to add to it once it has been executed.
 _EXTENSIONS: Dict[str, Callable[[ModuleType], None]] = {
     "triton.language.target_info": _extend_target_info,
@@ -68,10 +77,31 @@ class _ExtendingLoader(importlib.abc.Loader):
         self.extend(module)
 
 
+class _AliasLoader(importlib.abc.Loader):
+    """Loads a Triton module name as our module (the same module object)."""
+
+    def __init__(self, ours: str) -> None:
+        self.ours = ours
+        self.spec: Optional[importlib.machinery.ModuleSpec] = None
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> Optional[ModuleType]:
+        module = importlib.import_module(self.ours)
+        self.spec = module.__spec__
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        # Executed as our module already; the import system has set the alias's spec on it: keep ours
+        # (relative imports and reloads go by it).
+        module.__spec__ = self.spec
+
+
 class _TritonSurfaceFinder(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname: str, path: Optional[Sequence[str]], target: Optional[ModuleType] = None
                   ) -> Optional[importlib.machinery.ModuleSpec]:
+        ours = _LAZY_ALIASES.get(fullname)
+        if ours is not None:
+            return importlib.util.spec_from_loader(fullname, _AliasLoader(ours))
         extend = _EXTENSIONS.get(fullname)
         if extend is None:
             return None

@@ -249,6 +249,26 @@ fast_cosf = _fd("fast_cosf", "__nv_cosf", None)
 fast_tanf = _fd("fast_tanf", "__mt_tan_f32", None)
 fast_powf = _fd("fast_powf", "__mt_pow_f32", None, arity=2)
 
+# GELU in its erf form, x / 2 * (1 + erf(x / sqrt(2))): MT's Triton names the library's `__mt_tt_gelu_f32`
+# (capability >= 3.1) `fast_gelu`, and FlagGems' MUSA gelu ("none") calls it.
+_GELU_TABLE: _SymbolTable = {(_F32, ): ("__mt_tt_gelu_f32", _F32)}
+_TABLES["fast_gelu"] = _GELU_TABLE
+_GELU_MIN_CAPABILITY = 31
+
+
+@core.extern
+def fast_gelu(x: Any, _semantic: Any = None) -> Any:
+    """GELU (erf form) of fp32 values: the library's ``__mt_tt_gelu_f32`` on capability >= 3.1, composed
+    from ``erf`` on earlier architectures."""
+    x = _semantic.to_tensor(x)
+    if x.dtype != _F32:
+        raise TypeError(f"libdevice.fast_gelu takes fp32 values, got {x.dtype} (cast the argument first)")
+    if parse_arch(_semantic.builder.options.arch).capability >= _GELU_MIN_CAPABILITY:
+        return _call("fast_gelu", [x], _GELU_TABLE, _semantic)
+    half = _semantic.mul(x, 0.5, True)
+    scaled = _semantic.mul(x, 0.7071067811865476, True)
+    return _semantic.add(half, _semantic.mul(half, erf(scaled, _semantic=_semantic), True), True)
+
 # Conversions.
 for _m in ("rn", "rz", "rd", "ru"):
     globals()[f"double2float_{_m}"] = _unary(f"double2float_{_m}", _F64, _F32, f"__nv_double2float_{_m}")
