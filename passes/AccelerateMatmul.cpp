@@ -147,9 +147,13 @@ std::optional<std::string> unsupportedAccumulator(Type accElem,
          " accumulates in f32; f16 and bf16 are widened)";
 }
 
-/// Warps over an m x n result of `atom` tiles, num_warps in all: the most
-/// warps along M (a power of two, at most the number of atom rows) such that
-/// the rest fit along N. Where the result has fewer atoms than warps, M takes
+/// Warps over an m x n result of `atom` tiles, num_warps in all: of the
+/// splits that tile the result (a power of two of warps along M, at most
+/// the atom rows, the rest along N), the one whose warp reads the fewest
+/// operand values per K step (m / warpsM rows of A plus n / warpsN columns
+/// of B: every warp loads its own fragments from shared memory), the most
+/// warps along M among equals. 32x64 on 2 warps is thus [1, 2] (32 + 32),
+/// not [2, 1] (16 + 64). Where the result has fewer atoms than warps, M takes
 /// one warp per atom row and N all the others, more than it has atom
 /// columns: the layouts wrap those warps onto the same atoms (their warp
 /// bases broadcast, layouts/LayoutConversion.cpp), so several warps compute
@@ -158,11 +162,20 @@ SmallVector<unsigned> chooseWarps(int64_t m, int64_t n,
                                   const mgpu::MatrixInstr &atom,
                                   unsigned numWarps) {
   int64_t rowsM = m / atom.m, colsN = n / atom.n;
+  std::optional<std::pair<unsigned, unsigned>> best;
+  int64_t bestReads = 0;
   for (unsigned wm = numWarps; wm >= 1; wm /= 2) {
     unsigned wn = numWarps / wm;
-    if (wm <= rowsM && wn <= colsN && rowsM % wm == 0 && colsN % wn == 0)
-      return {wm, wn};
+    if (wm > rowsM || wn > colsN || rowsM % wm != 0 || colsN % wn != 0)
+      continue;
+    int64_t reads = m / wm + n / wn;
+    if (!best || reads < bestReads) {
+      best = {wm, wn};
+      bestReads = reads;
+    }
   }
+  if (best)
+    return {best->first, best->second};
   unsigned wm = std::min<int64_t>(numWarps, rowsM);
   return {wm, numWarps / wm};
 }

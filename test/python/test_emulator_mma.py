@@ -162,15 +162,16 @@ def expected_sqmma(dtype: torch.dtype, prec: Optional[str], BM: int, BN: int, BK
 
 
 def expected_wmma_warps(BM: int, BN: int, num_warps: int, atom: int = 32) -> list[int]:
-    """WMMA warpsPerCTA for a BM x BN result of atom x atom tiles (32 on QY2, 16 on PH1): the most warps along
-    M such that the rest fit along N; with fewer atoms than warps, one warp per atom row and all the others
+    """WMMA warpsPerCTA for a BM x BN result of atom x atom tiles (32 on QY2, 16 on PH1): of the splits whose
+    warps tile the result, the one where a warp reads the fewest operand rows and columns (BM / wm + BN / wn),
+    more warps along M among equals; with fewer atoms than warps, one warp per atom row and all the others
     along N, where the warps past the atom columns replicate (compute the same atoms)."""
     rows, cols = BM // atom, BN // atom
-    wm = num_warps
-    while wm >= 1:
-        if wm <= rows and num_warps // wm <= cols:
-            return [wm, num_warps // wm]
-        wm //= 2
+    fits = [(wm, num_warps // wm) for wm in (1 << i for i in range(num_warps.bit_length()))
+            if wm <= num_warps and wm <= rows and num_warps // wm <= cols]
+    if fits:
+        wm, wn = min(fits, key=lambda w: (BM // w[0] + BN // w[1], -w[0]))
+        return [wm, wn]
     wm = min(num_warps, rows)
     return [wm, num_warps // wm]
 
@@ -266,7 +267,7 @@ def test_switch_forces_fma(monkeypatch: pytest.MonkeyPatch, env: str, reason: st
 
 
 @pytest.mark.parametrize("env,dtype,prec,path", [
-    ("MUSA_ENABLE_SQMMA", torch.float16, None, ("wmma", "m16n16k32, warpsPerCTA [4, 1]")),
+    ("MUSA_ENABLE_SQMMA", torch.float16, None, ("wmma", "m16n16k32, warpsPerCTA [2, 2]")),
     ("MUSA_ENABLE_SQMMA", torch.float32, "tf32", ("fma", "(SQMMA disabled (MUSA_ENABLE_SQMMA=0))")),
     ("ENABLE_MUSA_MMA", torch.float16, None, ("fma", "(matrix units disabled (ENABLE_MUSA_MMA=0))")),
 ])
@@ -300,7 +301,7 @@ def test_sqmma_fma_reasons() -> None:
 # (M, N, K, BM, BN, BK, num_warps) -> warpsPerCTA.
 _PH1_WMMA = [
     ((64, 64, 64, 64, 64, 32, 2), "[2, 1]"),
-    ((32, 64, 64, 32, 64, 16, 2), "[2, 1]"),
+    ((32, 64, 64, 32, 64, 16, 2), "[1, 2]"),  # 32 + 32 values a warp reads, not 16 + 64
     ((32, 32, 48, 16, 16, 16, 1), "[1, 1]"),
     ((128, 64, 64, 64, 64, 64, 1), "[1, 1]"),
     ((16, 32, 64, 16, 32, 32, 4), "[1, 4]"),

@@ -31,7 +31,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %w = ttg.async_wait %ta, %tb {num = 0 : i32}
     %a = ttg.local_load %ra : !ttg.memdesc<128x128xf8E4M3FN, #nmajor, #smem, mutable> -> tensor<128x128xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
     %b = ttg.local_load %rb : !ttg.memdesc<128x128xf8E4M3FN, #nmajor, #smem, mutable> -> tensor<128x128xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
-    // expected-remark @below {{wmma f16 x f16 -> f32 m16n16k32 on mp_3x, warpsPerCTA [4, 1], operands upcast to f16}}
+    // expected-remark @below {{wmma f16 x f16 -> f32 m16n16k32 on mp_3x, warpsPerCTA [2, 2], operands upcast to f16}}
     %d = tt.dot %a, %b, %c : tensor<128x128xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<128x128xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
     tt.return %d : tensor<128x128xf32, #blocked>
   }
