@@ -116,6 +116,36 @@ def test_options_round_trip_through_dict() -> None:
     assert backend.parse_options({"num_warps": 4}).hash() != opts.hash()
 
 
+def test_disable_llvm_opt_is_a_hashed_option_that_skips_llvm_optimisation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moore Threads' DISABLE_LLVM_OPT: the LLVM IR for the GPU is exported at O0, and the option is part of
+    the cache key."""
+    import triton
+    import triton.language as tl
+    from triton.compiler import ASTSource
+
+    @triton.jit
+    def scale(x_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2.0)
+
+    backend = MusaBackend(MP31)
+    monkeypatch.delenv("DISABLE_LLVM_OPT", raising=False)
+    optimised = backend.parse_options({})
+    monkeypatch.setenv("DISABLE_LLVM_OPT", "1")
+    unoptimised = backend.parse_options({})
+    assert not optimised.disable_llvm_opt and unoptimised.disable_llvm_opt
+    assert optimised.hash() != unoptimised.hash() and str(optimised) != str(unoptimised)
+    assert (optimised.llvm_opt_level, unoptimised.llvm_opt_level) == (3, 0)
+    # The GPU's LLVM IR stage (the emulator, active here, stops before it).
+    ttgir = triton.compile(ASTSource(scale, {"x_ptr": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 256}),
+                           target=MP31).asm["ttgir"]
+    llir = {opts.disable_llvm_opt: MusaBackend.make_llir(ttgir, {"name": "scale"}, opts)
+            for opts in (optimised, unoptimised)}
+    # LLVM's O3 marks the calls (the thread-id intrinsics) as tail calls and folds the index arithmetic.
+    assert "tail call" in llir[False] and "tail call" not in llir[True] and "call" in llir[True]
+    assert " shl " in llir[True] and " shl " not in llir[False]
+
+
 @pytest.mark.parametrize("env,name", [("ENABLE_MUSA_MMA", "enable_mma"), ("MUSA_ENABLE_SQMMA", "enable_sqmma")])
 def test_matrix_switches_are_hashed_options(monkeypatch: pytest.MonkeyPatch, env: str, name: str) -> None:
     """The environment switch sets its option's default, an explicit option wins, and the options hash

@@ -26,6 +26,7 @@ from triton.backends.compiler import BaseBackend, GPUTarget, Language
 
 from . import emulator
 from .cache_key import backend_key
+from .environment import llvm_opt_disabled
 from .errors import user_errors
 from .lowering import MatmulOptions, lower_for_emulator
 from .proxy import proxy_target
@@ -87,6 +88,9 @@ class MusaOptions:
     # defaults come from ENABLE_MUSA_MMA and MUSA_ENABLE_SQMMA when the options are built.
     enable_mma: bool = field(default_factory=lambda: MatmulOptions.from_env().enable_mma)
     enable_sqmma: bool = field(default_factory=lambda: MatmulOptions.from_env().enable_sqmma)
+    # DISABLE_LLVM_OPT (Moore Threads' Triton switch): the LLVM IR for the GPU (and the proxy) is not
+    # optimised; an option so that the hash covers it.
+    disable_llvm_opt: bool = field(default_factory=llvm_opt_disabled)
 
     def __post_init__(self) -> None:
         arch = parse_arch(self.arch)
@@ -122,6 +126,11 @@ class MusaOptions:
     @property
     def musa_arch(self) -> MusaArch:
         return parse_arch(self.arch)
+
+    @property
+    def llvm_opt_level(self) -> int:
+        """The LLVM optimisation level of the kernel's LLVM IR export: 3, or 0 with disable_llvm_opt."""
+        return 0 if self.disable_llvm_opt else 3
 
     @property
     def matmul(self) -> MatmulOptions:
@@ -303,8 +312,8 @@ class MusaBackend(BaseBackend):
         from .lowering import lower_to_llir
         name = metadata.get("name", "kernel")
         with user_errors(name, opt.arch):
-            lowered = lower_to_llir(str(ttgir), opt.musa_arch, source_name=f"{name}.ttgir",
-                                    num_stages=opt.num_stages, matmul=opt.matmul)
+            lowered = lower_to_llir(str(ttgir), opt.musa_arch, opt_level=opt.llvm_opt_level,
+                                    source_name=f"{name}.ttgir", num_stages=opt.num_stages, matmul=opt.matmul)
         metadata["shared"] = lowered.shared_bytes
         metadata["tensordesc_meta"] = tensordesc_meta(lowered.tme_descriptor_args)
         metadata["shared_memory_from_zero"] = lowered.shared_memory_from_zero

@@ -146,6 +146,15 @@ def bounds_check_warns() -> bool:
     raise ValueError(f"{BOUNDS_ENV}={value!r}: expected 'error' (the default) or 'warn'")
 
 
+# Moore Threads' Triton switch (FlagGems' layer-norm backward sets it): skip LLVM's optimisation of the module.
+DISABLE_LLVM_OPT_ENV = "DISABLE_LLVM_OPT"
+
+
+def llvm_opt_disabled() -> bool:
+    """``DISABLE_LLVM_OPT=1`` (or true/on/yes): the kernel's LLVM IR is exported unoptimised (O0)."""
+    return os.environ.get(DISABLE_LLVM_OPT_ENV, "0").strip().lower() in ("1", "true", "on", "yes")
+
+
 def matrix_switch(name: str) -> bool:
     """``ENABLE_MUSA_MMA`` / ``MUSA_ENABLE_SQMMA``: on unless set to ``0``."""
     return os.environ.get(name, "1") != "0"

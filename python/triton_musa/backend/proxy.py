@@ -102,8 +102,8 @@ def make_llir(ttgir: Any, metadata: Dict[str, Any], proxy: ProxyTarget, opt: Any
     name = metadata.get("name", "kernel")
     with user_errors(name, proxy.name):
         lowered = lower_for_proxy(str(ttgir), parse_arch(proxy.musa_arch), sm=proxy.sm, ptx_version=ptx_version(),
-                                  libdevice=libdevice10_path(), source_name=f"{name}.ttgir",
-                                  num_stages=opt.num_stages, matmul=opt.matmul)
+                                  libdevice=libdevice10_path(), opt_level=opt.llvm_opt_level,
+                                  source_name=f"{name}.ttgir", num_stages=opt.num_stages, matmul=opt.matmul)
     metadata["shared"] = lowered.shared_bytes
     metadata["tensordesc_meta"] = lowered.tensor_maps
     return lowered.llir
