@@ -34,6 +34,9 @@ mlir::triton_musa::getNVLibdeviceName(llvm::StringRef mtName) {
                                 .Case("pown_f64", "powi")
                                 .Case("ncdf_f32", "normcdff")
                                 .Case("saturate_f32", "saturatef")
+                                // MT's fast tanh: the accurate one is
+                                // at least as accurate.
+                                .Case("tt_tanh_f32", "tanhf")
                                 .Default("");
   if (!special.empty())
     return "__nv_" + special.str();

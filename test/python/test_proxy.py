@@ -15,6 +15,7 @@ import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 from triton.language.extra import libdevice
+from triton.language.extra.musa import libdevice as mt_libdevice  # Moore Threads' name (fast_tanh, fast_gelu)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import proxy_kernels  # noqa: E402
@@ -81,10 +82,23 @@ def math_kernel(x_ptr, y_ptr, out_ptr, d_ptr, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + offs)
     y = tl.load(y_ptr + offs)
     d = tl.load(d_ptr + offs)
-    r = libdevice.tanh(x) + libdevice.pow(x, y) + libdevice.fast_expf(x) + tl.math.erf(y)
+    r = libdevice.tanh(x) + libdevice.pow(x, y) + libdevice.fast_expf(x) + tl.math.erf(y) + mt_libdevice.fast_tanh(y)
     r += libdevice.isnan(x).to(tl.float32) + libdevice.div_rn(d, d + 1.0).to(tl.float32)
     r += libdevice.rsqrt(y)  # llvm.musa.rsq on the device
     tl.store(out_ptr + offs, r)
+
+
+@triton.jit
+def gelu_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, mt_libdevice.fast_gelu(tl.load(x_ptr + offs)))
+
+
+def test_libdevice_function_without_nv_counterpart_is_a_named_error() -> None:
+    """MT's fast_gelu (__mt_tt_gelu_f32) has no libdevice.10.bc function: the proxy says so."""
+    src = ASTSource(gelu_kernel, {"x_ptr": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 128})
+    with pytest.raises(Exception, match="no libdevice.10.bc counterpart of __mt_tt_gelu_f32"):
+        triton.compile(src, target=PROXY)
 
 
 def test_libdevice_maps_onto_nv_libdevice() -> None:
