@@ -88,6 +88,13 @@ class MusaOptions:
     # defaults come from ENABLE_MUSA_MMA and MUSA_ENABLE_SQMMA when the options are built.
     enable_mma: bool = field(default_factory=lambda: MatmulOptions.from_env().enable_mma)
     enable_sqmma: bool = field(default_factory=lambda: MatmulOptions.from_env().enable_sqmma)
+    # AMD's tuning options, which code written for ROCm passes off CUDA (tutorial 03's non-CUDA configs):
+    # accepted, with no MUSA meaning. The matrix instruction comes from the catalogue (MFMA's non-K
+    # dimension names none of MUSA's), occupancy from the shared memory a kernel takes, and operand
+    # packing from the instruction; a misspelt option still gets Triton's error.
+    matrix_instr_nonkdim: int = 0
+    waves_per_eu: int = 0
+    kpack: int = 1
     # DISABLE_LLVM_OPT (Moore Threads' Triton switch): the LLVM IR for the GPU (and the proxy) is not
     # optimised; an option so that the hash covers it.
     disable_llvm_opt: bool = field(default_factory=llvm_opt_disabled)
@@ -104,6 +111,11 @@ class MusaOptions:
         if self.num_ctas != 1:
             raise ValueError(f"num_ctas={self.num_ctas} is not supported on MUSA: "
                              "thread-block clusters are not used, pass num_ctas=1")
+        for knob in ("matrix_instr_nonkdim", "waves_per_eu", "kpack"):
+            value = getattr(self, knob)
+            if not isinstance(value, int) or value < 0:
+                raise ValueError(f"{knob} (an AMD tuning option, accepted and ignored on MUSA) must be a "
+                                 f"non-negative integer, got {value!r}")
         if not isinstance(self.num_stages, int) or self.num_stages < 0:
             raise ValueError(f"num_stages must be a non-negative integer, got {self.num_stages!r}")
         unsupported_fp8 = set(self.supported_fp8_dtypes) - set(supported_fp8_dtypes(arch))
