@@ -503,6 +503,44 @@ struct ClampFOpConversion : public ElementwisePattern<triton::ClampFOp> {
   }
 };
 
+/// math.absf (tl.abs) on fp8 elements, which are i8 once converted: clears
+/// the sign bit, bit 7 in every fp8 format. Before the generic elementwise
+/// pattern, which cannot run LLVM's fabs on i8. In the fnuz formats 0x80 is
+/// the NaN, not a negative zero, and stays (not in Triton's fp8e4b15, whose
+/// codes are all finite, language/fp8e4b15.py).
+struct Fp8AbsFOpConversion : public ElementwisePattern<math::AbsFOp> {
+  Fp8AbsFOpConversion(const LLVMTypeConverter &converter,
+                      const TargetInfo &targetInfo, const LoopFacts &loopFacts)
+      : ElementwisePattern(converter, targetInfo, loopFacts,
+                           kTensorPatternBenefit + 1) {}
+
+  LogicalResult
+  lower(math::AbsFOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    auto elem = dyn_cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    if (!elem || elem.getWidth() != 8)
+      return failure();
+    bool fnuz = isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(elem);
+    Location loc = op.getLoc();
+    return lowerPerElement(
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter, loopFacts,
+        [&](ValueRange s) -> FailureOr<Value> {
+          Type i8 = s[0].getType();
+          auto constant = [&](int64_t v) {
+            return LLVM::ConstantOp::create(rewriter, loc, i8,
+                                            rewriter.getIntegerAttr(i8, v));
+          };
+          Value cleared = LLVM::AndOp::create(rewriter, loc, s[0], constant(0x7f));
+          if (!fnuz)
+            return cleared;
+          Value nan = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                           s[0], constant(0x80));
+          return LLVM::SelectOp::create(rewriter, loc, nan, s[0], cleared)
+              .getResult();
+        });
+  }
+};
+
 /// The declaration of device-library function `name` in `module`, added if
 /// missing; fails if it exists with another type.
 FailureOr<LLVM::LLVMFuncOp> getOrDeclareFunction(
@@ -827,6 +865,7 @@ void mlir::triton_musa::populateElementwiseOpToLLVMPatterns(
       typeConverter, targetInfo, loopFacts, emitExp2F32);
   patterns.add<Fp4ToFpOpConversion, MapElementwiseOpConversion>(typeConverter,
                                                                targetInfo);
+  patterns.add<Fp8AbsFOpConversion>(typeConverter, targetInfo, loopFacts);
   patterns.add<FpToFpOpConversion, ClampFOpConversion, ErfOpConversion,
                ExpOpConversion, ExternElementwiseOpConversion>(
       typeConverter, targetInfo, loopFacts);
