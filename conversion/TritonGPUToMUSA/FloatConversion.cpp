@@ -219,9 +219,11 @@ Value encodeNarrow(OpBuilder &b, Location loc, Value x, const FloatFormat &s,
   Value nanBits, overflow, infBits;
   switch (d.style) {
   case NanStyle::IEEE:
-    infBits = w.c(d.infinity());
+    // fp8 (e5m2) saturates, infinities included, as Triton's NVIDIA
+    // (cvt.satfinite) and AMD backends do: +-57344, never +-inf.
+    infBits = d.width == 8 ? maxFinite : w.c(d.infinity());
     nanBits = w.c(d.infinity() | (uint64_t(1) << (d.mantissa - 1)));
-    overflow = rtz ? maxFinite : infBits;
+    overflow = rtz || d.width == 8 ? maxFinite : infBits;
     break;
   case NanStyle::FN:
     infBits = overflow = maxFinite; // saturate

@@ -71,8 +71,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 
   // f16 -> f8E5M2: f16 widened to f32 exactly (rebias 112, subnormals
-  // m * 2^-24), then narrowed: 21 bits dropped, overflow -> inf 0x7C,
-  // max finite 0x7B, NaN 0x7E.
+  // m * 2^-24), then narrowed: 21 bits dropped; overflow and infinities
+  // saturate to the max finite 0x7B (as Triton's NVIDIA cvt.satfinite: no
+  // inf 0x7C), NaN 0x7E.
   // CHECK-LABEL: llvm.func @f16_to_e5m2_rtne(
   // CHECK: llvm.bitcast %{{.*}} : f16 to i16
   // CHECK: llvm.mlir.constant(939524096 : i32) : i32
@@ -81,7 +82,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: llvm.mlir.constant(21 : i32) : i32
   // CHECK: llvm.icmp "ugt"
   // CHECK: llvm.mlir.constant(123 : i32) : i32
-  // CHECK: llvm.mlir.constant(124 : i32) : i32
+  // CHECK-NOT: llvm.mlir.constant(124 : i32)
   // CHECK: llvm.mlir.constant(126 : i32) : i32
   // CHECK: llvm.trunc %{{.*}} : i32 to i8
   tt.func public @f16_to_e5m2_rtne(%x: f16) -> f8E5M2 {
