@@ -6,6 +6,43 @@
 include "mlir/Pass/PassBase.td"
 include "target/TargetPassOptions.td"
 
+def MUSACarryDescriptorFields
+    : Pass<"musa-carry-descriptor-fields", "mlir::ModuleOp"> {
+  let summary = "Carry a loop's in-kernel descriptors as their maker's "
+                "operands";
+  let description = [{
+    Below TTGIR a `!tt.tensordesc` made in the kernel is its base pointer,
+    and its shape and strides are read from its `tt.make_tensor_descriptor`;
+    a loop's iteration value has no maker. Where a loop carries descriptors
+    whose initial value and yielded value are both made by
+    `tt.make_tensor_descriptor` (of one type and padding), the loop carries
+    the maker's operands (base, shape, strides) instead, and the descriptor
+    is made again at the start of the body and after the loop. Other
+    iteration values are left alone (the conversion then names what it
+    cannot lower). Runs first among the MUSA TTGIR passes, so that the TME
+    and pipeline passes see the makers.
+
+    Before:
+    ```mlir
+    %r = scf.for %i = %lb to %ub step %s iter_args(%d = %d0) -> (!tt.tensordesc<tensor<16x32xf32>>) {
+      %t = tt.descriptor_load %d[%i, %c0] : !tt.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
+      %n = tt.make_tensor_descriptor %p, [%M, %N], [%sN, %c1] : <f32>, <tensor<16x32xf32>>
+      scf.yield %n : !tt.tensordesc<tensor<16x32xf32>>
+    }
+    ```
+    After:
+    ```mlir
+    %r:5 = scf.for %i = %lb to %ub step %s iter_args(%b = %p0, %m = %M0, %n = %N0, %sm = %S0, %sn = %c1_0) -> (...) {
+      %d = tt.make_tensor_descriptor %b, [%m, %n], [%sm, %sn] : <f32>, <tensor<16x32xf32>>
+      %t = tt.descriptor_load %d[%i, %c0] : !tt.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
+      scf.yield %p, %M, %N, %sN, %c1 : ...
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::triton::TritonDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def MUSARelayoutGatherOffsets
     : Pass<"musa-relayout-gather-offsets", "mlir::ModuleOp"> {
   let summary = "Put the row offsets of descriptor gathers/scatters in the tile's row layout";

@@ -68,6 +68,38 @@ def test_descriptor_reduce(arch: str, kind: str) -> None:
     assert torch.equal(out, want)
 
 
+def test_loop_carried_descriptors(arch: str) -> None:
+    # Descriptors made in the kernel and carried through loops' iteration values, remade in the body
+    # (another base and shape each step), read after the loop, and carried by an inner loop too.
+    def kernel(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, STEPS: tl.constexpr):
+        desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+        acc = tl.zeros([BM, BN], tl.float32)
+        for i in range(STEPS):
+            for j in range(2):
+                acc += desc.load([i * BM, j * BN])
+                desc = tl.make_tensor_descriptor(x_ptr + (i + 1) * N, shape=[M - i - 1, N], strides=[N, 1],
+                                                 block_shape=[BM, BN])
+        acc += desc.load([0, 0])
+        out = tl.make_tensor_descriptor(y_ptr, shape=[BM, BN], strides=[BN, 1], block_shape=[BM, BN])
+        out.store([0, 0], acc)
+
+    M, N, BM, BN, STEPS = 64, 32, 8, 16, 3
+    x = torch.randn(M, N, generator=torch.Generator().manual_seed(5))
+    y = torch.empty(BM, BN)
+    want = torch.zeros(BM, BN, dtype=torch.float64)
+    base = 0  # the row the current descriptor starts at
+    for i in range(STEPS):
+        for j in range(2):
+            rows = x[base:][i * BM:i * BM + BM, j * BN:j * BN + BN].double()
+            want[:rows.shape[0], :rows.shape[1]] += rows
+            base = i + 1
+    want += x[base:base + BM, :BN].double()
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8))
+    compiled = triton.jit(kernel)[(1, )](x, y, M, N, BM, BN, STEPS)
+    torch.testing.assert_close(y.double(), want, rtol=1e-6, atol=1e-5)
+    assert "!tt.tensordesc" in compiled.asm["ttgir"]
+
+
 def test_descriptor_reduce_float_add(arch: str) -> None:
     def kernel(out_ptr, src_ptr, M, N):
         desc = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1], block_shape=[16, 32])
