@@ -6,6 +6,8 @@ running (backend discovery happens before ``triton.language``,
 import those modules eagerly. Instead, an import hook finishes each Triton
 module as it is loaded:
 
+* ``triton.language`` gains Triton 3.1/3.2's ``_experimental_descriptor_load``
+  and ``_experimental_descriptor_store`` (``language/experimental_descriptor``);
 * ``triton.language.target_info`` gains ``is_musa`` and ``musa_capability_geq``;
 * ``triton.testing.do_bench`` accepts ``device_type=`` (see ``triton_musa.testing``);
 * ``triton.tools.experimental_descriptor`` and ``triton.musa_testing`` are
@@ -37,6 +39,11 @@ def _extend_target_info(module: ModuleType) -> None:
     target_info.install(module)
 
 
+def _extend_language(module: ModuleType) -> None:
+    from ..language import experimental_descriptor
+    experimental_descriptor.install(module)
+
+
 def _extend_testing(module: ModuleType) -> None:
     from .. import testing
     testing.install(module)
@@ -56,6 +63,7 @@ _LAZY_ALIASES: Dict[str, str] = {
 
 # Triton module name -> what to add to it once it has been executed.
 _EXTENSIONS: Dict[str, Callable[[ModuleType], None]] = {
+    "triton.language": _extend_language,
     "triton.language.target_info": _extend_target_info,
     "triton.testing": _extend_testing,
     "triton.tools": _extend_tools,

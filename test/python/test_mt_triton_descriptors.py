@@ -1,0 +1,72 @@
+"""Triton 3.1/3.2's device-side descriptor API as code written for Moore Threads' Triton calls it
+(``tl._experimental_descriptor_load/store`` over ``create_2d_tma_descriptor``), on the CPU emulator for both
+archs, against torch: a tiled copy with tiles past the tensor's edge, and a matmul K loop over descriptors
+whose elements are 16-bit integers, as over a raw address (``create_2d_tma_descriptor(t.data_ptr(), ...)``,
+which the emulator refuses: it checks every access against a tensor's storage), read as ``tl.float16`` as
+MT's kernels pass it."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.tools.experimental_descriptor import create_2d_tma_descriptor  # noqa: E402
+
+from triton_musa.backend.emulator import emulator_active  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
+                                "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
+
+
+@triton.jit
+def copy_kernel(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
+    m, n = tl.program_id(0) * BM, tl.program_id(1) * BN
+    tile = tl._experimental_descriptor_load(in_desc, [m, n], [BM, BN], tl.float32)
+    tl._experimental_descriptor_store(out_desc, tile * 2.0, [m, n])
+
+
+def test_tiled_copy_with_edge_tiles(arch: str) -> None:
+    M, N, BM, BN = 50, 40, 16, 32  # the last row and column of tiles hang past the edge
+    x = torch.randn(M, N, generator=torch.Generator().manual_seed(31))
+    y = torch.full((M, N), -1.0)
+    src = create_2d_tma_descriptor(x, M, N, BM, BN, x.element_size())
+    dst = create_2d_tma_descriptor(y, M, N, BM, BN, y.element_size())
+    copy_kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](src, dst, BM, BN)
+    assert torch.equal(y, x * 2)
+
+
+@triton.jit
+def mm_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    m, n = tl.program_id(0) * BM, tl.program_id(1) * BN
+    acc = tl.zeros([BM, BN], tl.float32)
+    for k in range(0, K, BK):
+        a = tl._experimental_descriptor_load(a_desc, [m, k], [BM, BK], tl.float16)
+        b = tl._experimental_descriptor_load(b_desc, [k, n], [BK, BN], tl.float16)
+        acc = tl.dot(a, b, acc)
+    tl._experimental_descriptor_store(c_desc, acc.to(tl.float16), [m, n])
+
+
+def test_matmul_k_loop_over_integer_element_descriptors(arch: str) -> None:
+    M, N, K, BM, BN, BK = 64, 64, 128, 64, 32, 32
+    gen = torch.Generator().manual_seed(37)
+    a = torch.randn(M, K, generator=gen).to(torch.float16)
+    b = torch.randn(K, N, generator=gen).to(torch.float16)
+    c = torch.empty(M, N, dtype=torch.float16)
+    descs = [create_2d_tma_descriptor(t.view(torch.int16), rows, cols, br, bc, t.element_size())
+             for t, rows, cols, br, bc in ((a, M, K, BM, BK), (b, K, N, BK, BN), (c, M, N, BM, BN))]
+    mm_kernel[(M // BM, N // BN)](*descs, K, BM, BN, BK, num_warps=4)
+    ref = (a.double() @ b.double())
+    torch.testing.assert_close(c.double(), ref, rtol=2e-3, atol=2e-2)
+
+
+@triton.jit
+def wrong_shape_kernel(in_desc, BM: tl.constexpr):
+    tl._experimental_descriptor_load(in_desc, [0, 0], [BM, BM], tl.float32)
+
+
+def test_shape_must_be_the_descriptors_block(arch: str) -> None:
+    x = torch.zeros(32, 32)
+    with pytest.raises(triton.CompilationError, match=r"shape \[8, 8\] is not the descriptor's block \[16, 16\]"):
+        wrong_shape_kernel[(1, )](create_2d_tma_descriptor(x, 32, 32, 16, 16, 4), 8)
