@@ -122,7 +122,7 @@ def device_ir(target: str, BK: int) -> str:
     if target == "proxy_sm90":
         # The stage's options: Triton's TTGIR without a pipelined ring, the matrix switches from the
         # environment (fma_only turns the units off).
-        options = types.SimpleNamespace(num_stages=1, matmul=None)
+        options = types.SimpleNamespace(num_stages=1, matmul=None, llvm_opt_level=3)
         llir = proxy.make_llir(ttgir("mp_31", BK), {}, proxy.proxy_target(target), options)
         return proxy.make_ptx(llir, {}, proxy.proxy_target(target), types.SimpleNamespace(enable_fp_fusion=True))
     return lower_to_llir(ttgir(target, BK), parse_arch(target)).llir

@@ -130,7 +130,9 @@ def encode(name: str, value, rtz: bool):
     if fmt.width >= 32:
         return encode_wide(name, value, rtz)
     values, codes = finite_values(name)
-    inf = ((1 << fmt.exponent) - 1) << fmt.mantissa if fmt.style == "ieee" else None
+    # fp8 e5m2 saturates like the formats without infinities (Triton's NVIDIA cvt.satfinite, and AMD):
+    # infinities and overflow become the largest finite value.
+    inf = ((1 << fmt.exponent) - 1) << fmt.mantissa if fmt.style == "ieee" and fmt.width > 8 else None
     if isinstance(value, tuple):
         negative, magnitude = bool(value[0]), Fraction(0)
     elif value in ("inf", "-inf"):
