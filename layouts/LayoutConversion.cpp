@@ -538,10 +538,9 @@ const AtomBits kQY2OperandAtom = {
 const AtomBits kMmaSyncAccumulatorAtom = {
     {{kCol, 1}, {kRow, 8}, {kCol, 8}},
     {{kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kRow, 4}}};
-// A (rows M, cols K) and B (rows N, cols K), for K = 16 and K = 32.
-const AtomBits kMmaSyncAAtomK16 = {
-    {{kCol, 1}, {kRow, 8}, {kCol, 8}},
-    {{kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kRow, 4}}};
+// A (rows M, cols K) and B (rows N, cols K), for K = 16 and K = 32. A's
+// 16 x 16 piece pair is laid out as C's 16 x 16, with K for N.
+const AtomBits &kMmaSyncAAtomK16 = kMmaSyncAccumulatorAtom;
 const AtomBits kMmaSyncAAtomK32 = {
     {{kCol, 1}, {kRow, 8}, {kCol, 8}, {kCol, 16}},
     {{kCol, 2}, {kCol, 4}, {kRow, 1}, {kRow, 2}, {kRow, 4}}};

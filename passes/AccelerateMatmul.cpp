@@ -494,8 +494,6 @@ Value convertLayout(OpBuilder &b, Location loc, RankedTensorType type,
   return ttg::ConvertLayoutOp::create(b, loc, type, value);
 }
 
-/// `value` converted to `encoding` (looking through a convert_layout that
-/// produced it, so that chains collapse).
 /// Gives the buffer `load` reads a layout whose fragment reads spread over
 /// the banks (FragmentReads.h), where it is an immutable `ttg.local_alloc`
 /// of a tensor (Triton's promoted dot operand), read only by local_loads,
@@ -516,6 +514,8 @@ void relayoutForFragmentReads(ttg::LocalLoadOp load) {
       /*mutableMemory=*/false));
 }
 
+/// `value` converted to `encoding` (looking through a convert_layout that
+/// produced it, so that chains collapse).
 Value convertTo(OpBuilder &b, Location loc, Value value, Attribute encoding) {
   if (auto cvt = value.getDefiningOp<ttg::ConvertLayoutOp>())
     value = cvt.getSrc();

@@ -136,6 +136,25 @@ void emitPTX(OpBuilder &b, Location loc, StringRef text,
       ArrayAttr());
 }
 
+/// Inline PTX `text` whose outputs are values of `results`, in order (the
+/// first constraints): one Value each.
+SmallVector<Value> emitPTXResults(OpBuilder &b, Location loc, StringRef text,
+                                  StringRef constraints, ValueRange operands,
+                                  TypeRange results, bool hasSideEffects) {
+  auto result = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                 SmallVector<Type>(results));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, result, operands, text, constraints, hasSideEffects,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  SmallVector<Value> values;
+  for (unsigned i = 0, e = results.size(); i < e; ++i)
+    values.push_back(
+        LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), int64_t(i)));
+  return values;
+}
+
 /// A shared-memory pointer as the 32-bit address PTX's `.shared` operands
 /// take.
 Value sharedAddress(OpBuilder &b, Location loc, Value ptr) {
@@ -750,19 +769,9 @@ static SmallVector<Value> emitMmaSync(OpBuilder &b, Location loc,
        ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
        "{$10, $11, $12, $13};")
           .str();
-  auto result = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(kPieceC, b.getF32Type()));
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, result, operands, text, "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f",
-      /*has_side_effects=*/false, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  SmallVector<Value> d;
-  for (unsigned i = 0; i < kPieceC; ++i)
-    d.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
-                                             int64_t(i)));
-  return d;
+  return emitPTXResults(b, loc, text, "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f",
+                        operands, SmallVector<Type>(kPieceC, b.getF32Type()),
+                        /*hasSideEffects=*/false);
 }
 
 /// An m16n16k<k> WMMA instruction is (k / 16) x 2 mma.sync.m16n8k16. The
@@ -837,19 +846,9 @@ static SmallVector<Value> emitWGMMA(OpBuilder &b, Location loc,
   constraints += ",l,l,r";
   SmallVector<Value> operands(c);
   operands.append({descA, descB, i32Const(b, loc, 1)});
-  Type accType = c.front().getType();
-  auto result = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(regs, accType));
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, result, operands, text, constraints, /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  SmallVector<Value> d;
-  for (unsigned i = 0; i < regs; ++i)
-    d.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
-                                             int64_t(i)));
-  return d;
+  return emitPTXResults(b, loc, text, constraints, operands,
+                        SmallVector<Type>(regs, c.front().getType()),
+                        /*hasSideEffects=*/true);
 }
 
 /// Checks that wgmma can run `instr`: M a multiple of 64, K of whole wgmma
@@ -988,18 +987,9 @@ ProxyTargetInfo::sqmmaWaitFor(OpBuilder &b, Location loc,
     inputs += "," + std::to_string(i);
     types.push_back(type);
   }
-  auto result = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, result, values, "wgmma.wait_group.sync.aligned 0;",
-      outputs + inputs, /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  SmallVector<Value> waited;
-  for (unsigned i = 0, e = values.size(); i < e; ++i)
-    waited.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
-                                                  int64_t(i)));
-  return waited;
+  return emitPTXResults(b, loc, "wgmma.wait_group.sync.aligned 0;",
+                        outputs + inputs, values, types,
+                        /*hasSideEffects=*/true);
 }
 
 } // namespace

@@ -56,6 +56,11 @@ using namespace mlir::triton_musa::pipeline;
 namespace ttg = mlir::triton::gpu;
 namespace mgpu = mlir::musagpu;
 
+ttg::ConvertLayoutOp RingedLoad::getOnlyConversion() const {
+  return load->hasOneUse() ? dyn_cast<ttg::ConvertLayoutOp>(*load->user_begin())
+                           : ttg::ConvertLayoutOp();
+}
+
 namespace {
 
 /// Whether `use` is the A or B operand of a dot (on any unit).
@@ -137,10 +142,7 @@ SmallVector<unsigned> registerOrder(RankedTensorType type) {
 /// Whether `ringed`'s tile is only converted into a WMMA register fragment,
 /// which the ring's `ttg.local_load` then reads directly.
 bool readIntoWMMAFragment(const RingedLoad &ringed) {
-  Operation *load = ringed.load;
-  auto cvt = load->hasOneUse()
-                 ? dyn_cast<ttg::ConvertLayoutOp>(*load->user_begin())
-                 : ttg::ConvertLayoutOp();
+  ttg::ConvertLayoutOp cvt = ringed.getOnlyConversion();
   return cvt && isa<mgpu::WMMAOperandEncodingAttr>(cvt.getType().getEncoding());
 }
 

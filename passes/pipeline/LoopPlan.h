@@ -54,6 +54,9 @@ struct RingedLoad {
   RankedTensorType getTileType() const {
     return cast<RankedTensorType>(load->getResult(0).getType());
   }
+  /// The `ttg.convert_layout` that is the tile's only use, or null: the
+  /// ring's `ttg.local_load` then reads straight into its layout.
+  triton::gpu::ConvertLayoutOp getOnlyConversion() const;
 };
 
 /// An SQMMA whose accumulator the loop carries: `acc` (an iter_arg) ->

@@ -155,9 +155,7 @@ void readSlot(OpBuilder &b, RingedLoad &ringed, Value from) {
     propagateMutability(from);
     return;
   }
-  auto cvt = load->hasOneUse()
-                 ? dyn_cast<ttg::ConvertLayoutOp>(*load->user_begin())
-                 : ttg::ConvertLayoutOp();
+  ttg::ConvertLayoutOp cvt = ringed.getOnlyConversion();
   Type readType = cvt ? cvt.getType() : load->getResult(0).getType();
   auto read = ttg::LocalLoadOp::create(b, loc, readType, from, Value());
   if (cvt) {
