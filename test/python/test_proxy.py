@@ -165,28 +165,19 @@ def test_matrix_passes_make_mp31s_choices(name: str) -> None:
     assert _without_matrix_encodings(proxy) == _without_matrix_encodings(mp31)
 
 
-@pytest.fixture(scope="module")
-def tutorial_cases(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """Triton 3.6's tutorial kernels per config (bench/proxy_tutorials.py), loaded from a copy of
-    ../shared/triton-3.6-tutorials, as the tutorials bench does."""
-    import proxy_tutorials
-    if not proxy_tutorials.tutorials_dir().is_dir():
-        pytest.skip(f"Triton's tutorials (test data) are not at {proxy_tutorials.tutorials_dir()}: "
-                    f"set {proxy_tutorials.DIR_ENV}")
-    bundle = tmp_path_factory.mktemp("tutorials-bundle")
-    proxy_tutorials.prepare_bundle(bundle)
-    return {c.name: c for c in proxy_tutorials.cases(bundle)}
-
-
-@pytest.mark.parametrize("name", ["t03_matmul_fp16_128x256x64_w8_s3", "t03_matmul_fp16_64x256x32_w4_s4",
-                                  "t03_matmul_fp16_128x128x32_w4_s4", "t03_matmul_fp16_32x64x32_w2_s5",
-                                  "t03_matmul_fp8e5_64x32x32_w2_s5", "t09_persistent_fp16_128x128x64_w4_s3"])
-def test_tutorial_tiles_make_mp31s_choices(tutorial_cases: dict, name: str) -> None:
-    """The tiles the tutorials autotune over (8 warps as two squads on 128x256, 64-row tiles, short K steps
-    in flight, 2-warp WMMA, fp8 upcast to the f16 WMMA, a flattened persistent loop): after the matrix and
-    pipeline passes the proxy's TTGIR is mp_31's up to the encodings of its own rows."""
+@pytest.mark.parametrize("base,tile,warps,stages", [
+    ("matmul_fp16", (128, 256, 64), 8, 3), ("matmul_fp16", (64, 256, 32), 4, 4),
+    ("matmul_fp16", (128, 128, 32), 4, 4), ("matmul_fp16", (32, 64, 32), 2, 5),
+    ("matmul_fp8e4m3", (64, 32, 32), 2, 5)])
+def test_autotuned_tiles_make_mp31s_choices(base: str, tile: tuple, warps: int, stages: int) -> None:
+    """The tiles tutorial 03 autotunes over (8 warps as two squads on 128x256, 64-row tiles, short K steps in
+    flight, 2-warp WMMA, fp8 on 2 warps upcast to the f16 WMMA), on the bench's matmul kernels: after the
+    matrix and pipeline passes the proxy's TTGIR is mp_31's up to the encodings of its own rows."""
+    import dataclasses
     from triton_musa.backend.compiler import compile_to_ttgir
-    c = tutorial_cases[name]
+    c = case(base)
+    bm, bn, bk = tile
+    c = dataclasses.replace(c, values=dict(c.values, BM=bm, BN=bn, BK=bk), num_warps=warps, num_stages=stages)
     ttgir = compile_to_ttgir(c.source(), MP31, c.options())["ttgir"]
     mp31 = _after_matrix_passes(ttgir, "musa", c.num_stages)
     proxy = _after_matrix_passes(ttgir, "proxy", c.num_stages)
