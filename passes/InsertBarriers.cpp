@@ -40,16 +40,19 @@ struct Access {
   int64_t begin;
   int64_t end;
   bool write;
-  /// A write by an asynchronous copy: two of them never need a barrier
-  /// between them (a barrier does not order them; ttg.async_wait does).
+  /// A write by an asynchronous copy still in flight: no later access needs
+  /// a barrier for it (a barrier does not order it; the copy wait does, and
+  /// turns it into a plain write, which a later access of its bytes then
+  /// needs a barrier after).
   bool async = false;
 
   bool operator==(const Access &o) const {
     return begin == o.begin && end == o.end && write == o.write &&
            async == o.async;
   }
+  /// Whether this access, made after the pending `o`, needs a barrier.
   bool conflictsWith(const Access &o) const {
-    if (async && o.async)
+    if (o.async)
       return false;
     return (write || o.write) && begin < o.end && o.begin < end;
   }
@@ -279,6 +282,15 @@ private:
         }
         pending.clear();
       }
+      return pending;
+    }
+
+    // A copy wait completes the thread's copies: their writes are plain
+    // writes from here on, which other threads see after a barrier.
+    if (isa<mgpu::AsyncCopyWaitOp>(op)) {
+      for (Access &access : pending)
+        access.async = false;
+      normalize(pending);
       return pending;
     }
 

@@ -183,7 +183,7 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
     %ring = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>
     // prologue: the copies of iterations 0 and 1 into slots 0 and 1
     scf.for %k = ... iter_args(..., %p2 = ...) {
-      musagpu.async_copy_wait %every2nd
+      musagpu.async_copy_wait if %every2nd
       ttg.local_barrier
       %slot = ttg.memdesc_index %ring[%kPlus2Mod3] : ...
       %c = ttg.async_copy_global_to_local %p2, %slot mask %inRange : ...
@@ -279,7 +279,13 @@ def MUSAInsertBarriers : Pass<"musa-insert-barriers", "mlir::ModuleOp"> {
        memory);
      - `ttg.async_copy_global_to_local` writes its buffer (from its issue:
        another thread may still be reading the bytes, so a pending read of
-       them puts a barrier before the copy);
+       them puts a barrier before the copy); while in flight, its write
+       puts no barrier before a later access (a barrier does not order it;
+       only a copy wait does), so the matrix unit reading one slot of a
+       ring gets none for the copies into another;
+     - `musagpu.async_copy_wait` completes the thread's copies: their
+       writes become plain writes, and a later access of their bytes gets
+       a barrier after the wait (where the pipeline has not put one);
      - `ttg.async_wait` is a barrier: its lowering waits for the thread's
        copies and then synchronizes the block, so it clears the pending set
        and completes every copy started before it;

@@ -35,6 +35,10 @@
 //     flattened persistent loop: the lookahead comes first), or, for
 //     short K steps where the slot would cost a block, one iteration less
 //     of lookahead.
+//  6. The batches: where the ring has 4 slots or more for async copies,
+//     they are issued in batches of several iterations' tiles, right after
+//     the wait (LoopPlan::batch): under MUSA's wait-all, no copy then has
+//     less than a batch of iterations to land.
 //
 //===----------------------------------------------------------------------===//
 
@@ -534,5 +538,22 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
   plan.lookahead = slots - 1 - (shortened ? 1 : 0);
   plan.slots = slots + (!plan.inFlight.empty() && !shortened ? 1 : 0);
   plan.waitEvery = plan.lookahead;
+  // Decision 6, the batches (async copies only: TME slots have their own
+  // barriers). A batch of b iterations' tiles issued b iterations ahead
+  // takes 2b slots; a matrix unit in flight keeps its own slot where one is
+  // left over, else it is waited for before each batch.
+  if (plan.countTMERings() == 0) {
+    bool inFlight = !plan.inFlight.empty();
+    unsigned total = plan.slots;
+    bool unitShares = inFlight && total % 2 == 0;
+    unsigned batch = (total - (inFlight && !unitShares ? 1 : 0)) / 2;
+    if (batch >= 2) {
+      plan.batch = batch;
+      plan.lookahead = batch;
+      plan.waitEvery = batch;
+      plan.slots = 2 * batch + (inFlight && !unitShares ? 1 : 0);
+      plan.waitMatrixUnitBeforeBatch = unitShares;
+    }
+  }
   return plan;
 }

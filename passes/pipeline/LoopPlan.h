@@ -95,6 +95,16 @@ struct LoopPlan {
   /// wait completes every copy the thread started, so one wait covers the
   /// next `lookahead` iterations' tiles.
   unsigned waitEvery = 1;
+  /// Copies issued in batches: every `batch`-th iteration waits, then
+  /// issues the copies of `batch` iterations at once (lookahead = waitEvery
+  /// = batch). Issued one iteration's copies at a time, a wait would also
+  /// wait for the copies of the iteration before, in flight for one
+  /// iteration only; in batches, every copy has `batch` iterations to land.
+  /// 1: the copies of one iteration in each iteration.
+  unsigned batch = 1;
+  /// With batches, where the in-flight matrix unit's slot is one of the
+  /// batch's: each batch starts by waiting for the matrix unit.
+  bool waitMatrixUnitBeforeBatch = false;
   SmallVector<RingedLoad> loads;
   /// Ops of the body that compute what the copies read (addresses, masks,
   /// `other`) and the copies' loads themselves: the producer stage, issued

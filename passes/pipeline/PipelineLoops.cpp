@@ -47,6 +47,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -166,6 +167,101 @@ void readSlot(OpBuilder &b, RingedLoad &ringed, Value from) {
   }
 }
 
+/// Whether `op` is a batch of copies (issueInBatches).
+bool isCopyBatch(Operation *op) {
+  auto ifOp = dyn_cast<scf::IfOp>(op);
+  return ifOp &&
+         !ifOp.thenBlock()->getOps<ttg::AsyncCopyGlobalToLocalOp>().empty();
+}
+
+/// Decision 6 of the plan: at the end of the body (the producer stage, for
+/// iteration j), `scf.if j % batch == 0` around the wait for every copy in
+/// flight, the matrix unit's wait where it shares the batch's slots, a block
+/// barrier, and the copies of iterations j .. j + batch - 1 into their
+/// slots. The addresses of iteration j + w are the producer's ops cloned
+/// with the induction variable w steps on and the loop-carried values w
+/// iterations on (each clone reads the previous one's yielded values).
+/// Every copy is masked off past the loop's end, so the batch needs no
+/// predicate of its own: its wait is for the tiles of iterations that do
+/// exist.
+void issueInBatches(LoopPlan &plan, ArrayRef<Value> rings,
+                    OpBuilder::Listener *listener) {
+  scf::ForOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  OpBuilder b(yield, listener);
+  Value it = iterationNumber(b, loop);
+  Value issue = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, it, i32Constant(b, loc, plan.batch)),
+      i32Constant(b, loc, 0));
+  auto batch = scf::IfOp::create(b, loc, issue, /*withElse=*/false);
+  b.setInsertionPointToStart(batch.thenBlock());
+  mgpu::AsyncCopyWaitOp::create(b, loc, Value());
+  if (plan.waitMatrixUnitBeforeBatch)
+    mgpu::SQMMAWaitOp::create(b, loc, ValueRange());
+  ttg::LocalBarrierOp::create(b, loc);
+
+  Value iv = loop.getInductionVar();
+  Value slots = i32Constant(b, loc, plan.slots);
+  IRMapping mapping;
+  for (unsigned w = 0; w < plan.batch; ++w) {
+    if (w > 0) {
+      // Iteration j + w: the producer's ops again, one iteration on.
+      IRMapping next;
+      Value steps = arith::MulIOp::create(
+          b, loc, loop.getStep(),
+          arith::ConstantOp::create(
+              b, loc, b.getIntegerAttr(loop.getStep().getType(), w)));
+      next.map(iv, arith::AddIOp::create(b, loc, iv, steps));
+      for (auto [arg, yielded] :
+           llvm::zip(loop.getRegionIterArgs(), yield.getOperands()))
+        next.map(arg, mapping.lookupOrDefault(yielded));
+      for (Operation &op : body->without_terminator())
+        if (plan.producer.contains(&op) &&
+            !isa<triton::LoadOp, triton::DescriptorLoadOp>(op))
+          b.clone(op, next);
+      mapping = std::move(next);
+    }
+    Value ivW = mapping.lookupOrDefault(iv);
+    Value inLoop = arith::CmpIOp::create(
+        b, loc,
+        loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                              : arith::CmpIPredicate::slt,
+        ivW, loop.getUpperBound());
+    Value slot = arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, it, i32Constant(b, loc, w)),
+        slots);
+    for (auto [ringed, ring] : llvm::zip(plan.loads, rings)) {
+      auto tileLoad = cast<triton::LoadOp>(ringed.load);
+      Location loadLoc = tileLoad.getLoc();
+      auto into = ttg::MemDescIndexOp::create(b, loadLoc, ringed.slotType,
+                                              ring, slot);
+      Value ptr = mapping.lookupOrDefault(tileLoad.getPtr());
+      auto ptrType = cast<RankedTensorType>(ptr.getType());
+      Value mask = triton::SplatOp::create(
+          b, loadLoc,
+          RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                                ptrType.getEncoding()),
+          inLoop);
+      if (Value old = tileLoad.getMask())
+        mask = arith::AndIOp::create(b, loadLoc, mapping.lookupOrDefault(old),
+                                     mask);
+      Value other = tileLoad.getOther()
+                        ? mapping.lookupOrDefault(tileLoad.getOther())
+                        : Value();
+      auto token = ttg::AsyncTokenType::get(b.getContext());
+      auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
+          b, loadLoc, token, ptr, into, mask, other,
+          b.getI32IntegerAttr(static_cast<int32_t>(tileLoad.getCache())),
+          b.getI32IntegerAttr(static_cast<int32_t>(tileLoad.getEvict())));
+      ttg::AsyncCommitGroupOp::create(b, loadLoc, token,
+                                      ValueRange{copy.getToken()});
+    }
+  }
+}
+
 /// Step 1 for one loop: rewrites the planned loads in place; returns the
 /// rings, allocated before the loop. The TME rings' barriers are
 /// `firstBarrier` on, `plan.slots` per ring, initialized before the loop.
@@ -214,7 +310,7 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
   b.setInsertionPointToStart(loop.getBody());
   SmallVector<Operation *> producerOps;
   Value producerSlot, consumerSlot, consumerPhase;
-  {
+  if (plan.batch == 1) {
     Recorder recorder(producerOps);
     b.setListener(&recorder);
     producerSlot = arith::RemUIOp::create(b, loc, iterationNumber(b, loop),
@@ -230,7 +326,7 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
     if (plan.countTMERings() != 0)
       consumerPhase = arith::AndIOp::create(
           b, loc, arith::DivUIOp::create(b, loc, it, slots), one);
-    if (plan.hasCopies()) {
+    if (plan.hasCopies() && plan.batch == 1) {
       Value waits;
       if (plan.waitEvery > 1)
         waits = arith::CmpIOp::create(
@@ -245,16 +341,27 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
   }
   stages.producer.insert(producerOps.begin(), producerOps.end());
 
+  if (plan.batch > 1) {
+    // The batch and what its condition is computed from: the producer.
+    SmallVector<Operation *> created;
+    Recorder recorder(created);
+    issueInBatches(plan, rings, &recorder);
+    for (Operation *op : created)
+      if (op->getBlock() == loop.getBody())
+        stages.producer.insert(op);
+  }
   for (auto [ringed, ring, barrierBase] :
        llvm::zip(plan.loads, rings, barrierBases)) {
     Operation *load = ringed.load;
     Location loadLoc = load->getLoc();
     b.setInsertionPoint(load);
     ttg::MemDescType slotType = ringed.slotType;
-    auto into = ttg::MemDescIndexOp::create(b, loadLoc, slotType, ring,
-                                            producerSlot);
-    stages.producer.insert(into);
-    if (auto tileLoad = dyn_cast<triton::LoadOp>(load)) {
+    if (plan.batch > 1) {
+      // Copied by the batch; here only read.
+    } else if (auto tileLoad = dyn_cast<triton::LoadOp>(load)) {
+      auto into = ttg::MemDescIndexOp::create(b, loadLoc, slotType, ring,
+                                              producerSlot);
+      stages.producer.insert(into);
       auto token = ttg::AsyncTokenType::get(b.getContext());
       auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
           b, loadLoc, token, tileLoad.getPtr(), into, tileLoad.getMask(),
@@ -268,6 +375,9 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
     } else {
       // The tile's bytes on the slot's barrier, the TME load, the arrival:
       // one issue, predicated as a whole past the loop's end.
+      auto into = ttg::MemDescIndexOp::create(b, loadLoc, slotType, ring,
+                                              producerSlot);
+      stages.producer.insert(into);
       auto descLoad = cast<triton::DescriptorLoadOp>(load);
       RankedTensorType tile = ringed.getTileType();
       Value bar = arith::AddIOp::create(b, loadLoc, barrierBase, producerSlot);
@@ -355,6 +465,8 @@ SmallVector<Operation *> keepInFlight(LoopPlan &plan) {
 /// is pure.
 Operation *predicateProducerOp(RewriterBase &rewriter, Operation *op,
                                Value pred) {
+  if (isCopyBatch(op))
+    return op; // its copies are masked off past the loop's end already
   if (isTMEIssue(op)) {
     auto issue = cast<scf::IfOp>(op);
     rewriter.modifyOpInPlace(
@@ -605,9 +717,13 @@ private:
            << " slots, " << (numCopies != 0 ? "copies" : "tiles")
            << " issued " << plan.lookahead << " iteration"
            << (plan.lookahead == 1 ? "" : "s") << " ahead";
+    if (plan.batch > 1)
+      remark << " in batches of " << plan.batch << " iterations' tiles";
     if (numCopies != 0)
       remark << ", a wait every " << plan.waitEvery << " iteration"
              << (plan.waitEvery == 1 ? "" : "s");
+    if (plan.waitMatrixUnitBeforeBatch)
+      remark << " (and for the matrix unit, which shares the batch's slots)";
     if (!plan.inFlight.empty())
       remark << ", the matrix unit in flight into the next iteration";
     if (!plan.adjustment.empty())

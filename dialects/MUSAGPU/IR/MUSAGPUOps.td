@@ -385,11 +385,12 @@ def MUSAGPU_AsyncCopyWaitOp : MUSAGPU_Op<"async_copy_wait"> {
 
     ```mlir
     musagpu.async_copy_wait
-    musagpu.async_copy_wait %pred
+    musagpu.async_copy_wait if %pred
     ```
   }];
   let arguments = (ins Optional<I1>:$pred);
-  let assemblyFormat = "($pred^)? attr-dict";
+  // `if` keeps an unpredicated wait apart from a next op's result.
+  let assemblyFormat = "(`if` $pred^)? attr-dict";
 }
 
 #endif // TRITON_MUSA_MUSAGPU_OPS_TD

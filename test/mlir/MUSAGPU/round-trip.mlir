@@ -125,7 +125,13 @@ func.func @async_copy(%src: !llvm.ptr<1>, %dst: !llvm.ptr<3>, %pred: i1) {
   musagpu.async_copy_global_to_shared %src, %dst, %pred : i8
   // CHECK: musagpu.async_copy_wait{{$}}
   musagpu.async_copy_wait
-  // CHECK: musagpu.async_copy_wait %{{.*}}{{$}}
-  musagpu.async_copy_wait %pred
+  // CHECK: musagpu.async_copy_wait if %{{.*}}{{$}}
+  musagpu.async_copy_wait if %pred
+  // An unpredicated wait before an op with a result: the result is not
+  // taken for the wait's predicate.
+  // CHECK: musagpu.async_copy_wait{{$}}
+  // CHECK-NEXT: arith.constant true
+  musagpu.async_copy_wait
+  %t = arith.constant true
   return
 }

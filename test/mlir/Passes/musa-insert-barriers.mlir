@@ -206,6 +206,87 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// The pipelined loop's form (--musa-pipeline-loops): the copy wait and the
+// pipeline's own barrier, the copies for a later iteration into one slot of
+// the ring, the SQMMA reading another slot in place. The copies in flight
+// give the SQMMA no barrier (one would not order them; the next iteration's
+// wait and barrier do); a second barrier per iteration is what a pending
+// async write used to cost.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b128, swizzleLine = b128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [128, 128, 64]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 98304 : i32} {
+  // CHECK-LABEL: tt.func public @copy_ring_feeding_sqmma
+  // CHECK: scf.for
+  // CHECK: musagpu.async_copy_wait if
+  // CHECK-NEXT: ttg.local_barrier
+  // CHECK-NEXT: ttg.memdesc_index
+  // CHECK-NEXT: ttg.async_copy_global_to_local
+  // CHECK-NEXT: ttg.memdesc_index
+  // CHECK-NEXT: ttg.async_copy_global_to_local
+  // CHECK-NEXT: ttg.async_commit_group
+  // CHECK-NEXT: ttg.memdesc_index
+  // CHECK-NEXT: ttg.memdesc_index
+  // CHECK-NEXT: musagpu.sqmma_wait
+  // CHECK-NEXT: musagpu.sqmma
+  // CHECK-NEXT: scf.yield
+  tt.func public @copy_ring_feeding_sqmma(%pa: tensor<128x64x!tt.ptr<f16>, #blocked>, %pb: tensor<64x128x!tt.ptr<f16>, #blocked>, %k: i32, %acc0: tensor<128x128xf32, #sqmma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %c3 = arith.constant 3 : i32
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc {allocation.offset = 49152 : i32} : () -> !ttg.memdesc<3x64x128xf16, #shared, #smem, mutable>
+    %r = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<128x128xf32, #sqmma>) : i32 {
+      %cur = arith.remui %i, %c3 : i32
+      %ahead = arith.addi %i, %c2 : i32
+      %next = arith.remui %ahead, %c3 : i32
+      %even = arith.remui %i, %c2 : i32
+      %waits = arith.cmpi eq, %even, %c0 : i32
+      musagpu.async_copy_wait if %waits
+      ttg.local_barrier
+      %wa = ttg.memdesc_index %a[%next] : !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+      %ta = ttg.async_copy_global_to_local %pa, %wa : tensor<128x64x!tt.ptr<f16>, #blocked> -> <128x64xf16, #shared, #smem, mutable>
+      %wb = ttg.memdesc_index %b[%next] : !ttg.memdesc<3x64x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+      %tb = ttg.async_copy_global_to_local %pb, %wb : tensor<64x128x!tt.ptr<f16>, #blocked> -> <64x128xf16, #shared, #smem, mutable>
+      %g = ttg.async_commit_group tokens %ta, %tb
+      %ra = ttg.memdesc_index %a[%cur] : !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+      %rb = ttg.memdesc_index %b[%cur] : !ttg.memdesc<3x64x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+      %ready = musagpu.sqmma_wait %acc : tensor<128x128xf32, #sqmma>
+      %d = musagpu.sqmma %ra, %rb, %ready : !ttg.memdesc<128x64xf16, #shared, #smem, mutable>, !ttg.memdesc<64x128xf16, #shared, #smem, mutable> -> tensor<128x128xf32, #sqmma>
+      scf.yield %d : tensor<128x128xf32, #sqmma>
+    }
+    %w = musagpu.sqmma_wait %r : tensor<128x128xf32, #sqmma>
+    tt.return
+  }
+}
+
+// -----
+
+// A copy wait without a barrier after it: the copied bytes are plain
+// writes from the wait on, so the read of another thread's copy gets one.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "musa:mp_31", ttg.shared = 4096 : i32} {
+  // CHECK-LABEL: tt.func public @copy_wait_then_read
+  // CHECK: ttg.async_commit_group
+  // CHECK-NEXT: musagpu.async_copy_wait
+  // CHECK-NEXT: ttg.local_barrier
+  // CHECK-NEXT: ttg.local_load
+  tt.func public @copy_wait_then_read(%p: tensor<32x64x!tt.ptr<f16>, #blocked>) {
+    %buf = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %p, %buf : tensor<32x64x!tt.ptr<f16>, #blocked> -> <32x64xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    musagpu.async_copy_wait
+    %v = ttg.local_load %buf : !ttg.memdesc<32x64xf16, #shared, #smem, mutable> -> tensor<32x64xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 // A TME ring feeding SQMMA. Thread 0 issues the loads, so the refill waits
 // for every thread's SQMMA reads of the previous iteration (one barrier);
 // the engine's writes are ordered by the async-barrier wait, not by block

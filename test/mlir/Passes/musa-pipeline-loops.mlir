@@ -15,7 +15,7 @@
 // CHECK: %[[RB:.*]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<3x32x64xf16, #[[SB:.*]], #smem, mutable>
 // CHECK-COUNT-2: ttg.async_copy_global_to_local
 // CHECK: scf.for
-// CHECK: musagpu.async_copy_wait %{{.*}}
+// CHECK: musagpu.async_copy_wait if %{{.*}}
 // CHECK-NEXT: ttg.local_barrier
 // CHECK: ttg.memdesc_index %[[RA]]
 // CHECK: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}}
@@ -68,22 +68,49 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // buffers (immutable local_allocs in its swizzle), so the rings take that
 // layout and the sqmma reads the slots in place; a slot of 64x64 f16 is two
 // swizzle periods. The sqmma stays in flight into the next iteration: it
-// waits for the previous one just before it is issued, after the copies,
-// which a fourth slot keeps off the slot it reads; the last one is waited
-// for after the loop, before the rings go.
-// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 4 slots, copies issued 2 iterations ahead, a wait every 2 iterations, the matrix unit in flight into the next iteration
+// waits for the previous one just before it is issued; the last one is
+// waited for after the loop, before the rings go. With 4 slots, the copies
+// go in batches of two iterations' tiles (decision 6): in every other
+// iteration, the wait for all copies in flight, the wait for the matrix
+// unit (whose slot is one of the batch's), one barrier, then the copies of
+// iterations j and j + 1 (the pointers one iteration on, each batch masked
+// by the loop's range) into slots j % 4 and (j + 1) % 4.
+// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 4 slots, copies issued 2 iterations ahead in batches of 2 iterations' tiles, a wait every 2 iterations (and for the matrix unit, which shares the batch's slots), the matrix unit in flight into the next iteration
 // CHECK-LABEL: @sqmma_in_place
 // CHECK: %[[RING:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x64x64xf16, #[[T:.*]], #smem, mutable>
-// CHECK: %[[R:.*]]:3 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] =
+// CHECK: %[[R:.*]]:3 = scf.for %[[IV:[^ ]*]] = %{{.*}} to %[[N:[^ ]*]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[PA:[^ ]*]] = %{{.*}}, %[[PB:[^ ]*]] =
 // CHECK-NOT: ttg.local_alloc %
 // CHECK-NOT: ttg.local_load
-// CHECK-COUNT-2: ttg.async_commit_group
-// CHECK: %[[A:.*]] = ttg.memdesc_index {{.*}} -> !ttg.memdesc<64x64xf16, #[[T]], #smem, mutable>
-// CHECK: %[[B:.*]] = ttg.memdesc_index
-// CHECK: %[[READY:.*]] = musagpu.sqmma_wait %[[ACC]]
+// CHECK: %[[NEXTA:.*]] = tt.addptr %[[PA]]
+// CHECK: %[[IT:.*]] = arith.divui
+// CHECK: %[[PHASE:.*]] = arith.remui %[[IT]], %c2_i32
+// CHECK-NEXT: %[[ISSUE:.*]] = arith.cmpi eq, %[[PHASE]], %c0
+// CHECK: scf.if %[[ISSUE]] {
+// CHECK-NEXT: musagpu.async_copy_wait{{$}}
+// CHECK-NEXT: musagpu.sqmma_wait{{$}}
+// CHECK-NEXT: ttg.local_barrier
+// CHECK: %[[IN0:.*]] = arith.cmpi slt, %{{.*}}, %[[N]]
+// CHECK: %[[J0:.*]] = arith.addi %[[IT]], %c0
+// CHECK-NEXT: %[[S0:.*]] = arith.remui %[[J0]], %c4
+// CHECK-NEXT: %[[TO0:.*]] = ttg.memdesc_index %[[RING]][%[[S0]]]
+// CHECK-NEXT: %[[M0:.*]] = tt.splat %[[IN0]]
+// CHECK-NEXT: ttg.async_copy_global_to_local %[[PA]], %[[TO0]] mask %[[M0]]
+// CHECK: ttg.async_copy_global_to_local %[[PB]]
+// CHECK: %[[IN1:.*]] = arith.cmpi slt, %{{.*}}, %[[N]]
+// CHECK: %[[J1:.*]] = arith.addi %[[IT]], %c1
+// CHECK-NEXT: %[[S1:.*]] = arith.remui %[[J1]], %c4
+// CHECK-NEXT: %[[TO1:.*]] = ttg.memdesc_index %[[RING]][%[[S1]]]
+// CHECK-NEXT: %[[M1:.*]] = tt.splat %[[IN1]]
+// CHECK-NEXT: ttg.async_copy_global_to_local %[[NEXTA]], %[[TO1]] mask %[[M1]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: }
+// CHECK-NEXT: %[[A:.*]] = ttg.memdesc_index {{.*}} -> !ttg.memdesc<64x64xf16, #[[T]], #smem, mutable>
+// CHECK-NEXT: %[[B:.*]] = ttg.memdesc_index
+// CHECK-NEXT: %[[READY:.*]] = musagpu.sqmma_wait %[[ACC]]
 // CHECK-NEXT: %[[D:.*]] = musagpu.sqmma %[[A]], %[[B]], %[[READY]]
 // CHECK-NOT: musagpu.sqmma_wait
-// CHECK: scf.yield %[[D]]
+// CHECK: scf.yield %[[D]], %[[NEXTA]]
 // CHECK: musagpu.sqmma_wait %[[R]]#0
 // CHECK-NEXT: ttg.async_wait {num = 0 : i32}
 // CHECK-NEXT: ttg.local_dealloc %[[RING]]

@@ -28,7 +28,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %c0 = arith.constant 0 : i32
     %first = arith.cmpi eq, %n, %c0 : i32
     musagpu.async_copy_wait
-    musagpu.async_copy_wait %first
+    musagpu.async_copy_wait if %first
     tt.return
   }
 }
