@@ -1224,7 +1224,10 @@ static void forEachBoxRun(
 /// checkGlobal for `bytes` at `global`, a run of elements of `elemBytes`:
 /// at once where the run lies inside one argument tensor, element by
 /// element otherwise (so that errors, margins and live tensors are the
-/// same as for single elements).
+/// same as for single elements). A TME run may be inside any live tensor:
+/// a descriptor made in the kernel may take its base from memory (one that
+/// fill_2d_tma_descriptor wrote, an int64 tensor of data_ptr()s), as a
+/// loaded pointer does.
 static void checkGlobalRun(uint64_t global, int64_t bytes, int64_t elemBytes,
                            abi::AccessKind kind) {
   Worker &w = *tlsWorker;
@@ -1238,7 +1241,8 @@ static void checkGlobalRun(uint64_t global, int64_t bytes, int64_t elemBytes,
   }
   for (int64_t at = 0; at < bytes; at += elemBytes)
     checkGlobal(reinterpret_cast<void *>(global + uint64_t(at)),
-                uint64_t(elemBytes), uint64_t(elemBytes), int32_t(kind));
+                uint64_t(elemBytes), uint64_t(elemBytes),
+                int32_t(kind) | kLoadedPointerAccess);
 }
 
 /// A TME tile load, done at once; its bytes count on the barrier.

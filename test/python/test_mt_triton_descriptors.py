@@ -70,3 +70,70 @@ def test_shape_must_be_the_descriptors_block(arch: str) -> None:
     x = torch.zeros(32, 32)
     with pytest.raises(triton.CompilationError, match=r"shape \[8, 8\] is not the descriptor's block \[16, 16\]"):
         wrong_shape_kernel[(1, )](create_2d_tma_descriptor(x, 32, 32, 16, 16, 4), 8)
+
+
+# A descriptor in global memory, as MT's kernels (FlagGems' TmaAutoTuneHelper) take it: filled on the host by
+# driver.active.utils.fill_2d_tma_descriptor into a 128-byte buffer (Triton's TMA_SIZE), copied to the
+# device, and passed as a pointer.
+
+def filled_descriptor(t: "torch.Tensor", rows: int, cols: int, block_rows: int, block_cols: int) -> "torch.Tensor":
+    host = torch.empty(128, dtype=torch.int8)
+    triton.runtime.driver.active.utils.fill_2d_tma_descriptor(t.data_ptr(), rows, cols, block_rows, block_cols,
+                                                              t.element_size(), host.data_ptr())
+    return host.clone()  # "to the device": the emulator's device memory is the host's
+
+
+@triton.jit
+def copy_through_pointer_kernel(in_desc_ptr, out_desc_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    m, n = tl.program_id(0) * BM, tl.program_id(1) * BN
+    tile = tl._experimental_descriptor_load(in_desc_ptr, [m, n], [BM, BN], tl.float32)
+    tl._experimental_descriptor_store(out_desc_ptr, tile * 2.0, [m, n])
+
+
+def test_tiled_copy_through_filled_descriptors(arch: str) -> None:
+    M, N, BM, BN = 50, 40, 16, 32  # the last row and column of tiles hang past the edge
+    x = torch.randn(M, N, generator=torch.Generator().manual_seed(41))
+    y = torch.full((M, N), -1.0)
+    copy_through_pointer_kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](
+        filled_descriptor(x, M, N, BM, BN), filled_descriptor(y, M, N, BM, BN), BM, BN)
+    assert torch.equal(y, x * 2)
+
+
+def test_matmul_k_loop_through_filled_descriptors(arch: str) -> None:
+    M, N, K, BM, BN, BK = 64, 64, 128, 64, 32, 32
+    gen = torch.Generator().manual_seed(43)
+    a = torch.randn(M, K, generator=gen).to(torch.float16)
+    b = torch.randn(K, N, generator=gen).to(torch.float16)
+    c = torch.empty(M, N, dtype=torch.float16)
+    descs = [filled_descriptor(t, rows, cols, br, bc)
+             for t, rows, cols, br, bc in ((a, M, K, BM, BK), (b, K, N, BK, BN), (c, M, N, BM, BN))]
+    mm_kernel[(M // BM, N // BN)](*descs, K, BM, BN, BK, num_warps=4)
+    torch.testing.assert_close(c.double(), a.double() @ b.double(), rtol=2e-3, atol=2e-2)
+
+
+def test_fill_checks_what_a_tme_descriptor_needs(arch: str) -> None:
+    utils = triton.runtime.driver.active.utils
+    x = torch.zeros(32, 30, dtype=torch.float16)
+    host = torch.empty(128, dtype=torch.int8)
+    with pytest.raises(ValueError, match=r"a row of 30 x 2-byte elements is not a multiple of 16 bytes"):
+        utils.fill_2d_tma_descriptor(x.data_ptr(), 32, 30, 16, 16, 2, host.data_ptr())
+    y = torch.zeros(32, 32, dtype=torch.float16)
+    with pytest.raises(ValueError, match=r"is not 16-byte aligned"):
+        utils.fill_2d_tma_descriptor(y.data_ptr() + 2, 32, 32, 16, 16, 2, host.data_ptr())
+    with pytest.raises(ValueError, match=r"block dims \[512, 16\] exceed TME's 256 elements"):
+        utils.fill_2d_tma_descriptor(y.data_ptr(), 32, 32, 512, 16, 2, host.data_ptr())
+    with pytest.raises(ValueError, match=r"element_size must be 1, 2, 4 or 8 bytes, got 3"):
+        utils.fill_1d_tma_descriptor(y.data_ptr(), 32, 16, 3, host.data_ptr())
+    with pytest.raises(ValueError, match=r"the descriptor buffer holds 32 bytes, the descriptor 64"):
+        utils.fill_2d_tma_descriptor(y.data_ptr(), 32, 32, 16, 16, 2, torch.empty(32, dtype=torch.int8))
+
+
+@triton.jit
+def three_d_kernel(desc_ptr):
+    tl._experimental_descriptor_load(desc_ptr, [0, 0, 0], [2, 8, 8], tl.float32)
+
+
+def test_a_filled_descriptor_is_one_or_two_dimensional(arch: str) -> None:
+    x = torch.zeros(2, 8, 8)
+    with pytest.raises(triton.CompilationError, match=r"is 1-D or 2-D; the tile asked for is 3-D"):
+        three_d_kernel[(1, )](filled_descriptor(x.view(16, 8), 16, 8, 8, 8))

@@ -13,10 +13,6 @@ _CUDA_ONLY: Dict[str, str] = {
     "fill_tma_descriptor": "it encodes a CUDA TMA descriptor; on MUSA build descriptors with "
                            "triton.tools.tensor_descriptor.TensorDescriptor.from_tensor (the launcher encodes "
                            "the TME descriptor) or triton.tools.experimental_descriptor",
-    "fill_1d_tma_descriptor": "it encodes a CUDA TMA descriptor; use triton.tools.experimental_descriptor."
-                              "create_1d_tma_descriptor",
-    "fill_2d_tma_descriptor": "it encodes a CUDA TMA descriptor; use triton.tools.experimental_descriptor."
-                              "create_2d_tma_descriptor",
 }
 
 

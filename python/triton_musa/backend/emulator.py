@@ -24,6 +24,7 @@ import time
 from typing import Any, Dict, Optional, Tuple, Union
 
 from .driver_utils import DeviceProperties, RefusesCudaOnlyUtils
+from .descriptor_record import FillsDescriptorRecords
 from .environment import emulated_arch, emulator_forced, emulator_threads, musa_device_status
 
 # MUSA GPUs run at most 1024 threads per block.
@@ -82,7 +83,7 @@ def check_emulator_device(device: Union[int, str, None]) -> None:
         raise ValueError(f"the MUSA CPU emulator has one device, {EMULATOR_DEVICE!r} (or 0); got {device!r}")
 
 
-class EmulatorUtils(RefusesCudaOnlyUtils):
+class EmulatorUtils(FillsDescriptorRecords, RefusesCudaOnlyUtils):
     """``driver.utils`` of the emulator: loads kernels, describes the emulated device (see the README's
     emulator section for what each number means here)."""
 

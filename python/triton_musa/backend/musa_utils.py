@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Tuple
 
 from .driver_utils import DeviceProperties, RefusesCudaOnlyUtils
+from .descriptor_record import FillsDescriptorRecords
 from .launcher import INCLUDE_DIR, sdk_build_dirs
 
 SOURCE = r'''/* triton-musa device utilities. */
@@ -148,7 +149,7 @@ class LoadedFunction:
     static_shared: int
 
 
-class MusaUtils(RefusesCudaOnlyUtils):
+class MusaUtils(FillsDescriptorRecords, RefusesCudaOnlyUtils):
     """Built on first use, so a driver object costs nothing until a kernel is loaded."""
 
     def __init__(self, **build_options: Any) -> None:
