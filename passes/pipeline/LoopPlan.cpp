@@ -35,10 +35,17 @@
 //     flattened persistent loop: the lookahead comes first), or, for
 //     short K steps where the slot would cost a block, one iteration less
 //     of lookahead.
-//  6. The batches: where the ring has 4 slots or more for async copies,
-//     they are issued in batches of several iterations' tiles, right after
-//     the wait (LoopPlan::batch): under MUSA's wait-all, no copy then has
-//     less than a batch of iterations to land.
+//  6. The batches: where the ring has 4 slots or more for async copies
+//     (beside the slot of a matrix unit in flight), they are issued in
+//     batches of several iterations' tiles, right after the wait
+//     (LoopPlan::batch): under MUSA's wait-all, no copy then has less than
+//     a batch of iterations to land. Measured on the proxy (tutorial 03,
+//     H200, one run): 64x128x64 and 128x64x64 at 4 stages 0.85x/0.92x ->
+//     0.93x/0.98x, the 2-warp WMMA configs 0.75-0.79x -> 0.82-0.84x. Where
+//     the unit in flight would have to give its slot to the batch (waited
+//     for before each batch), the overlap lost cost more than the batch
+//     gained (128x256x64 on 8 warps 0.90x -> 0.82x): such loops keep one
+//     iteration's copies at a time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -540,19 +547,16 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
   plan.waitEvery = plan.lookahead;
   // Decision 6, the batches (async copies only: TME slots have their own
   // barriers). A batch of b iterations' tiles issued b iterations ahead
-  // takes 2b slots; a matrix unit in flight keeps its own slot where one is
-  // left over, else it is waited for before each batch.
+  // takes 2b slots, and a matrix unit in flight keeps its own slot.
   if (plan.countTMERings() == 0) {
     bool inFlight = !plan.inFlight.empty();
     unsigned total = plan.slots;
-    bool unitShares = inFlight && total % 2 == 0;
-    unsigned batch = (total - (inFlight && !unitShares ? 1 : 0)) / 2;
+    unsigned batch = (total - (inFlight ? 1 : 0)) / 2;
     if (batch >= 2) {
       plan.batch = batch;
       plan.lookahead = batch;
       plan.waitEvery = batch;
-      plan.slots = 2 * batch + (inFlight && !unitShares ? 1 : 0);
-      plan.waitMatrixUnitBeforeBatch = unitShares;
+      plan.slots = 2 * batch + (inFlight ? 1 : 0);
     }
   }
   return plan;

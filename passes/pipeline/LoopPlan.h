@@ -102,9 +102,6 @@ struct LoopPlan {
   /// iteration only; in batches, every copy has `batch` iterations to land.
   /// 1: the copies of one iteration in each iteration.
   unsigned batch = 1;
-  /// With batches, where the in-flight matrix unit's slot is one of the
-  /// batch's: each batch starts by waiting for the matrix unit.
-  bool waitMatrixUnitBeforeBatch = false;
   SmallVector<RingedLoad> loads;
   /// Ops of the body that compute what the copies read (addresses, masks,
   /// `other`) and the copies' loads themselves: the producer stage, issued

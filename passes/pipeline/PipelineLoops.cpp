@@ -176,9 +176,8 @@ bool isCopyBatch(Operation *op) {
 
 /// Decision 6 of the plan: at the end of the body (the producer stage, for
 /// iteration j), `scf.if j % batch == 0` around the wait for every copy in
-/// flight, the matrix unit's wait where it shares the batch's slots, a block
-/// barrier, and the copies of iterations j .. j + batch - 1 into their
-/// slots. The addresses of iteration j + w are the producer's ops cloned
+/// flight, a block barrier, and the copies of iterations j .. j + batch - 1
+/// into their slots. The addresses of iteration j + w are the producer's ops cloned
 /// with the induction variable w steps on and the loop-carried values w
 /// iterations on (each clone reads the previous one's yielded values).
 /// Every copy is masked off past the loop's end, so the batch needs no
@@ -199,8 +198,6 @@ void issueInBatches(LoopPlan &plan, ArrayRef<Value> rings,
   auto batch = scf::IfOp::create(b, loc, issue, /*withElse=*/false);
   b.setInsertionPointToStart(batch.thenBlock());
   mgpu::AsyncCopyWaitOp::create(b, loc, Value());
-  if (plan.waitMatrixUnitBeforeBatch)
-    mgpu::SQMMAWaitOp::create(b, loc, ValueRange());
   ttg::LocalBarrierOp::create(b, loc);
 
   Value iv = loop.getInductionVar();
@@ -722,8 +719,6 @@ private:
     if (numCopies != 0)
       remark << ", a wait every " << plan.waitEvery << " iteration"
              << (plan.waitEvery == 1 ? "" : "s");
-    if (plan.waitMatrixUnitBeforeBatch)
-      remark << " (and for the matrix unit, which shares the batch's slots)";
     if (!plan.inFlight.empty())
       remark << ", the matrix unit in flight into the next iteration";
     if (!plan.adjustment.empty())

@@ -68,49 +68,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // buffers (immutable local_allocs in its swizzle), so the rings take that
 // layout and the sqmma reads the slots in place; a slot of 64x64 f16 is two
 // swizzle periods. The sqmma stays in flight into the next iteration: it
-// waits for the previous one just before it is issued; the last one is
-// waited for after the loop, before the rings go. With 4 slots, the copies
-// go in batches of two iterations' tiles (decision 6): in every other
-// iteration, the wait for all copies in flight, the wait for the matrix
-// unit (whose slot is one of the batch's), one barrier, then the copies of
-// iterations j and j + 1 (the pointers one iteration on, each batch masked
-// by the loop's range) into slots j % 4 and (j + 1) % 4.
-// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 4 slots, copies issued 2 iterations ahead in batches of 2 iterations' tiles, a wait every 2 iterations (and for the matrix unit, which shares the batch's slots), the matrix unit in flight into the next iteration
+// waits for the previous one just before it is issued, after the copies,
+// which a fourth slot keeps off the slot it reads; the last one is waited
+// for after the loop, before the rings go.
+// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 4 slots, copies issued 2 iterations ahead, a wait every 2 iterations, the matrix unit in flight into the next iteration
 // CHECK-LABEL: @sqmma_in_place
 // CHECK: %[[RING:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x64x64xf16, #[[T:.*]], #smem, mutable>
-// CHECK: %[[R:.*]]:3 = scf.for %[[IV:[^ ]*]] = %{{.*}} to %[[N:[^ ]*]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[PA:[^ ]*]] = %{{.*}}, %[[PB:[^ ]*]] =
+// CHECK: %[[R:.*]]:3 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] =
 // CHECK-NOT: ttg.local_alloc %
 // CHECK-NOT: ttg.local_load
-// CHECK: %[[NEXTA:.*]] = tt.addptr %[[PA]]
-// CHECK: %[[IT:.*]] = arith.divui
-// CHECK: %[[PHASE:.*]] = arith.remui %[[IT]], %c2_i32
-// CHECK-NEXT: %[[ISSUE:.*]] = arith.cmpi eq, %[[PHASE]], %c0
-// CHECK: scf.if %[[ISSUE]] {
-// CHECK-NEXT: musagpu.async_copy_wait{{$}}
-// CHECK-NEXT: musagpu.sqmma_wait{{$}}
-// CHECK-NEXT: ttg.local_barrier
-// CHECK: %[[IN0:.*]] = arith.cmpi slt, %{{.*}}, %[[N]]
-// CHECK: %[[J0:.*]] = arith.addi %[[IT]], %c0
-// CHECK-NEXT: %[[S0:.*]] = arith.remui %[[J0]], %c4
-// CHECK-NEXT: %[[TO0:.*]] = ttg.memdesc_index %[[RING]][%[[S0]]]
-// CHECK-NEXT: %[[M0:.*]] = tt.splat %[[IN0]]
-// CHECK-NEXT: ttg.async_copy_global_to_local %[[PA]], %[[TO0]] mask %[[M0]]
-// CHECK: ttg.async_copy_global_to_local %[[PB]]
-// CHECK: %[[IN1:.*]] = arith.cmpi slt, %{{.*}}, %[[N]]
-// CHECK: %[[J1:.*]] = arith.addi %[[IT]], %c1
-// CHECK-NEXT: %[[S1:.*]] = arith.remui %[[J1]], %c4
-// CHECK-NEXT: %[[TO1:.*]] = ttg.memdesc_index %[[RING]][%[[S1]]]
-// CHECK-NEXT: %[[M1:.*]] = tt.splat %[[IN1]]
-// CHECK-NEXT: ttg.async_copy_global_to_local %[[NEXTA]], %[[TO1]] mask %[[M1]]
-// CHECK: ttg.async_copy_global_to_local
-// CHECK-NOT: ttg.async_copy_global_to_local
-// CHECK: }
-// CHECK-NEXT: %[[A:.*]] = ttg.memdesc_index {{.*}} -> !ttg.memdesc<64x64xf16, #[[T]], #smem, mutable>
-// CHECK-NEXT: %[[B:.*]] = ttg.memdesc_index
-// CHECK-NEXT: %[[READY:.*]] = musagpu.sqmma_wait %[[ACC]]
+// CHECK-COUNT-2: ttg.async_commit_group
+// CHECK: %[[A:.*]] = ttg.memdesc_index {{.*}} -> !ttg.memdesc<64x64xf16, #[[T]], #smem, mutable>
+// CHECK: %[[B:.*]] = ttg.memdesc_index
+// CHECK: %[[READY:.*]] = musagpu.sqmma_wait %[[ACC]]
 // CHECK-NEXT: %[[D:.*]] = musagpu.sqmma %[[A]], %[[B]], %[[READY]]
 // CHECK-NOT: musagpu.sqmma_wait
-// CHECK: scf.yield %[[D]], %[[NEXTA]]
+// CHECK: scf.yield %[[D]]
 // CHECK: musagpu.sqmma_wait %[[R]]#0
 // CHECK-NEXT: ttg.async_wait {num = 0 : i32}
 // CHECK-NEXT: ttg.local_dealloc %[[RING]]
@@ -145,6 +118,80 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r#0 : tensor<64x64xf32, #sqmma>
   }
 }
+
+// -----
+
+// Decision 6, the batches: the same loop at num_stages 4 has 4 slots for the
+// copies beside the one the sqmma in flight reads (5 in all). In every other
+// iteration j, one scf.if waits for all copies in flight, puts one barrier,
+// and issues the copies of iterations j and j + 1 (the pointers one
+// iteration on, each iteration's copies masked by the loop's range) into
+// slots j % 5 and (j + 1) % 5; the other iterations neither wait nor put a
+// barrier. The sqmma in flight is not waited for in the batch: its slot is
+// not one of the batch's.
+// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 5 slots, copies issued 2 iterations ahead in batches of 2 iterations' tiles, a wait every 2 iterations, the matrix unit in flight into the next iteration
+// CHECK-LABEL: @sqmma_batches
+// CHECK: %[[RING:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<5x64x64xf16
+// CHECK: %[[R:.*]]:3 = scf.for %[[IV:[^ ]*]] = %{{.*}} to %[[N:[^ ]*]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[PA:[^ ]*]] = %{{.*}}, %[[PB:[^ ]*]] =
+// CHECK-NOT: ttg.local_barrier
+// CHECK-NOT: musagpu.async_copy_wait
+// CHECK: %[[NEXTA:.*]] = tt.addptr %[[PA]]
+// CHECK: %[[IT:.*]] = arith.divui
+// CHECK: %[[PHASE:.*]] = arith.remui %[[IT]], %c2_i32
+// CHECK-NEXT: %[[ISSUE:.*]] = arith.cmpi eq, %[[PHASE]], %c0
+// CHECK: scf.if %[[ISSUE]] {
+// CHECK-NEXT: musagpu.async_copy_wait{{$}}
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NOT: musagpu.sqmma_wait
+// CHECK: %[[IN0:.*]] = arith.cmpi slt, %{{.*}}, %[[N]]
+// CHECK: %[[J0:.*]] = arith.addi %[[IT]], %c0
+// CHECK-NEXT: %[[S0:.*]] = arith.remui %[[J0]], %c5
+// CHECK-NEXT: %[[TO0:.*]] = ttg.memdesc_index %[[RING]][%[[S0]]]
+// CHECK-NEXT: %[[M0:.*]] = tt.splat %[[IN0]]
+// CHECK-NEXT: ttg.async_copy_global_to_local %[[PA]], %[[TO0]] mask %[[M0]]
+// CHECK: ttg.async_copy_global_to_local %[[PB]]
+// CHECK: %[[IN1:.*]] = arith.cmpi slt, %{{.*}}, %[[N]]
+// CHECK: %[[J1:.*]] = arith.addi %[[IT]], %c1
+// CHECK-NEXT: %[[S1:.*]] = arith.remui %[[J1]], %c5
+// CHECK-NEXT: %[[TO1:.*]] = ttg.memdesc_index %[[RING]][%[[S1]]]
+// CHECK-NEXT: %[[M1:.*]] = tt.splat %[[IN1]]
+// CHECK-NEXT: ttg.async_copy_global_to_local %[[NEXTA]], %[[TO1]] mask %[[M1]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: }
+// CHECK-NEXT: %[[A:.*]] = ttg.memdesc_index
+// CHECK-NEXT: %[[B:.*]] = ttg.memdesc_index
+// CHECK-NEXT: %[[READY:.*]] = musagpu.sqmma_wait %[[ACC]]
+// CHECK-NEXT: %[[D:.*]] = musagpu.sqmma %[[A]], %[[B]], %[[READY]]
+// CHECK-NEXT: scf.yield %[[D]], %[[NEXTA]]
+// CHECK: musagpu.sqmma_wait %[[R]]#0
+// CHECK-NEXT: ttg.async_wait {num = 0 : i32}
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#tme = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @sqmma_batches(%a: tensor<64x64x!tt.ptr<f16>, #blocked>, %b: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32) -> tensor<64x64xf32, #sqmma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+    %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #sqmma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %pa : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %xs = ttg.local_alloc %x {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #tme, #smem>
+      %y = tt.load %pb : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %ys = ttg.local_alloc %y {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #tme, #smem>
+      %d = musagpu.sqmma %xs, %ys, %acc : !ttg.memdesc<64x64xf16, #tme, #smem>, !ttg.memdesc<64x64xf16, #tme, #smem> -> tensor<64x64xf32, #sqmma>
+      %w = musagpu.sqmma_wait %d : tensor<64x64xf32, #sqmma>
+      %na = tt.addptr %pa, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %nb = tt.addptr %pb, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %w, %na, %nb : tensor<64x64xf32, #sqmma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
+    } {tt.num_stages = 4 : i32}
+    tt.return %r#0 : tensor<64x64xf32, #sqmma>
+  }
+}
+
 
 // -----
 
