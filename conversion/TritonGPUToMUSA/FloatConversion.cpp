@@ -247,6 +247,20 @@ Value encodeNarrow(OpBuilder &b, Location loc, Value x, const FloatFormat &s,
   return LLVM::TruncOp::create(b, loc, b.getIntegerType(d.width), result);
 }
 
+/// f8E5M2 to f16 (bits, i16): an e5m2 value is the top byte of the f16 of
+/// the same value (same exponent width and bias, two of f16's ten mantissa
+/// bits), so the widening is a shift; NaN becomes the canonical one, sign
+/// kept, as the general path gives. The hot path of a dot whose e5m2
+/// operands are widened to f16 for WMMA.
+Value widenE5M2ToF16Bits(OpBuilder &b, Location loc, Value bits) {
+  Bits i16{b, loc, b.getI16Type()};
+  Value r = i16.shl(i16.zext(bits), i16.c(8));
+  Value isNaN = i16.cmp(LLVM::ICmpPredicate::ugt, i16.andI(r, i16.c(0x7FFF)),
+                        i16.c(0x7C00));
+  Value nan = i16.orI(i16.andI(r, i16.c(0x8000)), i16.c(0x7E00));
+  return i16.select(isNaN, nan, r);
+}
+
 } // namespace
 
 bool mlir::triton_musa::isSupportedFloatFormat(Type type) {
@@ -260,6 +274,8 @@ Value mlir::triton_musa::emitFloatConversion(OpBuilder &b, Location loc,
     return value;
   FloatFormat s = *getFloatFormat(srcType), d = *getFloatFormat(dstType);
   Value bits = toBits(b, loc, value, s.width);
+  if (isa<Float8E5M2Type>(srcType) && dstType.isF16())
+    return fromBits(b, loc, widenE5M2ToF16Bits(b, loc, bits), dstType);
   // Formats narrower than f32 are first widened to f32 exactly.
   if (s.width <= 16) {
     bits = decodeToF32Bits(b, loc, bits, s);

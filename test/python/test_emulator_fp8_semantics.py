@@ -2,7 +2,9 @@
 * tl.abs (math.absf on fp8 elements) over every one of the 256 codes of fp8e5, fp8e4nv and fp8e4b15: the
   sign is bit 7 in each of them, and none uses 0x80 as its NaN, so |x| is the code with bit 7 cleared;
 * narrowing to fp8e5 saturates, as Triton's NVIDIA (cvt.satfinite) and AMD backends do: infinities and
-  values past the range become +-57344, the largest finite value, never +-inf; NaN stays NaN."""
+  values past the range become +-57344, the largest finite value, never +-inf; NaN stays NaN;
+* widening fp8e5 to fp16 (the shift that widens a dot's e5m2 operands for WMMA) gives every one of the 256
+  codes its exact value (torch's own e5m2 -> fp16), NaN codes the canonical NaN with their sign."""
 
 from __future__ import annotations
 
@@ -70,3 +72,23 @@ def test_fp8e5_narrowing_saturates(arch: str, src: torch.dtype) -> None:
             assert code & 0x7F > 0x7C, (value, hex(code))  # a NaN
         else:
             assert code == expected, (value, hex(code), hex(expected))
+
+
+@triton.jit
+def e5_to_f16_kernel(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs).to(tl.float8e5, bitcast=True)
+    tl.store(y_ptr + offs, x.to(tl.float16).to(tl.uint16, bitcast=True))
+
+
+def test_fp8e5_widens_to_fp16_exactly(arch: str) -> None:
+    codes = torch.arange(256, dtype=torch.int32).to(torch.uint8)
+    out = torch.empty(256, dtype=torch.uint16)
+    e5_to_f16_kernel[(1, )](codes, out, 256)
+    want = codes.view(torch.float8_e5m2).to(torch.float16)
+    got = out.view(torch.float16)
+    nan = torch.isnan(want)
+    assert torch.equal(torch.isnan(got), nan)
+    assert torch.equal(got[~nan].view(torch.uint16), want[~nan].view(torch.uint16))  # -0, subnormals, inf
+    signs = (codes[nan].to(torch.int32) & 0x80) << 8
+    assert torch.equal(out[nan].to(torch.int32), signs | 0x7E00)

@@ -106,6 +106,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %y : f32
   }
 
+  // f8E5M2 -> f16: the e5m2 byte is the f16's top byte (same exponent and
+  // bias), so a shift by 8; a NaN (magnitude above 0x7C00) becomes the
+  // canonical 0x7E00 with its sign. No trip through f32.
+  // CHECK-LABEL: llvm.func @e5m2_to_f16(
+  // CHECK: %[[X:.*]] = llvm.zext %{{.*}} : i8 to i16
+  // CHECK: %[[R:.*]] = llvm.shl %[[X]], %{{.*}} : i16
+  // CHECK: %[[ABS:.*]] = llvm.and %[[R]], %{{.*}} : i16
+  // CHECK: %[[NAN:.*]] = llvm.icmp "ugt" %[[ABS]], %{{.*}} : i16
+  // CHECK: %[[Q:.*]] = llvm.select %[[NAN]], %{{.*}}, %[[R]] : i1, i16
+  // CHECK-NEXT: llvm.bitcast %[[Q]] : i16 to f16
+  // CHECK-NOT: llvm.uitofp
+  // CHECK: llvm.return
+  tt.func public @e5m2_to_f16(%x: f8E5M2) -> f16 {
+    %y = tt.fp_to_fp %x : f8E5M2 -> f16
+    tt.return %y : f16
+  }
+
   // f8E5M2 -> bf16: exact through f32 (rebias 112, subnormals m * 2^-16),
   // then the f32 -> bf16 narrowing, exact here.
   // CHECK-LABEL: llvm.func @e5m2_to_bf16(
