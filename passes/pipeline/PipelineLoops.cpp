@@ -177,9 +177,9 @@ bool isCopyBatch(Operation *op) {
 /// Decision 6 of the plan: at the end of the body (the producer stage, for
 /// iteration j), `scf.if j % batch == 0` around the wait for every copy in
 /// flight, a block barrier, and the copies of iterations j .. j + batch - 1
-/// into their slots. The addresses of iteration j + w are the producer's ops cloned
-/// with the induction variable w steps on and the loop-carried values w
-/// iterations on (each clone reads the previous one's yielded values).
+/// into their slots. The addresses of iteration j + w are the producer's
+/// ops cloned with the induction variable w steps on and the loop-carried
+/// values w iterations on (each clone reads the previous one's yields).
 /// Every copy is masked off past the loop's end, so the batch needs no
 /// predicate of its own: its wait is for the tiles of iterations that do
 /// exist.
