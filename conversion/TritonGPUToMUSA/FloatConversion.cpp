@@ -261,6 +261,30 @@ Value widenE5M2ToF16Bits(OpBuilder &b, Location loc, Value bits) {
   return i16.select(isNaN, nan, r);
 }
 
+/// f8E4M3FN to f16 (bits, i16), exactly, in integer ops: a normal value is
+/// rebiased in place (exponent bias 7 -> 15: + 8 << 10 over the bits moved
+/// up by 7); the seven subnormals m * 2^-9 are f16 normals, by the top bit
+/// of m: m >= 4 -> (m << 8) + 0x1C00, m = 2, 3 -> (m << 9) + 0x1800,
+/// m = 1 -> 0x1800; S.1111.111 is NaN (0x7E00 with its sign).
+Value widenE4M3FNToF16Bits(OpBuilder &b, Location loc, Value bits) {
+  Bits i16{b, loc, b.getI16Type()};
+  using P = LLVM::ICmpPredicate;
+  Value x = i16.zext(bits);
+  Value sign = i16.shl(i16.andI(x, i16.c(0x80)), i16.c(8));
+  Value abs = i16.andI(x, i16.c(0x7F));
+  Value m = i16.andI(abs, i16.c(0x7));
+  Value normal = i16.add(i16.shl(abs, i16.c(7)), i16.c(0x2000));
+  Value sub = i16.select(
+      i16.cmp(P::uge, m, i16.c(4)), i16.add(i16.shl(m, i16.c(8)), i16.c(0x1C00)),
+      i16.select(i16.cmp(P::uge, m, i16.c(2)),
+                 i16.add(i16.shl(m, i16.c(9)), i16.c(0x1800)),
+                 i16.select(i16.cmp(P::eq, m, i16.c(1)), i16.c(0x1800),
+                            i16.c(0))));
+  Value r = i16.select(i16.cmp(P::ult, abs, i16.c(0x8)), sub, normal);
+  r = i16.select(i16.cmp(P::eq, abs, i16.c(0x7F)), i16.c(0x7E00), r);
+  return i16.orI(sign, r);
+}
+
 } // namespace
 
 bool mlir::triton_musa::isSupportedFloatFormat(Type type) {
@@ -276,6 +300,8 @@ Value mlir::triton_musa::emitFloatConversion(OpBuilder &b, Location loc,
   Value bits = toBits(b, loc, value, s.width);
   if (isa<Float8E5M2Type>(srcType) && dstType.isF16())
     return fromBits(b, loc, widenE5M2ToF16Bits(b, loc, bits), dstType);
+  if (isa<Float8E4M3FNType>(srcType) && dstType.isF16())
+    return fromBits(b, loc, widenE4M3FNToF16Bits(b, loc, bits), dstType);
   // Formats narrower than f32 are first widened to f32 exactly.
   if (s.width <= 16) {
     bits = decodeToF32Bits(b, loc, bits, s);

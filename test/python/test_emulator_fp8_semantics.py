@@ -3,8 +3,9 @@
   sign is bit 7 in each of them, and none uses 0x80 as its NaN, so |x| is the code with bit 7 cleared;
 * narrowing to fp8e5 saturates, as Triton's NVIDIA (cvt.satfinite) and AMD backends do: infinities and
   values past the range become +-57344, the largest finite value, never +-inf; NaN stays NaN;
-* widening fp8e5 to fp16 (the shift that widens a dot's e5m2 operands for WMMA) gives every one of the 256
-  codes its exact value (torch's own e5m2 -> fp16), NaN codes the canonical NaN with their sign."""
+* widening fp8e5 and fp8e4nv to fp16 (the integer paths that widen a dot's fp8 operands for WMMA) gives
+  every one of the 256 codes its exact value (torch's own conversion), NaN codes the canonical NaN with
+  their sign."""
 
 from __future__ import annotations
 
@@ -75,17 +76,19 @@ def test_fp8e5_narrowing_saturates(arch: str, src: torch.dtype) -> None:
 
 
 @triton.jit
-def e5_to_f16_kernel(x_ptr, y_ptr, BLOCK: tl.constexpr):
+def to_f16_kernel(x_ptr, y_ptr, DTYPE: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    x = tl.load(x_ptr + offs).to(tl.float8e5, bitcast=True)
+    x = tl.load(x_ptr + offs).to(DTYPE, bitcast=True)
     tl.store(y_ptr + offs, x.to(tl.float16).to(tl.uint16, bitcast=True))
 
 
-def test_fp8e5_widens_to_fp16_exactly(arch: str) -> None:
+@pytest.mark.parametrize("dtype, torch_dtype", [(tl.float8e5, torch.float8_e5m2),
+                                                (tl.float8e4nv, torch.float8_e4m3fn)], ids=["e5m2", "e4m3fn"])
+def test_fp8_widens_to_fp16_exactly(arch: str, dtype: tl.dtype, torch_dtype: torch.dtype) -> None:
     codes = torch.arange(256, dtype=torch.int32).to(torch.uint8)
     out = torch.empty(256, dtype=torch.uint16)
-    e5_to_f16_kernel[(1, )](codes, out, 256)
-    want = codes.view(torch.float8_e5m2).to(torch.float16)
+    to_f16_kernel[(1, )](codes, out, dtype, 256)
+    want = codes.view(torch_dtype).to(torch.float16)
     got = out.view(torch.float16)
     nan = torch.isnan(want)
     assert torch.equal(torch.isnan(got), nan)

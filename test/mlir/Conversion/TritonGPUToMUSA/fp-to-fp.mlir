@@ -123,6 +123,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %y : f16
   }
 
+  // f8E4M3FN -> f16 in 16-bit integer ops: normals rebiased in place
+  // (+ 0x2000 over the bits moved up by 7), the subnormals by the top bit of
+  // their mantissa, S.1111.111 the canonical NaN. No trip through f32.
+  // CHECK-LABEL: llvm.func @e4m3_to_f16(
+  // CHECK: llvm.zext %{{.*}} : i8 to i16
+  // CHECK-DAG: llvm.mlir.constant(8192 : i16) : i16
+  // CHECK-DAG: llvm.mlir.constant(7168 : i16) : i16
+  // CHECK-DAG: llvm.mlir.constant(6144 : i16) : i16
+  // CHECK-DAG: llvm.mlir.constant(32256 : i16) : i16
+  // CHECK: llvm.bitcast %{{.*}} : i16 to f16
+  // CHECK-NOT: llvm.uitofp
+  // CHECK: llvm.return
+  tt.func public @e4m3_to_f16(%x: f8E4M3FN) -> f16 {
+    %y = tt.fp_to_fp %x : f8E4M3FN -> f16
+    tt.return %y : f16
+  }
+
   // f8E5M2 -> bf16: exact through f32 (rebias 112, subnormals m * 2^-16),
   // then the f32 -> bf16 narrowing, exact here.
   // CHECK-LABEL: llvm.func @e5m2_to_bf16(
