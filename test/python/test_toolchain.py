@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from triton_musa.backend.target import DEFAULT_MUSA_HOME, parse_arch
+from triton_musa.backend.target import DEFAULT_MUSA_HOME, musa_home, parse_arch
 from triton_musa.backend.toolchain import (LLC_ENV, LLD_ENV, MusaToolchainError, MusaToolchainNotFound,
                                            find_toolchain)
 
 
 def _clear_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in (LLC_ENV, LLD_ENV, "MUSA_HOME"):
+    for var in (LLC_ENV, LLD_ENV, "MUSA_HOME", "MUSA_PATH"):
         monkeypatch.delenv(var, raising=False)
 
 
@@ -28,6 +28,19 @@ def test_missing_sdk_names_every_place_searched(monkeypatch: pytest.MonkeyPatch,
     assert str(tmp_path / "no-sdk" / "bin" / "llc") in message
     assert f"{DEFAULT_MUSA_HOME}/bin/llc" in message
     assert "'llir' does not need it" in message
+
+
+def test_musa_path_names_the_sdk_root_as_for_the_libdevice(monkeypatch: pytest.MonkeyPatch,
+                                                             tmp_path: Path) -> None:
+    """$MUSA_PATH (MUSA_HOME unset) is where the SDK step looks for llc, as target.musa_home reads it."""
+    _clear_env(monkeypatch)
+    sdk = tmp_path / "sdk"
+    (sdk / "bin").mkdir(parents=True)
+    _script(sdk / "bin" / "llc", "exit 0\n")
+    _script(sdk / "bin" / "ld.lld", "exit 0\n")
+    monkeypatch.setenv("MUSA_PATH", str(sdk))
+    assert musa_home() == sdk
+    assert find_toolchain().llc == sdk / "bin" / "llc"
 
 
 def test_explicit_llc_must_exist(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -72,13 +72,24 @@ def arch_from_capability(major: int, minor: int) -> MusaArch:
     return parse_arch(f"mp_{major}{minor}")
 
 
-def musa_home() -> Path:
-    """The MUSA SDK root: $MUSA_HOME, else $MUSA_PATH, else /usr/local/musa (may not exist)."""
-    for var in ("MUSA_HOME", "MUSA_PATH"):
+# The variables that name the MUSA SDK root, in the order they are read.
+MUSA_HOME_VARS = ("MUSA_HOME", "MUSA_PATH")
+
+
+def musa_home_from_environment() -> Optional[Tuple[str, Path]]:
+    """The variable that names the MUSA SDK root and its value: $MUSA_HOME, else $MUSA_PATH; None when
+    neither is set."""
+    for var in MUSA_HOME_VARS:
         value = os.environ.get(var)
         if value:
-            return Path(value)
-    return Path(DEFAULT_MUSA_HOME)
+            return var, Path(value)
+    return None
+
+
+def musa_home() -> Path:
+    """The MUSA SDK root: $MUSA_HOME, else $MUSA_PATH, else /usr/local/musa (may not exist)."""
+    named = musa_home_from_environment()
+    return named[1] if named else Path(DEFAULT_MUSA_HOME)
 
 
 def libdevice_path(arch: MusaArch) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from .target import DEFAULT_MUSA_HOME, MusaArch
+from .target import DEFAULT_MUSA_HOME, MUSA_HOME_VARS, MusaArch, musa_home_from_environment
 
 LLC_ENV = "TRITON_MUSA_LLC_PATH"
 LLD_ENV = "TRITON_MUSA_LLD_PATH"
@@ -122,10 +122,11 @@ def _run(cmd: Sequence[str]) -> None:
 
 
 def _candidate_dirs() -> List[tuple[str, Optional[Path]]]:
-    """(how it was found, bin dir) in search order; a None dir means 'variable unset'."""
-    home = os.environ.get("MUSA_HOME")
+    """(how it was found, bin dir) in search order; a None dir means 'variables unset'. The SDK root
+    is read as target.musa_home reads it."""
+    named = musa_home_from_environment()
     return [
-        ("$MUSA_HOME/bin", Path(home) / "bin" if home else None),
+        (f"${named[0]}/bin", named[1] / "bin") if named else ("$" + "/$".join(MUSA_HOME_VARS) + "/bin", None),
         (f"{DEFAULT_MUSA_HOME}/bin", Path(DEFAULT_MUSA_HOME) / "bin"),
     ]
 
@@ -135,7 +136,7 @@ def _is_executable(path: Path) -> bool:
 
 
 def find_toolchain() -> MusaToolchain:
-    """Locates ``llc`` ($TRITON_MUSA_LLC_PATH, $MUSA_HOME/bin, /usr/local/musa/bin) and ``ld.lld``
+    """Locates ``llc`` ($TRITON_MUSA_LLC_PATH, $MUSA_HOME/bin or $MUSA_PATH/bin, /usr/local/musa/bin) and ``ld.lld``
     ($TRITON_MUSA_LLD_PATH, else beside that ``llc``)."""
     searched: List[str] = []
     llc: Optional[Path] = None
@@ -148,7 +149,7 @@ def find_toolchain() -> MusaToolchain:
         searched.append(f"{LLC_ENV} (unset)")
         for label, directory in _candidate_dirs():
             if directory is None:
-                searched.append(f"{label} (MUSA_HOME unset)")
+                searched.append(f"{label} (unset)")
                 continue
             if _is_executable(directory / "llc"):
                 llc = directory / "llc"
@@ -158,7 +159,8 @@ def find_toolchain() -> MusaToolchain:
         raise MusaToolchainNotFound(
             "the MUSA SDK is needed to turn LLVM IR into a mubin, and its llc was not found; searched: "
             + "; ".join(searched)
-            + f". Install the MUSA SDK, or set MUSA_HOME or {LLC_ENV}. Compiling to 'llir' does not need it.")
+            + f". Install the MUSA SDK, or set MUSA_HOME (or MUSA_PATH) or {LLC_ENV}. Compiling to 'llir' does not "
+            "need it.")
 
     lld_env = os.environ.get(LLD_ENV)
     lld = Path(lld_env) if lld_env else llc.parent / "ld.lld"
