@@ -13,19 +13,21 @@ reason) without the IR, which stays available behind ``MLIR_ENABLE_DUMP=1`` or
 from __future__ import annotations
 
 import contextlib
-import os
 from typing import Iterator
 
 from triton.errors import TritonError
 from triton.runtime.errors import OutOfResources
 
+from .instrumentation import dump_requested, env_flag
+
 class MusaCompileError(TritonError):
     """A kernel the MUSA backend cannot compile; the message names the kernel, the place and the reason."""
 
 
-def _dump_requested() -> bool:
-    return os.environ.get("MLIR_ENABLE_DUMP", "0") not in ("", "0") or \
-        os.environ.get("TRITON_KERNEL_DUMP", "0") not in ("", "0")
+def _ir_requested(kernel: str) -> bool:
+    """Whether the user asked to see ``kernel``'s IR: MLIR_ENABLE_DUMP as instrumentation reads it (all
+    kernels, or this one by name), or TRITON_KERNEL_DUMP."""
+    return dump_requested(kernel) or env_flag("TRITON_KERNEL_DUMP")
 
 
 def translate(exc: BaseException, kernel: str, arch: str) -> BaseException:
@@ -36,7 +38,7 @@ def translate(exc: BaseException, kernel: str, arch: str) -> BaseException:
     error = library_error(exc)
     if isinstance(error, OutOfSharedMemory):
         return OutOfResources(error.required, error.limit, "shared memory")
-    if _dump_requested():
+    if _ir_requested(kernel):
         return MusaCompileError(f"kernel '{kernel}' does not compile for {arch}:\n{error}")
     lines = [str(d) for d in error.diagnostics if not d.shows_ir] or [error.headline]
     return MusaCompileError(f"kernel '{kernel}' does not compile for {arch}:\n" + "\n".join(lines) +

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from .environment import ENABLE_MMA_ENV, ENABLE_SQMMA_ENV, matrix_switch
-from .instrumentation import StepTimer, run_pipeline
+from .instrumentation import StepTimer, dump_requested, run_pipeline
 from .target import MusaArch, libdevice_path
 
 # The first LLVM release whose llc reads the IR our exporter writes without the compatibility step.
@@ -330,10 +330,11 @@ def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str,
         raise ValueError(f"{source_name}: the module's ttg.target is {module_target!r}, "
                          f"not 'musa:{arch.name}': compile it for the architecture it was made for")
     pipeline = lowering_pipeline(target, matmul, num_stages=num_stages)
-    if os.environ.get("MLIR_ENABLE_DUMP") == "1":
+    kernel = os.path.splitext(source_name)[0]
+    if dump_requested(kernel):
         print(f"// triton-musa: musa-opt '--pass-pipeline={pipeline}' {source_name}")
     try:
-        run_pipeline(module, pipeline, run_passes, kernel=os.path.splitext(source_name)[0])
+        run_pipeline(module, pipeline, run_passes, kernel=kernel)
     except LoweringError as exc:
         # --musa-allocate-shared-memory records its plan in ttg.shared even when it exceeds the arch.
         planned = module_attribute(module, "ttg.shared")
