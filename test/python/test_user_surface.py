@@ -148,6 +148,11 @@ def test_compile_errors_are_concise_unless_a_dump_is_asked(monkeypatch: pytest.M
     assert "see current operation" not in text and "tt.func" not in text
     monkeypatch.setenv("MLIR_ENABLE_DUMP", "1")
     assert "tt.func @k()" in str(translate(error, "k", "mp_31"))
+    # By name, as the per-pass dumps read it: this kernel's IR, not another's.
+    monkeypatch.setenv("MLIR_ENABLE_DUMP", "k")
+    assert "tt.func @k()" in str(translate(error, "k", "mp_31"))
+    monkeypatch.setenv("MLIR_ENABLE_DUMP", "another_kernel")
+    assert "tt.func @k()" not in str(translate(error, "k", "mp_31"))
     # Past the shared memory: the numbers are the module's ttg.shared and the arch's, not message text.
     oor = translate(OutOfSharedMemory(LoweringError("pass pipeline failed", []), 1048576, 196608), "k", "mp_31")
     assert isinstance(oor, OutOfResources) and oor.required == 1048576 and oor.limit == 196608
