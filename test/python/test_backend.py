@@ -116,6 +116,16 @@ def test_options_round_trip_through_dict() -> None:
     assert backend.parse_options({"num_warps": 4}).hash() != opts.hash()
 
 
+@pytest.mark.parametrize("bad", [-1, 2.5, True, "3"])
+def test_num_stages_is_checked_once_for_options_and_the_pipeline(bad: object) -> None:
+    """The same check (lowering.check_num_stages) for a kernel's options and for the lowering API."""
+    from triton_musa.backend.lowering import matrix_passes
+    with pytest.raises(ValueError, match=rf"num_stages must be a non-negative integer, got {bad!r}"):
+        MusaBackend(MP31).parse_options({"num_stages": bad})
+    with pytest.raises(ValueError, match=rf"num_stages must be a non-negative integer, got {bad!r}"):
+        matrix_passes("musa", num_stages=bad)  # type: ignore[arg-type]
+
+
 def test_amd_tuning_options_are_accepted_and_ignored() -> None:
     """Code written for ROCm (tutorial 03's non-CUDA configs) passes AMD's knobs; they compile on MUSA to the
     same TTGIR as without them, a misspelt one still gets Triton's error, and a bad value ours."""

@@ -28,7 +28,7 @@ from . import emulator
 from .cache_key import backend_key
 from .environment import llvm_opt_disabled
 from .errors import user_errors
-from .lowering import MatmulOptions, lower_for_emulator
+from .lowering import MatmulOptions, check_num_stages, lower_for_emulator
 from .proxy import proxy_target
 from .target import MusaArch, libdevice_path, parse_arch
 
@@ -116,8 +116,7 @@ class MusaOptions:
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"{knob} (an AMD tuning option, accepted and ignored on MUSA) must be a "
                                  f"non-negative integer, got {value!r}")
-        if not isinstance(self.num_stages, int) or self.num_stages < 0:
-            raise ValueError(f"num_stages must be a non-negative integer, got {self.num_stages!r}")
+        check_num_stages(self.num_stages)
         unsupported_fp8 = set(self.supported_fp8_dtypes) - set(supported_fp8_dtypes(arch))
         if unsupported_fp8:
             raise ValueError(f"{arch.name} does not support fp8 types {sorted(unsupported_fp8)}; "

@@ -94,8 +94,7 @@ def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, 
     specs."""
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
-    if not isinstance(num_stages, int) or num_stages < 0:
-        raise ValueError(f"num_stages must be a non-negative integer, got {num_stages!r}")
+    check_num_stages(num_stages)
     matmul = matmul or MatmulOptions.from_env()
     target_option = [] if target == "musa" else [f"target={target}"]
     pipeline_options = target_option + ([f"num-stages={num_stages}"] if num_stages > 1 else [])
@@ -103,6 +102,13 @@ def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, 
     tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(target_option)}}}" if target_option else "")
     return (f"musa-carry-descriptor-fields,musa-decompose-scaled-dot,{matmul.pass_spec(target)},"
             f"musa-sink-accumulator-conversions,{pipeline},{tme},musa-relayout-gather-offsets")
+
+
+def check_num_stages(num_stages: object) -> None:
+    """``num_stages`` as the pipeline takes it (a loop's copies issued ``num_stages - 1`` iterations ahead;
+    0 and 1: no pipelining), or a ValueError naming it."""
+    if not isinstance(num_stages, int) or isinstance(num_stages, bool) or num_stages < 0:
+        raise ValueError(f"num_stages must be a non-negative integer, got {num_stages!r}")
 
 
 def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:
