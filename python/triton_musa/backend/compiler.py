@@ -30,7 +30,7 @@ from .environment import llvm_opt_disabled
 from .errors import user_errors
 from .lowering import MatmulOptions, check_num_stages, lower_for_emulator
 from .proxy import proxy_target
-from .target import MusaArch, libdevice_path, parse_arch
+from .target import DEFAULT_ARCH, MusaArch, libdevice_path, parse_arch
 
 # fp8 storage and conversion types on every arch: the conversions are integer code (no fp8
 # hardware needed) and the FMA dot upcasts fp8 operands; fp8e4b15, which Triton keeps as i8,
@@ -63,7 +63,7 @@ class MusaOptions:
     options object (num_warps, supported_fp8_dtypes, allowed_dot_input_precisions, ...).
     """
 
-    arch: str = "mp_31"
+    arch: str = DEFAULT_ARCH
     warp_size: int = 32
     num_warps: int = 4
     num_ctas: int = 1

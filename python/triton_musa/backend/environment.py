@@ -27,7 +27,7 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from .target import MusaArch, parse_arch
+from .target import DEFAULT_ARCH, MusaArch, parse_arch
 
 EMULATOR_ENV = "TRITON_MUSA_EMULATOR"
 ARCH_ENV = "TRITON_MUSA_ARCH"
@@ -43,7 +43,6 @@ TIER_UP_ENV = "TRITON_MUSA_EMULATOR_TIER_UP"
 DEFAULT_TIER_UP_LAUNCH = 3
 ENABLE_MMA_ENV = "ENABLE_MUSA_MMA"
 ENABLE_SQMMA_ENV = "MUSA_ENABLE_SQMMA"
-DEFAULT_ARCH = "mp_31"
 
 
 @dataclass(frozen=True)

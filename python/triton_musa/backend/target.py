@@ -52,6 +52,8 @@ def __getattr__(name: str) -> Any:
 
 
 DEFAULT_MUSA_HOME = "/usr/local/musa"
+# The architecture compiled for where nothing names one (no device, no TRITON_MUSA_ARCH, no option).
+DEFAULT_ARCH = "mp_31"
 
 
 def parse_arch(arch: object) -> MusaArch:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..backend.target import parse_arch
+from ..backend.target import DEFAULT_ARCH, parse_arch
 from .templates import c_type
 
 
@@ -195,7 +195,7 @@ def main(argv: Optional[Sequence[str]] = None) -> List[Path]:
     parser.add_argument("--out-path", "-o", type=Path, default=None)
     parser.add_argument("--target", "-t", default=None, help="<backend>:<arch>:<warp-size>, e.g. musa:mp_31:32")
     parser.add_argument("--target-backend", default="musa")
-    parser.add_argument("--target-arch", default="mp_31")
+    parser.add_argument("--target-arch", default=DEFAULT_ARCH)
     parser.add_argument("--target-warp-size", type=int, default=None)
     parser.add_argument("--emit", choices=("mubin", "llir"), default="mubin",
                         help="mubin (needs the MUSA SDK): C launcher + embedded binary; llir: LLVM IR only")
