@@ -17,8 +17,8 @@ DEFAULT_MIN_CAPABILITY: Capability = (2, 1)
 
 
 def _device_capability() -> Capability:
-    from triton_musa.backend.device import _torch_musa
-    major, minor = _torch_musa().get_device_capability(0)
+    from triton_musa.backend.musa_utils import torch_musa_module
+    major, minor = torch_musa_module().get_device_capability(0)
     return int(major), int(minor)
 
 

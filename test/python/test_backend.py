@@ -415,10 +415,19 @@ def test_environment_breaks_the_emulator_import_circle() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+def test_musa_utils_does_not_reach_back_into_device() -> None:
+    """device.py builds on musa_utils.py (its utils, torch.musa); musa_utils reads nothing of device.py
+    (it used to import it for torch.musa: a circle)."""
+    import ast
+    source = Path(musa_device.__file__).with_name("musa_utils.py").read_text()
+    imported = {node.module for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)}
+    assert "device" not in imported and "triton_musa.backend.device" not in imported, imported
+
+
 def _fake_musa_device(monkeypatch: pytest.MonkeyPatch, capability: tuple) -> None:
     fake = SimpleNamespace(is_available=lambda: True, current_device=lambda: 0,
                            get_device_capability=lambda device=None: capability)
-    monkeypatch.setattr(musa_device, "_torch_musa", lambda: fake)
+    monkeypatch.setattr(musa_device, "torch_musa_module", lambda: fake)
     monkeypatch.setattr(musa_driver, "_musa_device_status",
                         lambda: musa_environment.DeviceStatus(True, "a fake MUSA device"))
 

@@ -14,13 +14,8 @@ from typing import Any, Optional, Tuple, Type, Union
 
 from . import emulator
 from .environment import arch_override, emulated_arch
+from .musa_utils import torch_musa_module
 from .target import MusaArch, arch_from_capability
-
-
-def _torch_musa() -> Any:
-    import torch
-    import torch_musa  # noqa: F401
-    return torch.musa
 
 
 def _device_utils() -> Any:
@@ -51,17 +46,17 @@ class MusaDevice:
         self.launcher_cls: Type[Any] = MusaLauncher
 
     def current_device(self) -> int:
-        return int(_torch_musa().current_device())
+        return int(torch_musa_module().current_device())
 
     def set_current_device(self, device: int) -> None:
-        _torch_musa().set_device(device)
+        torch_musa_module().set_device(device)
 
     def current_stream(self, device: Optional[int]) -> int:
-        musa = _torch_musa()
+        musa = torch_musa_module()
         return int(musa.current_stream(device).musa_stream)
 
     def capability(self, device: Optional[int]) -> Tuple[int, int]:
-        major, minor = _torch_musa().get_device_capability(device)
+        major, minor = torch_musa_module().get_device_capability(device)
         return int(major), int(minor)
 
     def arch(self) -> MusaArch:
@@ -72,7 +67,7 @@ class MusaDevice:
         return torch.device("musa", self.current_device())
 
     def device_interface(self) -> Any:
-        return _torch_musa()
+        return torch_musa_module()
 
     def empty_cache_for_benchmark(self) -> Any:
         """A buffer twice the device's L2, so zeroing it evicts the benchmark's inputs."""

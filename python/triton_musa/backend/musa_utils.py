@@ -149,6 +149,13 @@ class LoadedFunction:
     static_shared: int
 
 
+def torch_musa_module() -> Any:
+    """``torch.musa``, which importing ``torch_musa`` installs (a MUSA machine's torch)."""
+    import torch
+    import torch_musa  # noqa: F401
+    return torch.musa
+
+
 class MusaUtils(FillsDescriptorRecords, RefusesCudaOnlyUtils):
     """Built on first use, so a driver object costs nothing until a kernel is loaded."""
 
@@ -179,8 +186,7 @@ class MusaUtils(FillsDescriptorRecords, RefusesCudaOnlyUtils):
     def get_device_properties(self, device: Optional[int]) -> Dict[str, Any]:
         """``muDeviceGetAttribute`` of ``device`` (None: the current device, as ``torch.device("musa").index``)."""
         if device is None:
-            from .device import _torch_musa
-            device = int(_torch_musa().current_device())
+            device = int(torch_musa_module().current_device())
         if device not in self._properties:
             self._properties[device] = DeviceProperties(dict(self._module().get_device_properties(device)),
                                                         f"MUSA device {device}")
@@ -192,4 +198,4 @@ class MusaUtils(FillsDescriptorRecords, RefusesCudaOnlyUtils):
                                   "the driver's default buffer")
 
 
-__all__ = ["LoadedFunction", "MusaUtils", "SOURCE", "build_utils", "INCLUDE_DIR"]
+__all__ = ["LoadedFunction", "MusaUtils", "SOURCE", "build_utils", "INCLUDE_DIR", "torch_musa_module"]
