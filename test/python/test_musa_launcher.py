@@ -17,7 +17,8 @@ import pytest
 torch = pytest.importorskip("torch")
 import triton.language as tl  # noqa: E402
 
-from triton_musa.backend.launcher import INCLUDE_DIR, MusaLauncher, expand_signature, make_launcher_source  # noqa: E402
+from triton_musa.backend.launcher import (INCLUDE_DIR, MusaLauncher, expand_arguments, expand_signature,  # noqa: E402
+                                          make_launcher_source)
 from triton_musa.backend.musa_utils import SOURCE as UTILS_SOURCE  # noqa: E402
 
 SIGNATURES = {
@@ -302,3 +303,16 @@ def test_device_kernel_takes_encoded_descriptors(stub: ctypes.CDLL) -> None:
     got = recorded(stub, 64 + 24 + 64 + 24 + 8 + 4)
     assert got[64 + 24 + 64:64 + 24 + 64 + 24] == tail_b
     assert struct.unpack("<Qi", got[-12:]) == (c.data_ptr(), 96)
+
+
+def test_descriptor_arguments_are_checked_as_the_emulator_checks_them() -> None:
+    """The device launcher flattens a TensorDescriptor through launch_signature, as the emulator's does: its
+    base, sizes and strides; another rank or another object is a TypeError naming the argument (it used to
+    pass whatever sizes it had, shifting every parameter after it)."""
+    desc = SimpleNamespace(base=0x1000, shape=[64, 32], strides=[32, 1])
+    assert expand_arguments(["tensordesc<fp16[16, 16]>", "i32"], [desc, 7]) == [0x1000, 64, 32, 32, 1, 7]
+    with pytest.raises(TypeError, match=r"argument '#0': a rank-2 descriptor has shape \[2, 64, 32\]"):
+        expand_arguments(["tensordesc<fp16[16, 16]>"], [SimpleNamespace(base=0, shape=[2, 64, 32],
+                                                                         strides=[2048, 32, 1])])
+    with pytest.raises(TypeError, match=r"argument 'a_desc' must be a TensorDescriptor, got int"):
+        expand_arguments(["tensordesc<fp16[16, 16]>"], [5], ["a_desc"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 import struct
 import time
 import warnings
@@ -19,6 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .environment import (BOUNDS_ENV, bounds_check_warns, emulator_threads, object_cache_enabled, race_check,
                           tier_up_launch)
+from .launch_signature import descriptor_fields, parse_descriptor_type
 from .live_tensors import LiveTensors
 
 # TRITON_MUSA_EMULATOR_BOUNDS=warn: the bytes of zeros around each tensor argument's copy that
@@ -56,7 +56,6 @@ def _pack_scalar(kind: str, value: Any) -> bytes:
 Signature = Union[str, Tuple["Signature", ...]]
 # (where, signature leaf, value) of one runtime argument after flattening.
 Leaf = Tuple[str, str, Any]
-_TENSORDESC = re.compile(r"tensordesc<[^\[>]*\[([^\]]*)\]")
 
 
 def _flatten(name: str, sig: Signature, arg: Any, out: List[Leaf]) -> None:
@@ -72,23 +71,15 @@ def _flatten(name: str, sig: Signature, arg: Any, out: List[Leaf]) -> None:
         return
     if sig == "constexpr":
         return
-    if sig.startswith("tensordesc"):
-        match = _TENSORDESC.match(sig)
-        rank = match.group(1).count(",") + 1 if match else len(arg.shape)
-        for attr in ("base", "shape", "strides"):
-            if not hasattr(arg, attr):
-                raise TypeError(f"argument {name!r} must be a TensorDescriptor, got {type(arg).__name__}")
-        if len(arg.shape) != rank or len(arg.strides) != rank:
-            raise TypeError(f"argument {name!r}: a rank-{rank} descriptor has shape {list(arg.shape)} and "
-                            f"strides {list(arg.strides)}")
+    desc = parse_descriptor_type(sig)
+    if desc:
+        fields = descriptor_fields(name, arg, desc.rank)
         if getattr(arg, "padding", "zero") != "zero":
             # The padding choice of a host descriptor is not in the TTGIR and the
             # lowering pads kernel-argument descriptors with zero.
             raise NotImplementedError(f"argument {name!r}: TensorDescriptor(padding={arg.padding!r}) is not supported "
                                       "by the MUSA CPU emulator yet (kernel-argument descriptors pad with zero)")
-        out.append((f"{name}.base", "*", arg.base))
-        out.extend((f"{name}.shape[{i}]", "i32", int(v)) for i, v in enumerate(arg.shape))
-        out.extend((f"{name}.strides[{i}]", "i64", int(v)) for i, v in enumerate(arg.strides))
+        out.extend(fields)
         return
     out.append((name, sig, arg))
 

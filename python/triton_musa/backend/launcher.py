@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .launch_signature import descriptor_fields, parse_descriptor_type
 from .target import musa_home
 
 INCLUDE_DIR = Path(__file__).resolve().parent.parent / "include"
@@ -47,9 +48,6 @@ _SCALARS: Dict[str, Tuple[str, str, str]] = {
     "f32": ("float", "f", "float"),
     "fp64": ("double", "d", "double"),
 }
-
-_TENSORDESC = re.compile(r"tensordesc<([^\[>]*)\[([^\]]*)\]")
-
 
 @dataclass(frozen=True)
 class Param:
@@ -84,15 +82,15 @@ def expand_signature(arg_names: Sequence[str], arg_types: Sequence[str],
             raise NotImplementedError(f"argument {name!r}: tuple arguments are not supported by the MUSA "
                                       "launcher yet")
         ty = str(ty)
-        desc = _TENSORDESC.match(ty)
+        desc = parse_descriptor_type(ty)
         if desc:
-            rank = desc.group(2).count(",") + 1
+            rank = desc.rank
             meta = tensordesc_meta[desc_index] if tensordesc_meta else None
             desc_index += 1
             if meta is None:
                 params.append(Param(name, "ptr"))
             else:
-                params.append(Param(name, "tme", rank=rank, elem_bytes=_elem_bytes(desc.group(1))))
+                params.append(Param(name, "tme", rank=rank, elem_bytes=_elem_bytes(desc.element)))
             params += [Param(f"{name}_size{i}", "i32") for i in range(rank)]
             params += [Param(f"{name}_stride{i}", "i64") for i in range(rank)]
         elif ty.startswith("*"):
@@ -106,16 +104,17 @@ def expand_signature(arg_names: Sequence[str], arg_types: Sequence[str],
     return params
 
 
-def expand_arguments(arg_types: Sequence[str], args: Sequence[Any]) -> List[Any]:
+def expand_arguments(arg_types: Sequence[str], args: Sequence[Any],
+                     arg_names: Optional[Sequence[str]] = None) -> List[Any]:
     """Flattens TensorDescriptor arguments (base, sizes, strides) and turns 16-bit float scalars into
     their bit patterns, matching ``expand_signature``."""
     out: List[Any] = []
-    for ty, arg in zip(arg_types, args):
+    for index, (ty, arg) in enumerate(zip(arg_types, args)):
         ty = str(ty)
-        if ty.startswith("tensordesc"):
-            out.append(arg.base)
-            out += [int(s) for s in arg.shape]
-            out += [int(s) for s in arg.strides]
+        desc = parse_descriptor_type(ty)
+        if desc:
+            name = arg_names[index] if arg_names else f"#{index}"
+            out += [value for _, _, value in descriptor_fields(name, arg, desc.rank)]
         elif ty == "fp16":
             out.append(struct.unpack("<H", struct.pack("<e", float(arg)))[0])
         elif ty == "bf16":
@@ -335,6 +334,7 @@ class MusaLauncher:
     def __init__(self, src: Any, metadata: Any, **build_options: Any) -> None:
         signature = dict(getattr(src, "signature", {}) or {})
         self.arg_types: List[str] = [str(t) for t in signature.values()]
+        self.arg_names: List[str] = list(signature)
         self.kernel_name: str = getattr(metadata, "name", "kernel")
         params = expand_signature(list(signature), self.arg_types, getattr(metadata, "tensordesc_meta", None))
         self.needs_expansion = any(t.startswith("tensordesc") or t in ("fp16", "bf16") for t in self.arg_types)
@@ -354,6 +354,6 @@ class MusaLauncher:
                 raise ValueError(f"kernel {self.kernel_name!r}: argument {i} is a TensorDescriptor with padding "
                                  f"{args[i].padding!r}; MUSA TME descriptors pad out-of-bounds reads with zero only")
         if self.needs_expansion:
-            args = tuple(expand_arguments(self.arg_types, args))
+            args = tuple(expand_arguments(self.arg_types, args, self.arg_names))
         self.launch(grid_x, grid_y, grid_z, stream, function, self.threads, self.shared, launch_metadata,
                     launch_enter_hook, launch_exit_hook, *args)
