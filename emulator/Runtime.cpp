@@ -1338,12 +1338,14 @@ static void emuAssertFail(const char *message, const char *file, int32_t line,
 }
 
 // One WMMA atom of the calling warp (EmulatorABI.h): every lane publishes
-// where its fragments are, computes its own accumulators from the warp's A
-// and B, and leaves only when every lane is done reading.
+// where its fragments and accumulators are; the first lane to resume
+// decodes the warp's A and B once into dense tiles and computes every lane's
+// accumulators (each operand value was decoded once per lane that reads it:
+// 32 times an atom on QY2's 128-lane warps); all leave only when the atom
+// is done.
 static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                     const uint16_t *a, const uint16_t *b, float *acc) {
   Worker &w = *tlsWorker;
-  Fiber &f = *tlsFiber;
   uint32_t warpSize = w.config->warpSize;
   // The catalogue names the fragment of the instruction; the owner tables
   // are the emulator's own (MatrixUnits.cpp).
@@ -1364,28 +1366,46 @@ static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
       kind != abi::toABI(MmaElementKind::BF16))
     failThread(llvm::formatv("WMMA operand kind {0} is not emulated", kind).str());
   bool bf16 = kind == abi::toABI(MmaElementKind::BF16);
+  // On the lanes' stacks until the final barrier; a block's fibers take
+  // turns on one thread, so the first lane's flag needs no lock.
   struct Fragments {
     const uint16_t *a, *b;
-  } mine{a, b};
+    float *acc;
+    bool computed;
+  } mine{a, b, acc, false};
   const uint64_t *published = exchange(reinterpret_cast<uint64_t>(&mine));
-  std::vector<const Fragments *> lanes(warpSize);
-  for (uint32_t l = 0; l < warpSize; ++l)
-    lanes[l] = reinterpret_cast<const Fragments *>(published[l]);
-  for (uint32_t r = 0; r < atom->cRegs; ++r) {
-    uint32_t row = atom->cRow[f.lane * atom->cRegs + r];
-    uint32_t col = atom->cCol[f.lane * atom->cRegs + r];
-    float sum = acc[r];
-    for (uint32_t kk = 0; kk < uint32_t(k); ++kk) {
-      FragmentSlot sa = atom->aOwner[row * k + kk];
-      FragmentSlot sb = atom->bOwner[kk * n + col];
-      float x = decode16BitFloat(lanes[sa.lane]->a[sa.reg], bf16);
-      float y = decode16BitFloat(lanes[sb.lane]->b[sb.reg], bf16);
-      // Products of 16-bit floats are exact in f32; one rounding per add.
-      sum = sum + x * y;
+  auto lane = [&](uint32_t l) {
+    return reinterpret_cast<Fragments *>(published[l]);
+  };
+  if (!lane(0)->computed) {
+    lane(0)->computed = true;
+    uint32_t mm = uint32_t(m), nn = uint32_t(n), kk = uint32_t(k);
+    thread_local std::vector<float> denseA, denseB;
+    denseA.resize(size_t(mm) * kk);
+    denseB.resize(size_t(kk) * nn);
+    for (uint32_t i = 0; i < mm * kk; ++i) {
+      FragmentSlot s = atom->aOwner[i];
+      denseA[i] = decode16BitFloat(lane(s.lane)->a[s.reg], bf16);
     }
-    acc[r] = sum;
+    for (uint32_t i = 0; i < kk * nn; ++i) {
+      FragmentSlot s = atom->bOwner[i];
+      denseB[i] = decode16BitFloat(lane(s.lane)->b[s.reg], bf16);
+    }
+    for (uint32_t l = 0; l < warpSize; ++l) {
+      float *out = lane(l)->acc;
+      for (uint32_t r = 0; r < atom->cRegs; ++r) {
+        uint32_t row = atom->cRow[l * atom->cRegs + r];
+        uint32_t col = atom->cCol[l * atom->cRegs + r];
+        float sum = out[r];
+        for (uint32_t q = 0; q < kk; ++q)
+          // Products of 16-bit floats are exact in f32; one rounding per
+          // add, in K order as the unit's.
+          sum = sum + denseA[row * kk + q] * denseB[q * nn + col];
+        out[r] = sum;
+      }
+    }
   }
-  // Fragments live on the lanes' stacks: keep them until all have read.
+  // Fragments live on the lanes' stacks: keep them until the atom is done.
   warpBarrier();
 }
 
