@@ -167,6 +167,24 @@ void readSlot(OpBuilder &b, RingedLoad &ringed, Value from) {
   }
 }
 
+/// `tileLoad` as an async copy of `ptr` (masked by `mask`, `other` where
+/// masked off) into `into`, with its cache and eviction hints, and the
+/// commit of its group. Returns the copy and the commit.
+std::pair<Operation *, Operation *> copyTile(OpBuilder &b,
+                                             triton::LoadOp tileLoad,
+                                             Value into, Value ptr,
+                                             Value mask, Value other) {
+  Location loc = tileLoad.getLoc();
+  auto token = ttg::AsyncTokenType::get(b.getContext());
+  auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
+      b, loc, token, ptr, into, mask, other,
+      b.getI32IntegerAttr(static_cast<int32_t>(tileLoad.getCache())),
+      b.getI32IntegerAttr(static_cast<int32_t>(tileLoad.getEvict())));
+  auto commit = ttg::AsyncCommitGroupOp::create(b, loc, token,
+                                                ValueRange{copy.getToken()});
+  return {copy, commit};
+}
+
 /// Whether `op` is a batch of copies (issueInBatches).
 bool isCopyBatch(Operation *op) {
   auto ifOp = dyn_cast<scf::IfOp>(op);
@@ -248,13 +266,7 @@ void issueInBatches(LoopPlan &plan, ArrayRef<Value> rings,
       Value other = tileLoad.getOther()
                         ? mapping.lookupOrDefault(tileLoad.getOther())
                         : Value();
-      auto token = ttg::AsyncTokenType::get(b.getContext());
-      auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
-          b, loadLoc, token, ptr, into, mask, other,
-          b.getI32IntegerAttr(static_cast<int32_t>(tileLoad.getCache())),
-          b.getI32IntegerAttr(static_cast<int32_t>(tileLoad.getEvict())));
-      ttg::AsyncCommitGroupOp::create(b, loadLoc, token,
-                                      ValueRange{copy.getToken()});
+      copyTile(b, tileLoad, into, ptr, mask, other);
     }
   }
 }
@@ -359,14 +371,9 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
       auto into = ttg::MemDescIndexOp::create(b, loadLoc, slotType, ring,
                                               producerSlot);
       stages.producer.insert(into);
-      auto token = ttg::AsyncTokenType::get(b.getContext());
-      auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
-          b, loadLoc, token, tileLoad.getPtr(), into, tileLoad.getMask(),
-          tileLoad.getOther(),
-          b.getI32IntegerAttr(static_cast<int32_t>(tileLoad.getCache())),
-          b.getI32IntegerAttr(static_cast<int32_t>(tileLoad.getEvict())));
-      auto commit = ttg::AsyncCommitGroupOp::create(
-          b, loadLoc, token, ValueRange{copy.getToken()});
+      auto [copy, commit] =
+          copyTile(b, tileLoad, into, tileLoad.getPtr(), tileLoad.getMask(),
+                   tileLoad.getOther());
       stages.producer.insert(copy);
       stages.producer.insert(commit);
     } else {
