@@ -80,16 +80,19 @@ def encode(ptr: int, dims: Sequence[int], block_dims: Sequence[int], element_siz
     return _LAYOUT.pack(MAGIC, rank, element_size, 0, ptr, *padded_dims, row_stride, *padded_blocks)
 
 
+def fill(what: str, ptr: int, dims: Sequence[int], block_dims: Sequence[int], element_size: int,
+         buffer: Any) -> None:
+    """Checks the tensor as a TME descriptor needs it and writes its record into `buffer`."""
+    _check(what, ptr, dims, block_dims, element_size)
+    _write(what, buffer, encode(ptr, dims, block_dims, element_size))
+
+
 class FillsDescriptorRecords:
     """Mixin for ``driver.active.utils``: MT's (and Triton 3.1/3.2's) host-side descriptor fillers."""
 
     def fill_1d_tma_descriptor(self, ptr: int, dim: int, block_dim: int, element_size: int, desc: Any) -> None:
-        what = "fill_1d_tma_descriptor"
-        _check(what, int(ptr), [dim], [block_dim], int(element_size))
-        _write(what, desc, encode(int(ptr), [dim], [block_dim], int(element_size)))
+        fill("fill_1d_tma_descriptor", int(ptr), [dim], [block_dim], int(element_size), desc)
 
     def fill_2d_tma_descriptor(self, ptr: int, dim1: int, dim0: int, block_dim1: int, block_dim0: int,
                                element_size: int, desc: Any) -> None:
-        what = "fill_2d_tma_descriptor"
-        _check(what, int(ptr), [dim1, dim0], [block_dim1, block_dim0], int(element_size))
-        _write(what, desc, encode(int(ptr), [dim1, dim0], [block_dim1, block_dim0], int(element_size)))
+        fill("fill_2d_tma_descriptor", int(ptr), [dim1, dim0], [block_dim1, block_dim0], int(element_size), desc)
