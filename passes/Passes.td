@@ -214,7 +214,13 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
     Option<"overlapMatrixUnit", "overlap-matrix-unit", "bool", "false",
            "Keep a loop's SQMMAs in flight into the next iteration wherever "
            "the rings have room for one more slot (off: only where the slot "
-           "costs no block per SM; see the description)">
+           "costs no block per SM; see the description)">,
+    Option<"batchBesideMatrixUnit", "batch-beside-matrix-unit", "bool",
+           "false",
+           "Issue copies in batches also where the SQMMA in flight must give "
+           "its slot to the batch: the batch is issued after the next SQMMA "
+           "and a barrier, once every thread has waited for the one whose "
+           "slot it refills (see the description)">
   ];
 }
 

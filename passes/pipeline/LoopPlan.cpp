@@ -45,7 +45,12 @@
 //     the unit in flight would have to give its slot to the batch (waited
 //     for before each batch), the overlap lost cost more than the batch
 //     gained (128x256x64 on 8 warps 0.90x -> 0.82x): such loops keep one
-//     iteration's copies at a time.
+//     iteration's copies at a time. With batch-beside-matrix-unit they
+//     batch in 2b slots, the unit's included (LoopPlan::batchAfterUnit):
+//     a batch iteration waits for the copies, puts a barrier, issues the
+//     unit's next instruction, then a second barrier (after every thread's
+//     wait for the previous unit) and the batch: the unit in flight is not
+//     waited for earlier than in any other iteration. Untimed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -395,6 +400,7 @@ FailureOr<LoopPlan>
 mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                                       bool explicitStages,
                                       bool overlapMatrixUnit,
+                                      bool batchBesideMatrixUnit,
                                       int64_t sharedMemory,
                                       int64_t sharedBudget,
                                       const tme::TransferReasons *tmeTransfers,
@@ -552,11 +558,17 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
     bool inFlight = !plan.inFlight.empty();
     unsigned total = plan.slots;
     unsigned batch = (total - (inFlight ? 1 : 0)) / 2;
+    bool afterUnit = false;
+    if (batch < 2 && inFlight && batchBesideMatrixUnit) {
+      batch = total / 2;
+      afterUnit = true;
+    }
     if (batch >= 2) {
       plan.batch = batch;
       plan.lookahead = batch;
       plan.waitEvery = batch;
-      plan.slots = 2 * batch + (inFlight ? 1 : 0);
+      plan.batchAfterUnit = afterUnit;
+      plan.slots = 2 * batch + (inFlight && !afterUnit ? 1 : 0);
     }
   }
   return plan;

@@ -102,6 +102,12 @@ struct LoopPlan {
   /// iteration only; in batches, every copy has `batch` iterations to land.
   /// 1: the copies of one iteration in each iteration.
   unsigned batch = 1;
+  /// Batches beside the matrix unit in flight in 2 * batch slots, the
+  /// unit's included: a batch iteration waits for the copies and puts a
+  /// barrier, issues the unit's next instruction (waiting, as every
+  /// iteration does, for the one in flight just before), then a second
+  /// barrier and the batch, into the slots the waited-for units read.
+  bool batchAfterUnit = false;
   SmallVector<RingedLoad> loads;
   /// Ops of the body that compute what the copies read (addresses, masks,
   /// `other`) and the copies' loads themselves: the producer stage, issued
@@ -129,11 +135,14 @@ struct LoopPlan {
 /// into the next iteration where the rings have room for the extra slot and
 /// it costs no block per SM, or, with `overlapMatrixUnit`, wherever the
 /// slot fits.
+/// `batchBesideMatrixUnit`: batches also where only the unit's slot makes
+/// room for them (LoopPlan::batchAfterUnit).
 /// `tmeTransfers`: the function's descriptor transfers and why each stays
 /// without TME (null without TME): the descriptor loads that go through
 /// TME are ringed as TME tiles in `target`'s layout.
 FailureOr<LoopPlan> planLoop(scf::ForOp loop, int numStages,
                              bool explicitStages, bool overlapMatrixUnit,
+                             bool batchBesideMatrixUnit,
                              int64_t sharedMemory, int64_t sharedBudget,
                              const tme::TransferReasons *tmeTransfers,
                              TargetKind target, std::string &whyNot);

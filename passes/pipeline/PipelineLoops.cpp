@@ -195,7 +195,8 @@ bool isCopyBatch(Operation *op) {
 /// Decision 6 of the plan: at the end of the body (the producer stage, for
 /// iteration j), `scf.if j % batch == 0` around the wait for every copy in
 /// flight, a block barrier, and the copies of iterations j .. j + batch - 1
-/// into their slots. The addresses of iteration j + w are the producer's
+/// into their slots (batchAfterUnit: the barrier and the copies; the
+/// consumer's head waits). The addresses of iteration j + w are the producer's
 /// ops cloned with the induction variable w steps on and the loop-carried
 /// values w iterations on (each clone reads the previous one's yields).
 /// Every copy is masked off past the loop's end, so the batch needs no
@@ -215,7 +216,11 @@ void issueInBatches(LoopPlan &plan, ArrayRef<Value> rings,
       i32Constant(b, loc, 0));
   auto batch = scf::IfOp::create(b, loc, issue, /*withElse=*/false);
   b.setInsertionPointToStart(batch.thenBlock());
-  mgpu::AsyncCopyWaitOp::create(b, loc, Value());
+  // batchAfterUnit: the consumer's head waited; this barrier follows every
+  // thread's wait for the unit of the previous iteration, whose slot the
+  // batch refills.
+  if (!plan.batchAfterUnit)
+    mgpu::AsyncCopyWaitOp::create(b, loc, Value());
   ttg::LocalBarrierOp::create(b, loc);
 
   Value iv = loop.getInductionVar();
@@ -335,6 +340,22 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
     if (plan.countTMERings() != 0)
       consumerPhase = arith::AndIOp::create(
           b, loc, arith::DivUIOp::create(b, loc, it, slots), one);
+    if (plan.batchAfterUnit) {
+      // The batch's tiles landed, for every thread, before the unit reads
+      // the first; the unit in flight keeps running meanwhile.
+      Value due = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, loc, it, i32Constant(b, loc, plan.batch)),
+          i32Constant(b, loc, 0));
+      auto wait = scf::IfOp::create(b, loc, due, /*withElse=*/false);
+      OpBuilder inside = OpBuilder::atBlockBegin(wait.thenBlock());
+      mgpu::AsyncCopyWaitOp::create(inside, loc, Value());
+      ttg::LocalBarrierOp::create(inside, loc);
+      // (The recorder saw the scf.if's terminator too: it moves with it.)
+      llvm::erase_if(stages.consumerHead, [&](Operation *op) {
+        return op->getBlock() != loop.getBody();
+      });
+    }
     if (plan.hasCopies() && plan.batch == 1) {
       Value waits;
       if (plan.waitEvery > 1)
@@ -503,12 +524,21 @@ FailureOr<scf::ForOp> expand(LoopPlan &plan, const Stages &stages,
                                    stages.consumerHead.end());
   for (Operation *op : stages.consumerHead)
     schedule.push_back({op, last});
-  for (Operation &op : plan.loop.getBody()->without_terminator())
-    if (stages.producer.contains(&op))
-      schedule.push_back({&op, 0});
+  auto addProducer = [&] {
+    for (Operation &op : plan.loop.getBody()->without_terminator())
+      if (stages.producer.contains(&op))
+        schedule.push_back({&op, 0});
+  };
+  // The copies go before the compute, which they overlap; a batch beside
+  // the unit in flight refills the slots of the unit the head waited for,
+  // after the unit's next instruction is issued.
+  if (!plan.batchAfterUnit)
+    addProducer();
   for (Operation &op : plan.loop.getBody()->without_terminator())
     if (!stages.producer.contains(&op) && !head.contains(&op))
       schedule.push_back({&op, last});
+  if (plan.batchAfterUnit)
+    addProducer();
 
   scf::PipeliningOption options;
   options.getScheduleFn =
@@ -628,7 +658,7 @@ struct MUSAPipelineLoops
       auto it = func ? transfers.find(func) : transfers.end();
       std::string whyNot;
       FailureOr<LoopPlan> plan = planLoop(
-          loop, stages, bool(asked), overlapMatrixUnit,
+          loop, stages, bool(asked), overlapMatrixUnit, batchBesideMatrixUnit,
           (*arch)->maxSharedMemoryBytes, ringBudget(loop, **arch, *targetInfo,
                      it == transfers.end() ? nullptr : &it->second),
           it == transfers.end() ? nullptr : &it->second, target, whyNot);
@@ -723,6 +753,8 @@ private:
            << (plan.lookahead == 1 ? "" : "s") << " ahead";
     if (plan.batch > 1)
       remark << " in batches of " << plan.batch << " iterations' tiles";
+    if (plan.batchAfterUnit)
+      remark << " after the matrix unit's next instruction";
     if (numCopies != 0)
       remark << ", a wait every " << plan.waitEvery << " iteration"
              << (plan.waitEvery == 1 ? "" : "s");

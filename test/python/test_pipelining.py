@@ -287,3 +287,45 @@ def test_matrix_unit_in_flight_where_the_slot_is_free() -> None:
     [remark] = pipeline_report(kernel.asm["ttgir"], 3, target="emulator")
     assert "rings of 4 slots" in remark and "the matrix unit in flight" in remark, remark
     torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)
+
+
+def enable_pipeline_option(monkeypatch: pytest.MonkeyPatch, option: str) -> None:
+    """Compiles with `option` of --musa-pipeline-loops on (a planner switch no compile option reaches),
+    afresh: Triton's cache does not know the switch."""
+    from triton_musa.backend import lowering
+    original = lowering.matrix_passes
+
+    def with_option(*args: Any, **kwargs: Any) -> str:
+        spec = original(*args, **kwargs)
+        return re.sub(r"musa-pipeline-loops(?:\{([^}]*)\})?",
+                      lambda m: "musa-pipeline-loops{" + " ".join(filter(None, [m.group(1), option])) + "}", spec)
+
+    monkeypatch.setattr(lowering, "matrix_passes", with_option)
+    monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
+
+
+@pytest.mark.parametrize("BM, BN, BK, warps, stages", [(128, 256, 64, 8, 3), (128, 128, 32, 4, 4)])
+def test_batches_beside_the_matrix_unit_in_flight(monkeypatch: pytest.MonkeyPatch, BM: int, BN: int, BK: int,
+                                                  warps: int, stages: int) -> None:
+    """mp_31 with batch-beside-matrix-unit: tutorial 03's 128x256x64 (4 slots, the 4th free) and 128x128x32
+    at 4 stages (4 slots, the sqmma in flight within them) take batches of two iterations' copies in four
+    slots, the slot of the sqmma in flight included, issued after the next sqmma. Ragged sizes with an odd
+    number of K steps (the last batch half past the end), against torch, with the race check on: a batch
+    or a missing barrier, shows (the emulator lands copies at the wait, so it cannot see a copy refill a slot an sqmma in flight reads: the lit test checks that order)."""
+    from triton_musa.backend.lowering import pipeline_report
+    enable_pipeline_option(monkeypatch, "batch-beside-matrix-unit=true")
+    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
+    M, N, K = BM - 8, BN - 6, 5 * BK - 16
+    torch.manual_seed(BK)
+    a = torch.randn(M, K, dtype=torch.float16)
+    b = torch.randn(K, N, dtype=torch.float16)
+    c = torch.zeros(M, N, dtype=torch.float16)
+    kernel = compile_and_run(
+        matmul_kernel, "mp_31", (1, 1),
+        dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K, stride_am=a.stride(0), stride_ak=a.stride(1),
+             stride_bk=b.stride(0), stride_bn=b.stride(1), stride_cm=c.stride(0)), dict(BM=BM, BN=BN, BK=BK),
+        num_stages=stages, num_warps=warps)
+    [remark] = pipeline_report(kernel.asm["ttgir"], stages, target="emulator")
+    assert ("rings of 4 slots, copies issued 2 iterations ahead in batches of 2 iterations' tiles after the "
+            "matrix unit's next instruction" in remark), remark
+    torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)

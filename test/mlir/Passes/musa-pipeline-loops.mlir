@@ -2,6 +2,8 @@
 // RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=true" --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file 2>/dev/null | FileCheck %s --check-prefix=SERIAL
 // RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL-REMARK
+// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 batch-beside-matrix-unit=true" --split-input-file 2>/dev/null | FileCheck %s --check-prefix=BATCH
+// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 batch-beside-matrix-unit=true" --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=BATCH-REMARK
 
 // The tutorial's K loop: pointers advanced by the loop, a mask from the
 // induction variable, an FMA dot on register operands. Each load becomes a
@@ -199,6 +201,51 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // take 147456 bytes, so mp_31 holds one block per SM, and a fourth slot
 // (196608 bytes) still fits one. The slot costs no block, so the sqmma
 // stays in flight by default (SERIAL runs without overlap-matrix-unit).
+//
+// With batch-beside-matrix-unit its four slots take batches of two, the
+// slot of the sqmma in flight included: every other iteration waits for the
+// copies and puts a barrier, issues its sqmma (after the wait for the one in
+// flight), then puts a second barrier, after every thread's wait, and only
+// then issues the copies of two iterations into the slots the waited-for
+// sqmmas read. The other iterations neither wait for copies nor synchronize.
+// BATCH-REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 4 slots, copies issued 2 iterations ahead in batches of 2 iterations' tiles after the matrix unit's next instruction, a wait every 2 iterations, the matrix unit in flight into the next iteration
+// BATCH-LABEL: @free_slot_in_flight
+// BATCH: %[[RA:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x128x64xf16
+// BATCH: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x64x256xf16
+// BATCH: %[[R:.*]]:3 = scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[PA:[^ ]*]] = %{{.*}}, %[[PB:[^ ]*]] =
+// BATCH-NOT: ttg.async_copy_global_to_local
+// BATCH: %[[IT:.*]] = arith.divui
+// BATCH: %[[SLOT:.*]] = arith.remui %[[IT]], %c4
+// BATCH: %[[PHASE:.*]] = arith.remui %[[IT]], %c2
+// BATCH-NEXT: %[[DUE:.*]] = arith.cmpi eq, %[[PHASE]], %c0
+// BATCH-NEXT: scf.if %[[DUE]] {
+// BATCH-NEXT: musagpu.async_copy_wait{{$}}
+// BATCH-NEXT: ttg.local_barrier
+// BATCH-NEXT: }
+// BATCH-NEXT: %[[A:.*]] = ttg.memdesc_index %[[RA]][%[[SLOT]]]
+// BATCH-NEXT: %[[B:.*]] = ttg.memdesc_index
+// BATCH-NEXT: %[[READY:.*]] = musagpu.sqmma_wait %[[ACC]]
+// BATCH-NEXT: %[[D:.*]] = musagpu.sqmma %[[A]], %[[B]], %[[READY]]
+// BATCH: %[[NEXTA:.*]] = tt.addptr %[[PA]]
+// BATCH: %[[J:.*]] = arith.divui
+// BATCH: scf.if
+// BATCH-NEXT: ttg.local_barrier
+// BATCH-NOT: musagpu.async_copy_wait
+// BATCH: %[[J0:.*]] = arith.addi %[[J]], %c0
+// BATCH-NEXT: %[[S0:.*]] = arith.remui %[[J0]], %c4
+// BATCH-NEXT: %[[TO0:.*]] = ttg.memdesc_index %[[RA]][%[[S0]]]
+// BATCH: ttg.async_copy_global_to_local %[[PA]], %[[TO0]]
+// BATCH: ttg.async_copy_global_to_local %[[PB]]
+// BATCH: %[[J1:.*]] = arith.addi %[[J]], %c1
+// BATCH-NEXT: %[[S1:.*]] = arith.remui %[[J1]], %c4
+// BATCH-NEXT: %[[TO1:.*]] = ttg.memdesc_index %[[RA]][%[[S1]]]
+// BATCH: ttg.async_copy_global_to_local %[[NEXTA]], %[[TO1]]
+// BATCH: ttg.async_copy_global_to_local
+// BATCH-NOT: ttg.async_copy_global_to_local
+// BATCH: scf.yield %[[D]], %[[NEXTA]]
+// BATCH-NEXT: }
+// BATCH-NEXT: musagpu.sqmma_wait %[[R]]#0
+// BATCH-NEXT: ttg.async_wait {num = 0 : i32}
 // SERIAL-LABEL: @free_slot_in_flight
 // SERIAL: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x128x64xf16
 // SERIAL: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x64x256xf16
