@@ -22,6 +22,9 @@ copies Liger's sources into the bundle (``liger_src/``) and both steps import it
 ``--client tutorials`` does it for Triton 3.6's tutorial kernels, one case per config of their autotune
 lists (bench/proxy_tutorials.py). Case names on the command line may be shell patterns (``'t06_*'``).
 
+``build --pipeline-option NAME=VALUE`` (repeatable) compiles with an option of --musa-pipeline-loops
+(Passes.td), for a bundle timed in the same run as one built without it.
+
 ``build`` compiles each case in a forked process, so that a crash in native code (a signal, LLVM's
 fatal-error exit) fails that case and the others still build. A config that a compile refuses (more shared
 memory than the target has, or one the kernel's own ``static_assert`` rejects: what an autotuner skips) is
@@ -42,7 +45,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -144,8 +147,14 @@ def _isolated(case: Any, out: Path, target: Any) -> str:
     return "failed"
 
 
-def build(out: Path, only: List[str], client: Optional[str] = None) -> int:
+def build(out: Path, only: List[str], client: Optional[str] = None, pipeline_options: Sequence[str] = ()) -> int:
     from triton.backends.compiler import GPUTarget
+    if pipeline_options:
+        # The planner's switches, for a bundle to time beside one built without them.
+        from triton_musa.backend import lowering
+        original = lowering.matrix_passes
+        lowering.matrix_passes = lambda *a, **k: lowering.with_pipeline_options(original(*a, **k), pipeline_options)
+        os.environ["TRITON_ALWAYS_COMPILE"] = "1"
     out.mkdir(parents=True, exist_ok=True)
     if client is not None:
         importlib.import_module(CLIENTS[client]).prepare_bundle(out)
@@ -317,6 +326,8 @@ def main(argv: List[str]) -> int:
     b = sub.add_parser("build", help="compile the bundle for the proxy (here)")
     b.add_argument("--out", type=Path, default=None, help=f"default {DEFAULT_BUNDLE}[/<client>]")
     b.add_argument("--client", choices=CLIENTS, default=None, help="a client library's kernels instead")
+    b.add_argument("--pipeline-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="an option of --musa-pipeline-loops (Passes.td), e.g. batch-beside-matrix-unit=true")
     b.add_argument("cases", nargs="*", help="only these cases (names or shell patterns)")
     r = sub.add_parser("run", help="launch, check and time the bundle (on the GPU machine)")
     r.add_argument("--bundle", type=Path, default=None, help=f"default {DEFAULT_BUNDLE}[/<client>]")
@@ -326,7 +337,7 @@ def main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     default = DEFAULT_BUNDLE / args.client if args.client else DEFAULT_BUNDLE
     if args.command == "build":
-        return build(args.out or default, args.cases, args.client)
+        return build(args.out or default, args.cases, args.client, args.pipeline_option)
     return run(args.bundle or default, args.cases, args.repeat, args.client)
 
 

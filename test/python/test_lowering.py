@@ -84,3 +84,18 @@ def test_corpus_lowers_to_llvm14_ir(name: str, arch_name: str, corpus_ir) -> Non
     lowered = lower_to_llir(corpus_ir.get(name, arch_name)["ttgir"], parse_arch(arch_name),
                             source_name=f"{name}.ttgir")
     assert_llvm14(lowered.llir)
+
+
+def test_with_pipeline_options_adds_to_the_pipeliner_only() -> None:
+    """The planner's switches join --musa-pipeline-loops' own options, whether it has some or none; no
+    other pass changes (the spec is what the compile and the bench run)."""
+    from triton_musa.backend.lowering import matrix_passes, with_pipeline_options
+    staged = matrix_passes("proxy", num_stages=3)
+    assert "musa-pipeline-loops{target=proxy num-stages=3}" in staged
+    added = with_pipeline_options(staged, ["batch-beside-matrix-unit=true"])
+    assert added == staged.replace("musa-pipeline-loops{target=proxy num-stages=3}",
+                                   "musa-pipeline-loops{target=proxy num-stages=3 batch-beside-matrix-unit=true}")
+    plain = matrix_passes("musa")
+    assert "musa-pipeline-loops," in plain
+    assert with_pipeline_options(plain, ["a=1", "b=2"]) == plain.replace("musa-pipeline-loops,",
+                                                                          "musa-pipeline-loops{a=1 b=2},")

@@ -294,13 +294,8 @@ def enable_pipeline_option(monkeypatch: pytest.MonkeyPatch, option: str) -> None
     afresh: Triton's cache does not know the switch."""
     from triton_musa.backend import lowering
     original = lowering.matrix_passes
-
-    def with_option(*args: Any, **kwargs: Any) -> str:
-        spec = original(*args, **kwargs)
-        return re.sub(r"musa-pipeline-loops(?:\{([^}]*)\})?",
-                      lambda m: "musa-pipeline-loops{" + " ".join(filter(None, [m.group(1), option])) + "}", spec)
-
-    monkeypatch.setattr(lowering, "matrix_passes", with_option)
+    monkeypatch.setattr(lowering, "matrix_passes",
+                        lambda *args, **kwargs: lowering.with_pipeline_options(original(*args, **kwargs), [option]))
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
 
 

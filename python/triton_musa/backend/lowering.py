@@ -20,9 +20,10 @@ and the LLVM IR export takes the same module object (one MLIR in the process).
 from __future__ import annotations
 
 import os
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .environment import ENABLE_MMA_ENV, ENABLE_SQMMA_ENV, matrix_switch
 from .instrumentation import StepTimer, dump_requested, run_pipeline
@@ -102,6 +103,16 @@ def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, 
     tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(target_option)}}}" if target_option else "")
     return (f"musa-carry-descriptor-fields,musa-decompose-scaled-dot,{matmul.pass_spec(target)},"
             f"musa-sink-accumulator-conversions,{pipeline},{tme},musa-relayout-gather-offsets")
+
+
+def with_pipeline_options(passes: str, options: Sequence[str]) -> str:
+    """``passes`` (a pass list as ``matrix_passes`` returns it) with ``options`` (``name=value``) added to
+    --musa-pipeline-loops: the planner's switches that no compile option reaches (the bench and tests
+    compare the plans they choose)."""
+    def add(match: "re.Match[str]") -> str:
+        return "musa-pipeline-loops{" + " ".join(filter(None, [match.group(1), *options])) + "}"
+
+    return re.sub(r"musa-pipeline-loops(?:\{([^}]*)\})?", add, passes)
 
 
 def check_num_stages(num_stages: object) -> None:
