@@ -11,7 +11,7 @@
 #ifndef TRITON_MUSA_EMULATOR_MATRIXUNITS_H
 #define TRITON_MUSA_EMULATOR_MATRIXUNITS_H
 
-#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
+#include "catalogue/MatrixInstrs.h"
 
 #include <cstdint>
 #include <vector>

@@ -607,7 +607,7 @@ FailureOr<Tile> wmmaTile(const ErrorReporter &err, ArrayRef<int64_t> shape,
   LogicalResult built = success();
   std::optional<unsigned> broadcastDim;
   SmallVector<unsigned> repOrder = defaultOrder(rank);
-  // The fragment is the catalogue's (dialects/MUSAGPU/IR/MatrixInstrs.h).
+  // The fragment is the catalogue's (catalogue/MatrixInstrs.h).
   mgpu::MatrixFragment fragment = wmma.getResolvedFragment();
   if (fragment == mgpu::MatrixFragment::None)
     return err.fail((what + " instrShape " + Twine(m) + "x" + Twine(n) + "x" +

@@ -84,7 +84,7 @@ namespace {
 constexpr StringLiteral kReasonAttr = "musa.dot_path_reason";
 
 /// The lowered rows of `unit` for `kind` on `arch` and `target` (the
-/// catalogue, dialects/MUSAGPU/IR/MatrixInstrs.h). The device's rows are the
+/// catalogue, catalogue/MatrixInstrs.h). The device's rows are the
 /// emulator's too, so the TTGIR is the same for both; the proxy has its own.
 SmallVector<const mgpu::MatrixInstr *> loweredRows(mgpu::MatrixUnitKind unit,
                                                    const MUSAArchInfo &arch,

@@ -11,7 +11,7 @@
 #include "passes/Passes.h"
 
 #include "dialects/MUSAGPU/IR/Dialect.h"
-#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
+#include "catalogue/MatrixInstrs.h"
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 

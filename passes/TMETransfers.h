@@ -14,7 +14,7 @@
 
 #include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
-#include "target/TargetKind.h"
+#include "catalogue/TargetKind.h"
 
 #include "llvm/ADT/MapVector.h"
 

@@ -62,7 +62,7 @@
 #ifndef TRITON_MUSA_TARGET_EMULATORABI_H
 #define TRITON_MUSA_TARGET_EMULATORABI_H
 
-#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
+#include "catalogue/MatrixInstrs.h"
 
 #include "llvm/ADT/StringRef.h"
 

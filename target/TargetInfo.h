@@ -11,7 +11,7 @@
 #ifndef TRITON_MUSA_TARGET_TARGETINFO_H
 #define TRITON_MUSA_TARGET_TARGETINFO_H
 
-#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
+#include "catalogue/MatrixInstrs.h"
 #include "target/MUSAArch.h"
 #include "target/TargetPassOptions.h"
 
@@ -54,7 +54,7 @@ enum class MemoryScope {
 /// LLVM types of the fragment values are those of the calling thread's
 /// values (see TargetInfo::wmma).
 struct WMMAInstr {
-  /// The catalogue's row (dialects/MUSAGPU/IR/MatrixInstrs.h).
+  /// The catalogue's row (catalogue/MatrixInstrs.h).
   const musagpu::MatrixInstr &row;
 };
 
@@ -117,7 +117,7 @@ struct TMETransfer {
 /// threads, m * n / 128 per thread in the order of MUSA-FACTS.md's fragment
 /// (see sqmmaTile in layouts/LayoutConversion.cpp).
 struct SQMMAInstr {
-  /// The catalogue's row (dialects/MUSAGPU/IR/MatrixInstrs.h).
+  /// The catalogue's row (catalogue/MatrixInstrs.h).
   const musagpu::MatrixInstr &row;
   /// A stored M-major (column-major) / B stored K-major (column-major).
   bool transA = false, transB = false;

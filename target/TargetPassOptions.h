@@ -10,7 +10,7 @@
 #ifndef TRITON_MUSA_TARGET_TARGETPASSOPTIONS_H
 #define TRITON_MUSA_TARGET_TARGETPASSOPTIONS_H
 
-#include "target/TargetKind.h"
+#include "catalogue/TargetKind.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"

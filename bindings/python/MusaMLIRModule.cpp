@@ -20,10 +20,10 @@
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
 #include "conversion/NVPTXExport/NVPTXExport.h"
 #include "registration/InitAll.h"
-#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
+#include "catalogue/MatrixInstrs.h"
 #include "emulator/MatrixUnits.h"
 #include "target/MUSAArch.h"
-#include "target/TargetKind.h"
+#include "catalogue/TargetKind.h"
 #include "target/MUSAIntrinsics.h"
 
 #include "mlir/Bindings/Python/NanobindAdaptors.h"

@@ -43,7 +43,7 @@ def TestMUSATargetInfo : Pass<"test-musa-target-info", "mlir::ModuleOp"> {
 def TestMUSAMatrixInstrs : Pass<"test-musa-matrix-instrs", "mlir::ModuleOp"> {
   let summary = "Test only: check every lowered row of the matrix-instruction catalogue";
   let description = [{
-    Walks every row of the catalogue (dialects/MUSAGPU/IR/MatrixInstrs.h)
+    Walks every row of the catalogue (catalogue/MatrixInstrs.h)
     that we lower, on every architecture of the table with the row's
     capability major, and checks two of its three readers: that layouts/
     builds the linear layouts of the row's accumulator and operand

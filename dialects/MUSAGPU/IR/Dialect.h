@@ -1,7 +1,7 @@
 #ifndef TRITON_MUSA_DIALECTS_MUSAGPU_IR_DIALECT_H
 #define TRITON_MUSA_DIALECTS_MUSAGPU_IR_DIALECT_H
 
-#include "dialects/MUSAGPU/IR/MatrixInstrs.h"
+#include "catalogue/MatrixInstrs.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"

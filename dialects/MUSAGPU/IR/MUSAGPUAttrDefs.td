@@ -98,7 +98,7 @@ def MUSAGPU_SQMMAEncodingAttr
     ```
 
     `fragment` names which threads hold which accumulator in which register
-    (the catalogue's fragment, dialects/MUSAGPU/IR/MatrixInstrs.h): PH1's
+    (the catalogue's fragment, catalogue/MatrixInstrs.h): PH1's
     squad fragment (`sqmma_squad`, the default, left out when printed), or
     `wgmma_warpgroup` for the GPU proxy's rows, which run SQMMA as NVIDIA
     wgmma and hold the accumulator as wgmma does (M a multiple of 64).
@@ -126,7 +126,7 @@ def MUSAGPU_WMMAEncodingAttr
 
     `fragment` names which lane holds which element in which register. Left
     out (`none`), it is the device's fragment of `instrShape` in the
-    catalogue (dialects/MUSAGPU/IR/MatrixInstrs.h); `mma_sync_warp` is the
+    catalogue (catalogue/MatrixInstrs.h); `mma_sync_warp` is the
     GPU proxy's, whose WMMA rows (mp_31's m16n16k16 and m16n16k32) run as
     NVIDIA `mma.sync.m16n8k16` and hold their values as it does.
   }];

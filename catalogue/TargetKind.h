@@ -1,13 +1,13 @@
 //===- TargetKind.h - What the lowering runs on ------------------*- C++ -*-===//
 //
-// A header of its own so that the matrix-instruction catalogue
-// (dialects/MUSAGPU/IR/MatrixInstrs.h) can key rows by it without the target
-// interface.
+// Beside the matrix-instruction catalogue (catalogue/MatrixInstrs.h), which
+// keys its rows by it: below the dialects and the target interface, which
+// both read it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRITON_MUSA_TARGET_TARGETKIND_H
-#define TRITON_MUSA_TARGET_TARGETKIND_H
+#ifndef TRITON_MUSA_CATALOGUE_TARGETKIND_H
+#define TRITON_MUSA_CATALOGUE_TARGETKIND_H
 
 namespace mlir::triton_musa {
 
@@ -19,4 +19,4 @@ enum class TargetKind { Device, Emulator, Proxy };
 
 } // namespace mlir::triton_musa
 
-#endif // TRITON_MUSA_TARGET_TARGETKIND_H
+#endif // TRITON_MUSA_CATALOGUE_TARGETKIND_H

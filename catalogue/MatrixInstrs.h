@@ -11,15 +11,16 @@
 // owner table in emulator/MatrixUnits.cpp, which stays an independent
 // oracle written from the hardware's formulas).
 //
-// Pure data: no MLIR types, so that target/ and emulator/ link it without
-// the dialect (library MUSAMatrixInstrs).
+// Pure data: no MLIR types. It sits below every other component (library
+// MUSAMatrixInstrs): the dialect's verifiers, target/, the passes and
+// emulator/ read it, and it reads none of them.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRITON_MUSA_DIALECTS_MUSAGPU_IR_MATRIXINSTRS_H
-#define TRITON_MUSA_DIALECTS_MUSAGPU_IR_MATRIXINSTRS_H
+#ifndef TRITON_MUSA_CATALOGUE_MATRIXINSTRS_H
+#define TRITON_MUSA_CATALOGUE_MATRIXINSTRS_H
 
-#include "target/TargetKind.h"
+#include "catalogue/TargetKind.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -166,4 +167,4 @@ std::string describeMNK(llvm::ArrayRef<const MatrixInstr *> rows);
 
 } // namespace mlir::musagpu
 
-#endif // TRITON_MUSA_DIALECTS_MUSAGPU_IR_MATRIXINSTRS_H
+#endif // TRITON_MUSA_CATALOGUE_MATRIXINSTRS_H
