@@ -262,7 +262,7 @@ def test_wmma_accumulator_stays_in_layout_in_k_loop() -> None:
 def test_switch_forces_fma(monkeypatch: pytest.MonkeyPatch, env: str, reason: str) -> None:
     monkeypatch.setenv(env, "0")
     d, ref, ttgir = run_matmul("mp_22", torch.float16, 64, 64, 32, 64, 64, 32, 4)
-    assert reported_paths(ttgir) == [("fma", f"({reason})")]
+    assert reported_paths(ttgir, MatmulOptions.from_env()) == [("fma", f"({reason})")]
     check(d, ref, torch.float16)
 
 
@@ -277,7 +277,7 @@ def test_sqmma_switches(monkeypatch: pytest.MonkeyPatch, env: str, dtype: torch.
     keeps every dot on FMA."""
     monkeypatch.setenv(env, "0")
     d, ref, ttgir = run_matmul("mp_31", dtype, 64, 64, 64, 64, 64, 32, 4, prec=prec)
-    assert reported_paths(ttgir) == [path]
+    assert reported_paths(ttgir, MatmulOptions.from_env()) == [path]
     check(d, ref, dtype, prec)
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from triton_musa.backend.target import DEFAULT_MUSA_HOME, musa_home, parse_arch
+from triton_musa.backend.environment import DEFAULT_MUSA_HOME, musa_home
+from triton_musa.backend.target import parse_arch
 from triton_musa.backend.toolchain import (LLC_ENV, LLD_ENV, MusaToolchainError, MusaToolchainNotFound,
                                            find_toolchain)
 
@@ -32,7 +33,7 @@ def test_missing_sdk_names_every_place_searched(monkeypatch: pytest.MonkeyPatch,
 
 def test_musa_path_names_the_sdk_root_as_for_the_libdevice(monkeypatch: pytest.MonkeyPatch,
                                                              tmp_path: Path) -> None:
-    """$MUSA_PATH (MUSA_HOME unset) is where the SDK step looks for llc, as target.musa_home reads it."""
+    """$MUSA_PATH (MUSA_HOME unset) is where the SDK step looks for llc, as environment.musa_home reads it."""
     _clear_env(monkeypatch)
     sdk = tmp_path / "sdk"
     (sdk / "bin").mkdir(parents=True)

@@ -30,7 +30,8 @@ from .environment import llvm_opt_disabled
 from .errors import user_errors
 from .lowering import MatmulOptions, check_num_stages, lower_for_emulator
 from .proxy import proxy_target
-from .target import DEFAULT_ARCH, MusaArch, libdevice_path, parse_arch
+from .target import DEFAULT_ARCH, MusaArch, parse_arch
+from .toolchain import libdevice_path
 
 # fp8 storage and conversion types on every arch: the conversions are integer code (no fp8
 # hardware needed) and the FMA dot upcasts fp8 operands; fp8e4b15, which Triton keeps as i8,

@@ -14,10 +14,17 @@ Environment:
   ``TRITON_MUSA_EMULATOR_BOUNDS``  ``error`` (default) or ``warn``: see ``bounds_check_warns``.
   ``TRITON_MUSA_EMULATOR_OBJECT_CACHE``  ``0`` compiles every kernel's host code again instead of
       linking the object code Triton's cache kept from an earlier process (default ``1``).
-  ``TRITON_MUSA_STARTUP_CACHE``  ``0`` turns off the memos of startup_cache.py (file digests and
-      Triton's ``triton_key()`` remembered across processes).
   ``ENABLE_MUSA_MMA``, ``MUSA_ENABLE_SQMMA``  ``0`` turns the matrix units (SQMMA) off: the defaults
       of the ``enable_mma``/``enable_sqmma`` compile options.
+  ``DISABLE_LLVM_OPT``  Moore Threads' Triton switch: the LLVM IR is exported unoptimised.
+  ``MUSA_HOME``, else ``MUSA_PATH``  the MUSA SDK root (default ``/usr/local/musa``).
+  ``TRITON_MUSA_LLC_PATH``, ``TRITON_MUSA_LLD_PATH``  the SDK's ``llc`` / ``ld.lld`` elsewhere.
+  ``TRITON_MUSA_PROXY_PTXAS``  the GPU proxy's ``ptxas`` (default: the triton wheel's).
+  ``TRITON_MUSA_STARTUP_CACHE``  ``0`` turns off the memos of startup_cache.py (file digests and
+      Triton's ``triton_key()`` remembered across processes).
+  Triton's debugging switches, as Triton reads them (instrumentation.py says what each does):
+      ``MLIR_ENABLE_DUMP`` (``1`` or a kernel's name), ``MLIR_DUMP_PATH``, ``MLIR_ENABLE_TIMING``,
+      ``LLVM_ENABLE_TIMING``, ``TRITON_KERNEL_DUMP``.
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass
-from typing import Optional
+from pathlib import Path
+from typing import Optional, Tuple
 
 from .target import DEFAULT_ARCH, MusaArch, parse_arch
 
@@ -151,9 +159,72 @@ DISABLE_LLVM_OPT_ENV = "DISABLE_LLVM_OPT"
 
 def llvm_opt_disabled() -> bool:
     """``DISABLE_LLVM_OPT=1`` (or true/on/yes): the kernel's LLVM IR is exported unoptimised (O0)."""
-    return os.environ.get(DISABLE_LLVM_OPT_ENV, "0").strip().lower() in ("1", "true", "on", "yes")
+    return env_flag(DISABLE_LLVM_OPT_ENV)
 
 
 def matrix_switch(name: str) -> bool:
     """``ENABLE_MUSA_MMA`` / ``MUSA_ENABLE_SQMMA``: on unless set to ``0``."""
     return os.environ.get(name, "1") != "0"
+
+
+# The MUSA SDK and the tools the compile runs.
+MUSA_HOME_VARS = ("MUSA_HOME", "MUSA_PATH")  # in the order they are read
+DEFAULT_MUSA_HOME = "/usr/local/musa"
+LLC_ENV = "TRITON_MUSA_LLC_PATH"
+LLD_ENV = "TRITON_MUSA_LLD_PATH"
+PTXAS_ENV = "TRITON_MUSA_PROXY_PTXAS"
+
+
+def musa_home_from_environment() -> Optional[Tuple[str, Path]]:
+    """The variable that names the MUSA SDK root and its value: $MUSA_HOME, else $MUSA_PATH; None when
+    neither is set."""
+    for var in MUSA_HOME_VARS:
+        value = os.environ.get(var)
+        if value:
+            return var, Path(value)
+    return None
+
+
+def musa_home() -> Path:
+    """The MUSA SDK root: $MUSA_HOME, else $MUSA_PATH, else /usr/local/musa (may not exist)."""
+    named = musa_home_from_environment()
+    return named[1] if named else Path(DEFAULT_MUSA_HOME)
+
+
+def tool_override(env: str) -> Optional[str]:
+    """The path a tool's variable (``LLC_ENV``, ``LLD_ENV``, ``PTXAS_ENV``) names, or None when unset."""
+    return os.environ.get(env) or None
+
+
+# Caches.
+STARTUP_CACHE_ENV = "TRITON_MUSA_STARTUP_CACHE"
+
+
+def startup_cache_enabled() -> bool:
+    """``TRITON_MUSA_STARTUP_CACHE``: on unless ``0``/``false``/``no``/``off``."""
+    return os.environ.get(STARTUP_CACHE_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+# Triton's debugging switches.
+_TRUE = ("1", "true", "on", "yes")
+DUMP_ENV = "MLIR_ENABLE_DUMP"
+DUMP_PATH_ENV = "MLIR_DUMP_PATH"
+KERNEL_DUMP_ENV = "TRITON_KERNEL_DUMP"
+MLIR_TIMING_ENV = "MLIR_ENABLE_TIMING"
+LLVM_TIMING_ENV = "LLVM_ENABLE_TIMING"
+
+
+def env_flag(name: str) -> bool:
+    """Triton's reading of a boolean switch (``1``/``true``/``on``/``yes``, any case)."""
+    return os.environ.get(name, "").strip().lower() in _TRUE
+
+
+def dump_requested(kernel: Optional[str] = None) -> bool:
+    """``MLIR_ENABLE_DUMP=1`` for every kernel, or ``MLIR_ENABLE_DUMP=<kernel name>`` for that one."""
+    value = os.environ.get(DUMP_ENV, "").strip()
+    return value.lower() in _TRUE or (kernel is not None and value == kernel)
+
+
+def dump_path() -> Optional[str]:
+    """``MLIR_DUMP_PATH``: the file dumps are appended to (None: stderr)."""
+    return os.environ.get(DUMP_PATH_ENV) or None

@@ -18,7 +18,7 @@ from typing import Iterator
 from triton.errors import TritonError
 from triton.runtime.errors import OutOfResources
 
-from .instrumentation import dump_requested, env_flag
+from .environment import KERNEL_DUMP_ENV, dump_requested, env_flag
 
 class MusaCompileError(TritonError):
     """A kernel the MUSA backend cannot compile; the message names the kernel, the place and the reason."""
@@ -27,7 +27,7 @@ class MusaCompileError(TritonError):
 def _ir_requested(kernel: str) -> bool:
     """Whether the user asked to see ``kernel``'s IR: MLIR_ENABLE_DUMP as instrumentation reads it (all
     kernels, or this one by name), or TRITON_KERNEL_DUMP."""
-    return dump_requested(kernel) or env_flag("TRITON_KERNEL_DUMP")
+    return dump_requested(kernel) or env_flag(KERNEL_DUMP_ENV)
 
 
 def translate(exc: BaseException, kernel: str, arch: str) -> BaseException:

@@ -17,25 +17,14 @@ Triton's pass managers, so Triton's own handling of them does not reach our pass
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
-_TRUE = ("1", "true", "on", "yes")
+from .environment import LLVM_TIMING_ENV, MLIR_TIMING_ENV, dump_path, dump_requested, env_flag
+
 _RULE = "===" + "-" * 73 + "==="
-
-
-def env_flag(name: str) -> bool:
-    """Triton's reading of a boolean switch (``1``/``true``/``on``, any case)."""
-    return os.environ.get(name, "").strip().lower() in _TRUE
-
-
-def dump_requested(kernel: Optional[str] = None) -> bool:
-    """``MLIR_ENABLE_DUMP=1`` for every kernel, or ``MLIR_ENABLE_DUMP=<kernel name>`` for that one."""
-    value = os.environ.get("MLIR_ENABLE_DUMP", "").strip()
-    return value.lower() in _TRUE or (kernel is not None and value == kernel)
 
 
 def split_pipeline(pipeline: str) -> List[str]:
@@ -59,7 +48,7 @@ def split_pipeline(pipeline: str) -> List[str]:
 
 
 def _write(text: str) -> None:
-    path = os.environ.get("MLIR_DUMP_PATH")
+    path = dump_path()
     if path:
         with open(path, "a") as f:
             f.write(text)
@@ -83,7 +72,7 @@ def run_pipeline(module: Any, pipeline: str, run: Callable[[Any, str], List[Any]
                  kernel: Optional[str] = None) -> List[Any]:
     """``run(module, pipeline)``, timed per pass under MLIR_ENABLE_TIMING and dumped before each pass
     under MLIR_ENABLE_DUMP; returns the remarks the passes emitted."""
-    timing, dump = env_flag("MLIR_ENABLE_TIMING"), dump_requested(kernel)
+    timing, dump = env_flag(MLIR_TIMING_ENV), dump_requested(kernel)
     if not (timing or dump):
         return list(run(module, pipeline))
     remarks: List[str] = []
@@ -105,7 +94,7 @@ class StepTimer:
 
     title: str
     rows: List[Tuple[str, float]] = field(default_factory=list)
-    enabled: bool = field(default_factory=lambda: env_flag("LLVM_ENABLE_TIMING"))
+    enabled: bool = field(default_factory=lambda: env_flag(LLVM_TIMING_ENV))
 
     @contextlib.contextmanager
     def step(self, name: str) -> Iterator[None]:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .launch_signature import descriptor_fields, parse_descriptor_type
-from .target import musa_home
+from .environment import musa_home
 
 INCLUDE_DIR = Path(__file__).resolve().parent.parent / "include"
 DRIVER_HEADER = "triton_musa_driver.h"

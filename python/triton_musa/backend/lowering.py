@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .environment import ENABLE_MMA_ENV, ENABLE_SQMMA_ENV, matrix_switch
-from .instrumentation import StepTimer, dump_requested, run_pipeline
-from .target import MusaArch, libdevice_path
+from .environment import dump_requested
+from .instrumentation import StepTimer, run_pipeline
+from .target import MusaArch
+from .toolchain import libdevice_path
 
 # The first LLVM release whose llc reads the IR our exporter writes without the compatibility step.
 LLVM_MAJOR_WITHOUT_REWRITES = 19
@@ -96,7 +98,7 @@ def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, 
     if target not in TARGETS:
         raise ValueError(f"unknown lowering target {target!r}; expected one of {TARGETS}")
     check_num_stages(num_stages)
-    matmul = matmul or MatmulOptions.from_env()
+    matmul = matmul or MatmulOptions()
     target_option = [] if target == "musa" else [f"target={target}"]
     pipeline_options = target_option + ([f"num-stages={num_stages}"] if num_stages > 1 else [])
     pipeline = "musa-pipeline-loops" + (f"{{{' '.join(pipeline_options)}}}" if pipeline_options else "")
@@ -125,7 +127,7 @@ def check_num_stages(num_stages: object) -> None:
 def lowering_pipeline(target: str = "musa", matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:
     """The pass pipeline from TTGIR to the LLVM dialect for ``target`` ("musa", "emulator" or
     "proxy"): the matrix passes, then the shared-memory plan, barriers and the conversion; the
-    matrix-path switches default to the environment's."""
+    matrix-path switches default to MatmulOptions() (both units on; the compile passes its options')."""
     option = "" if target == "musa" else f"{{target={target}}}"
     return (f"builtin.module({matrix_passes(target, matmul, num_stages)},musa-allocate-shared-memory,"
             f"musa-insert-barriers,convert-tritongpu-to-musa{option},canonicalize,cse)")
@@ -135,7 +137,7 @@ def dot_path_pipeline(matmul: Optional[MatmulOptions] = None, num_stages: int = 
     """The pipeline whose remarks ``dot_path_report`` returns: the matrix-path selection (and, for
     ``num_stages`` > 1, the software pipeline, so that operands read from its rings say so), then
     --musa-dot-path-report."""
-    matmul = matmul or MatmulOptions.from_env()
+    matmul = matmul or MatmulOptions()
     passes = [matmul.pass_spec()]
     if num_stages > 1:
         passes += ["musa-sink-accumulator-conversions", f"musa-pipeline-loops{{num-stages={num_stages}}}"]
@@ -367,7 +369,7 @@ def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str,
 def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel.ttgir",
                        num_stages: int = 1, matmul: Optional[MatmulOptions] = None) -> LoweredModule:
     """TTGIR -> LLVM dialect for the CPU emulator emulating ``arch`` (what the emulator JIT loads);
-    ``matmul`` defaults to the environment's switches."""
+    ``matmul`` defaults to MatmulOptions() (both units on)."""
     return _lower(ttgir, arch, "emulator", source_name, num_stages, matmul)[1]
 
 
@@ -375,7 +377,7 @@ def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name
                   libdevice: Optional[str] = None, num_stages: int = 1,
                   matmul: Optional[MatmulOptions] = None) -> LoweredKernel:
     """TTGIR -> LLVM IR for the MUSA GPU ``arch``; links ``libdevice`` (default: the SDK's, when installed);
-    ``matmul`` defaults to the environment's switches."""
+    ``matmul`` defaults to MatmulOptions() (both units on)."""
     from .. import _musa_mlir
     module, lowered = _lower(ttgir, arch, "musa", source_name, num_stages, matmul)
     if libdevice is None:

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Optional
 
-PTXAS_ENV = "TRITON_MUSA_PROXY_PTXAS"
+from .environment import PTXAS_ENV, tool_override
+
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def libdevice10_path() -> str:
 
 
 def ptxas_path() -> Path:
-    explicit = os.environ.get(PTXAS_ENV)
+    explicit = tool_override(PTXAS_ENV)
     path = Path(explicit) if explicit else nvidia_backend_dir() / "bin" / "ptxas"
     if not (path.is_file() and os.access(path, os.X_OK)):
         raise ProxyToolError(f"ptxas not found at {path}: the proxy's cubin needs the triton wheel's "

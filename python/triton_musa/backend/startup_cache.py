@@ -21,12 +21,13 @@ import os
 import tempfile
 from typing import Callable, Dict, Iterable, Optional
 
-STARTUP_CACHE_ENV = "TRITON_MUSA_STARTUP_CACHE"
+from .environment import startup_cache_enabled
+
 _MEMO_FILE = "triton_musa_startup_memo.json"
 
 
 def enabled() -> bool:
-    return os.environ.get(STARTUP_CACHE_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+    return startup_cache_enabled()
 
 
 def _memo_path() -> Optional[str]:

@@ -1,15 +1,13 @@
-"""MUSA architectures and SDK locations, shared by the compiler, the driver and
-the language bindings. No Triton import, so it is cheap to load; the
-architecture table comes from the extension module on first use."""
+"""MUSA architectures, shared by the compiler, the driver and the language bindings. No Triton
+import, so it is cheap to load; the architecture table comes from the extension module on first
+use."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Dict
 
 
 @dataclass(frozen=True)
@@ -44,14 +42,6 @@ def known_archs() -> Dict[str, MusaArch]:
             for row in _musa_mlir.architectures()}
 
 
-def __getattr__(name: str) -> Any:
-    # KNOWN_ARCHS is loaded on first use, so importing this module never needs the extension.
-    if name == "KNOWN_ARCHS":
-        return known_archs()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-DEFAULT_MUSA_HOME = "/usr/local/musa"
 # The architecture compiled for where nothing names one (no device, no TRITON_MUSA_ARCH, no option).
 DEFAULT_ARCH = "mp_31"
 
@@ -72,32 +62,3 @@ def parse_arch(arch: object) -> MusaArch:
 def arch_from_capability(major: int, minor: int) -> MusaArch:
     """The architecture of a device reporting compute capability (major, minor)."""
     return parse_arch(f"mp_{major}{minor}")
-
-
-# The variables that name the MUSA SDK root, in the order they are read.
-MUSA_HOME_VARS = ("MUSA_HOME", "MUSA_PATH")
-
-
-def musa_home_from_environment() -> Optional[Tuple[str, Path]]:
-    """The variable that names the MUSA SDK root and its value: $MUSA_HOME, else $MUSA_PATH; None when
-    neither is set."""
-    for var in MUSA_HOME_VARS:
-        value = os.environ.get(var)
-        if value:
-            return var, Path(value)
-    return None
-
-
-def musa_home() -> Path:
-    """The MUSA SDK root: $MUSA_HOME, else $MUSA_PATH, else /usr/local/musa (may not exist)."""
-    named = musa_home_from_environment()
-    return named[1] if named else Path(DEFAULT_MUSA_HOME)
-
-
-def libdevice_path(arch: MusaArch) -> str:
-    """Where the SDK keeps the math library for ``arch``.
-
-    Only computed, never checked: a missing SDK is reported by the stage that links
-    the library, so IR generation works on machines without one."""
-    name = "libdevice.31.bc" if arch.major >= 3 else "libdevice.bc"
-    return str(musa_home() / "mtgpu" / "bitcode" / name)

@@ -16,11 +16,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from .target import DEFAULT_MUSA_HOME, MUSA_HOME_VARS, MusaArch, musa_home_from_environment
+from .environment import (DEFAULT_MUSA_HOME, LLC_ENV, LLD_ENV, MUSA_HOME_VARS, musa_home, musa_home_from_environment,
+                          tool_override)
+from .target import MusaArch
 
-LLC_ENV = "TRITON_MUSA_LLC_PATH"
-LLD_ENV = "TRITON_MUSA_LLD_PATH"
 _TOOL_TIMEOUT_S = 600
+
+
+def libdevice_path(arch: MusaArch) -> str:
+    """Where the SDK keeps the math library for ``arch``.
+
+    Only computed, never checked: a missing SDK is reported by the stage that links
+    the library, so IR generation works on machines without one."""
+    name = "libdevice.31.bc" if arch.major >= 3 else "libdevice.bc"
+    return str(musa_home() / "mtgpu" / "bitcode" / name)
 
 
 class MusaToolchainNotFound(RuntimeError):
@@ -123,7 +132,7 @@ def _run(cmd: Sequence[str]) -> None:
 
 def _candidate_dirs() -> List[tuple[str, Optional[Path]]]:
     """(how it was found, bin dir) in search order; a None dir means 'variables unset'. The SDK root
-    is read as target.musa_home reads it."""
+    is read as environment.musa_home reads it."""
     named = musa_home_from_environment()
     return [
         (f"${named[0]}/bin", named[1] / "bin") if named else ("$" + "/$".join(MUSA_HOME_VARS) + "/bin", None),
@@ -140,7 +149,7 @@ def find_toolchain() -> MusaToolchain:
     ($TRITON_MUSA_LLD_PATH, else beside that ``llc``)."""
     searched: List[str] = []
     llc: Optional[Path] = None
-    explicit = os.environ.get(LLC_ENV)
+    explicit = tool_override(LLC_ENV)
     if explicit:
         if not _is_executable(Path(explicit)):
             raise MusaToolchainNotFound(f"{LLC_ENV}={explicit} is not an executable file")
@@ -162,7 +171,7 @@ def find_toolchain() -> MusaToolchain:
             + f". Install the MUSA SDK, or set MUSA_HOME (or MUSA_PATH) or {LLC_ENV}. Compiling to 'llir' does not "
             "need it.")
 
-    lld_env = os.environ.get(LLD_ENV)
+    lld_env = tool_override(LLD_ENV)
     lld = Path(lld_env) if lld_env else llc.parent / "ld.lld"
     if not _is_executable(lld):
         raise MusaToolchainNotFound(f"found the MUSA llc at {llc} but no ld.lld at {lld}; "

@@ -35,7 +35,8 @@ import triton
 import triton.language as tl
 from triton.language import core
 
-from ..backend.target import libdevice_path, parse_arch
+from ..backend.target import parse_arch
+from ..backend.toolchain import libdevice_path
 
 _Signature = Tuple[core.dtype, ...]
 _SymbolTable = Dict[_Signature, Tuple[str, core.dtype]]
