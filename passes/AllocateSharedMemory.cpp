@@ -10,7 +10,7 @@
 
 #include "passes/SharedMemoryBuffers.h"
 
-#include "conversion/TritonGPUToMUSA/Scratch.h"
+#include "target/Scratch.h"
 #include "target/TargetInfo.h"
 
 #include "dialects/Triton/IR/Dialect.h"

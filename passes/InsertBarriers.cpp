@@ -9,7 +9,7 @@
 
 #include "passes/SharedMemoryBuffers.h"
 
-#include "conversion/TritonGPUToMUSA/Scratch.h"
+#include "target/Scratch.h"
 #include "target/TargetInfo.h"
 
 #include "dialects/MUSAGPU/IR/Dialect.h"

@@ -13,7 +13,7 @@
 #ifndef TRITON_MUSA_PASSES_PASSES_H
 #define TRITON_MUSA_PASSES_PASSES_H
 
-#include "conversion/TritonGPUToMUSA/Passes.h"
+#include "target/TargetPassOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"

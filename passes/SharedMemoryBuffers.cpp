@@ -2,8 +2,8 @@
 
 #include "passes/SharedMemoryBuffers.h"
 
-#include "conversion/TritonGPUToMUSA/Scratch.h"
-#include "conversion/TritonGPUToMUSA/TypeConverter.h"
+#include "layouts/SharedBuffers.h"
+#include "target/Scratch.h"
 
 #include "dialects/TritonGPU/IR/Dialect.h"
 

@@ -51,6 +51,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/bit.h"
+#include "layouts/SharedBuffers.h"
 
 using namespace mlir;
 using namespace mlir::triton_musa;

@@ -27,7 +27,7 @@
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
 #include "conversion/TritonGPUToMUSA/ReduceScanCommon.h"
-#include "conversion/TritonGPUToMUSA/Scratch.h"
+#include "target/Scratch.h"
 #include "conversion/TritonGPUToMUSA/SharedMemory.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -35,6 +35,7 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "llvm/Support/MathExtras.h"
+#include "layouts/SharedBuffers.h"
 
 #include <limits>
 #include <map>

@@ -11,7 +11,7 @@
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/ReduceScanCommon.h"
-#include "conversion/TritonGPUToMUSA/Scratch.h"
+#include "target/Scratch.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
 #include "dialects/Triton/IR/Dialect.h"

@@ -11,7 +11,7 @@
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
-#include "conversion/TritonGPUToMUSA/Scratch.h"
+#include "target/Scratch.h"
 #include "conversion/TritonGPUToMUSA/SharedMemory.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
@@ -21,6 +21,7 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "llvm/Support/MathExtras.h"
+#include "layouts/SharedBuffers.h"
 
 using namespace mlir;
 using namespace mlir::triton_musa;

@@ -3,12 +3,13 @@
 #include "conversion/TritonGPUToMUSA/ReduceScanCommon.h"
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
-#include "conversion/TritonGPUToMUSA/Scratch.h"
+#include "target/Scratch.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/MathExtras.h"
+#include "layouts/SharedBuffers.h"
 
 using namespace mlir;
 using namespace mlir::triton_musa;

@@ -23,7 +23,7 @@
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
 #include "conversion/TritonGPUToMUSA/PredicatedRegion.h"
 #include "conversion/TritonGPUToMUSA/ReduceScanCommon.h"
-#include "conversion/TritonGPUToMUSA/Scratch.h"
+#include "target/Scratch.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
 #include "dialects/Triton/IR/Dialect.h"

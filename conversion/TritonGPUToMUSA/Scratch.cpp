@@ -1,6 +1,6 @@
 //===- Scratch.cpp - Shared-memory scratch and allocation contract -------===//
 
-#include "conversion/TritonGPUToMUSA/Scratch.h"
+#include "target/Scratch.h"
 
 #include "target/TargetInfo.h"
 

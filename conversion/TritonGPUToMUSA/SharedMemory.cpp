@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/MathExtras.h"
+#include "layouts/SharedBuffers.h"
 
 using namespace mlir;
 using namespace mlir::triton_musa;

@@ -25,10 +25,6 @@
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 
-namespace mlir::triton::gpu {
-class MemDescType;
-} // namespace mlir::triton::gpu
-
 namespace mlir::triton_musa {
 
 class TargetInfo;
@@ -38,35 +34,7 @@ public:
   TritonGPUToMUSATypeConverter(MLIRContext *ctx,
                                const LowerToLLVMOptions &options,
                                const TargetInfo &targetInfo);
-
-  const TargetInfo &getTargetInfo() const { return targetInfo; }
-
-private:
-  const TargetInfo &targetInfo;
 };
-
-/// Bytes one element of `elementType` takes in shared memory: i1 is stored
-/// as i8, pointers as 8 bytes, other ints and floats in their own width.
-unsigned getSharedElementBytes(Type elementType);
-
-/// The linear layout (offset -> tensor dims) of one buffer of `type`: the
-/// trailing dimensions of its allocation shape that its encoding covers.
-FailureOr<mlir::triton_musa::LinearLayout>
-getSharedBufferLayout(triton::gpu::MemDescType type,
-                      function_ref<InFlightDiagnostic()> emitError);
-
-/// Bytes of one buffer of `type` (the trailing dimensions its encoding
-/// covers, padding of #ttg.padded_shared included); fails with a diagnostic
-/// through `emitError` on shapes or layouts without a linear layout.
-FailureOr<int64_t>
-getSharedBufferBytes(triton::gpu::MemDescType type,
-                     function_ref<InFlightDiagnostic()> emitError);
-
-/// Bytes of the whole allocation of `type` (its allocation shape: the
-/// leading buffer dimension of a multi-buffered allocation included).
-FailureOr<int64_t>
-getSharedAllocationBytes(triton::gpu::MemDescType type,
-                         function_ref<InFlightDiagnostic()> emitError);
 
 } // namespace mlir::triton_musa
 

@@ -8,13 +8,16 @@
 //    `allocation.offset` attribute and the kernel's total in the module's
 //    `ttg.shared` attribute;
 //  - patterns reach their buffer through getScratchPointer.
-// Each op family defines its own size function in its <Family>OpToLLVM.cpp,
-// next to the lowering whose shared-memory use it describes.
+// Declared here, below passes/, which allocate by it; defined by the
+// conversion: each op family's size function in its <Family>OpToLLVM.cpp,
+// next to the lowering whose shared-memory use it describes, the dispatch
+// and getScratchPointer in conversion/TritonGPUToMUSA/Scratch.cpp. The
+// bytes of a ttg.local_alloc's buffer are layouts/SharedBuffers.h's.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_SCRATCH_H
-#define TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_SCRATCH_H
+#ifndef TRITON_MUSA_TARGET_SCRATCH_H
+#define TRITON_MUSA_TARGET_SCRATCH_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
@@ -57,4 +60,4 @@ FailureOr<Value> getScratchPointer(OpBuilder &b, Location loc, Operation *op,
 
 } // namespace mlir::triton_musa
 
-#endif // TRITON_MUSA_CONVERSION_TRITONGPUTOMUSA_SCRATCH_H
+#endif // TRITON_MUSA_TARGET_SCRATCH_H
