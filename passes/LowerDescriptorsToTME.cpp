@@ -170,8 +170,8 @@ ttg::LocalAllocOp getMatrixOperandAlloc(triton::DescriptorLoadOp load) {
 /// loads and the stores.
 class TMERewriter {
 public:
-  TMERewriter(triton::FuncOp func, TargetKind target)
-      : target(target), func(func), ctx(func.getContext()), rewriter(ctx),
+  TMERewriter(triton::FuncOp func, const TargetInfo &targetInfo)
+      : targetInfo(targetInfo), func(func), ctx(func.getContext()), rewriter(ctx),
         entry(OpBuilder::atBlockBegin(&func.getBody().front())),
         funcLoc(func.getLoc()), i32(rewriter.getI32Type()) {
     zero = i32c(0);
@@ -203,7 +203,7 @@ private:
                        function_ref<void()> beforeFree,
                        ttg::LocalAllocOp operandAlloc = {});
 
-  TargetKind target;
+  const TargetInfo &targetInfo;
   triton::FuncOp func;
   MLIRContext *ctx;
   IRRewriter rewriter;
@@ -225,8 +225,8 @@ Value TMERewriter::allocateBuffer(Operation *op, RankedTensorType tile,
                                   function_ref<void()> beforeFree,
                                   ttg::LocalAllocOp operandAlloc) {
   Operation *outer = tme::getBufferScope(op);
-  auto [chosen, alignment] = tme::chooseSharedEncoding(
-      ctx, tile.getShape(), tile.getElementTypeBitWidth(), target);
+  auto [chosen, alignment] = targetInfo.getTMESharedEncoding(
+      ctx, tile.getShape(), tile.getElementTypeBitWidth());
   Attribute encoding = chosen;
   if (operandAlloc) {
     // The matrix unit's layout, with the alignment its swizzle needs.
@@ -321,15 +321,18 @@ struct MUSALowerDescriptorsToTME
     // The GPU proxy runs mp_31's TME as TMA.
     if (!(*musaArch)->hasTME)
       return;
+    std::unique_ptr<TargetInfo> targetInfo =
+        createTargetInfo(**musaArch, target);
     for (auto func : module.getOps<triton::FuncOp>())
-      if (failed(runOnFunction(func)))
+      if (failed(runOnFunction(func, *targetInfo)))
         return signalPassFailure();
   }
 
 private:
   void markHostEncodedArguments(triton::FuncOp func,
                                 const tme::TransferReasons &reasons);
-  LogicalResult runOnFunction(triton::FuncOp func);
+  LogicalResult runOnFunction(triton::FuncOp func,
+                              const TargetInfo &targetInfo);
 };
 
 /// Marks the descriptor arguments the host encodes (every use through TME:
@@ -362,9 +365,11 @@ void MUSALowerDescriptorsToTME::markHostEncodedArguments(
         kTMEDescriptorArgsAttrName, DenseI32ArrayAttr::get(ctx, encodedArgs));
 }
 
-LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
+LogicalResult
+MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func,
+                                         const TargetInfo &targetInfo) {
   tme::TransferReasons reasons =
-      tme::collectTransfers(func, target, /*remarkOthers=*/true);
+      tme::collectTransfers(func, targetInfo, /*remarkOthers=*/true);
   // One barrier per load; past the function's ids a load stays without
   // TME, unless its argument already goes through TME in a ring (the host
   // passes one form per argument).
@@ -386,7 +391,7 @@ LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
     if (load && why.empty() && given++ >= granted)
       why = "the function already uses all its async barriers";
   }
-  if (target != TargetKind::Emulator) {
+  if (targetInfo.tmeReadsHostEncodedDescriptorsOnly()) {
     // A load left without a barrier keeps its argument's other uses
     // without TME too, which the rings of the pipeliner can no longer be.
     tme::applyOneFormPerArgument(func, reasons);
@@ -423,7 +428,7 @@ LogicalResult MUSALowerDescriptorsToTME::runOnFunction(triton::FuncOp func) {
   if (loads.empty() && stores.empty())
     return success();
 
-  TMERewriter tme(func, target);
+  TMERewriter tme(func, targetInfo);
   for (auto [i, load] : llvm::enumerate(loads))
     tme.initBarrier(load, *firstId + int32_t(i));
   for (PlannedLoad &load : loads)

@@ -17,69 +17,12 @@ namespace mgpu = mlir::musagpu;
 
 namespace {
 
-/// The device's layout of a TME buffer: the box stored densely, innermost
-/// dimension fastest, with the canonical swizzle (MUSA-FACTS.md:
-/// granularity 16/32/64 B, stride = line = 256 B) whose period (line x
-/// stride / granularity) fits the buffer, the smallest granularity first;
-/// no swizzle for buffers smaller than 1 KiB.
-std::pair<mgpu::TMESharedEncodingAttr, int32_t>
-chooseDeviceEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                     unsigned elementBits) {
-  int64_t bytes = elementBits / 8;
-  for (int64_t d : shape)
-    bytes *= d;
-  SmallVector<unsigned> order;
-  for (unsigned d = shape.size(); d-- > 0;)
-    order.push_back(d);
-  for (auto [granularity, granuleBytes] :
-       {std::pair{mgpu::TMESwizzleGranularity::B16, 16},
-        std::pair{mgpu::TMESwizzleGranularity::B32, 32},
-        std::pair{mgpu::TMESwizzleGranularity::B64, 64}}) {
-    int64_t period = 256 * (256 / granuleBytes);
-    if (bytes >= period && granuleBytes >= int64_t(elementBits / 8))
-      return {mgpu::TMESharedEncodingAttr::get(
-                  ctx, granularity, mgpu::TMESwizzleStride::B256,
-                  mgpu::TMESwizzleLine::B256, elementBits, order),
-              int32_t(period)};
-  }
-  return {mgpu::TMESharedEncodingAttr::get(
-              ctx, mgpu::TMESwizzleGranularity::None,
-              mgpu::TMESwizzleStride::B256, mgpu::TMESwizzleLine::B256,
-              elementBits, order),
-          128};
-}
-
-/// The GPU proxy's layout of a TME (TMA) buffer: Hopper's swizzle, 16 B
-/// granules on 128 B lines with the widest 32/64/128 B stride the rows
-/// fill, stored in 128 B column pieces (TMA swizzles boxes at most one
-/// stride wide); no swizzle for rows under 32 bytes. The alignment is the
-/// swizzle period (at least TMA's 128 B).
-std::pair<mgpu::TMESharedEncodingAttr, int32_t>
-chooseProxyEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                    unsigned elementBits) {
-  SmallVector<unsigned> order;
-  for (unsigned d = shape.size(); d-- > 0;)
-    order.push_back(d);
-  int64_t innerBytes = shape.back() * (elementBits / 8);
-  mgpu::TMESharedEncodingAttr encoding =
-      innerBytes >= 32
-          ? mgpu::TMESharedEncodingAttr::getForWGMMAOperand(ctx, order,
-                                                            elementBits,
-                                                            innerBytes)
-          : mgpu::TMESharedEncodingAttr::get(
-                ctx, mgpu::TMESwizzleGranularity::None,
-                mgpu::TMESwizzleStride::B128, mgpu::TMESwizzleLine::B128,
-                elementBits, order);
-  return {encoding,
-          int32_t(std::max<int64_t>(128, encoding.getSwizzlePeriodBytes()))};
-}
-
-/// Why `desc` cannot be addressed by TME on `target`, or "" if it can.
-std::string whyNotDescriptor(Value desc, TargetKind target) {
+/// Why `desc` cannot be addressed by TME on the target, or "" if it can.
+std::string whyNotDescriptor(Value desc, const TargetInfo &targetInfo) {
   if (isKernelArgument(desc))
     return "";
   if (desc.getDefiningOp<triton::MakeTensorDescOp>())
-    return target == TargetKind::Emulator
+    return !targetInfo.tmeReadsHostEncodedDescriptorsOnly()
                ? ""
                : "TME on the MUSA GPU reads host-encoded descriptors "
                  "(kernel arguments); encoding one made by "
@@ -91,7 +34,7 @@ std::string whyNotDescriptor(Value desc, TargetKind target) {
 
 /// Why the tile `type` of `descType` cannot be one TME box, or "".
 std::string whyNotBox(triton::TensorDescType descType, RankedTensorType type,
-                      TargetKind target) {
+                      const TargetInfo &targetInfo) {
   RankedTensorType block = descType.getBlockType();
   if (type.getShape() != block.getShape())
     return "the tile drops dimensions of the descriptor's block";
@@ -102,11 +45,7 @@ std::string whyNotBox(triton::TensorDescType descType, RankedTensorType type,
   if (failed(mgpu::getTMEBoxSplits(box, element.getIntOrFloatBitWidth())))
     return "the box is not a legal TME box (at least 32 bytes innermost, "
            "and a multiple of 256 bytes when wider than 256)";
-  if (target == TargetKind::Proxy &&
-      llvm::any_of(box, [](int64_t d) { return d > 256; }))
-    return "the GPU proxy's TMA boxes are at most 256 elements along each "
-           "dimension";
-  return "";
+  return targetInfo.whyNotTMEBox(box);
 }
 
 } // namespace
@@ -150,15 +89,16 @@ bool tme::isKernelArgument(Value desc) {
          arg.getArgNumber() + 2 * rank < func.getNumArguments();
 }
 
-TransferReasons tme::collectTransfers(triton::FuncOp func, TargetKind target,
+TransferReasons tme::collectTransfers(triton::FuncOp func,
+                                      const TargetInfo &targetInfo,
                                       bool remarkOthers) {
   TransferReasons reasons;
   func.walk([&](Operation *op) {
     if (auto load = dyn_cast<triton::DescriptorLoadOp>(op)) {
-      std::string why = whyNotDescriptor(load.getDesc(), target);
+      std::string why = whyNotDescriptor(load.getDesc(), targetInfo);
       if (why.empty())
         why = whyNotBox(load.getDesc().getType(),
-                        cast<RankedTensorType>(load.getType()), target);
+                        cast<RankedTensorType>(load.getType()), targetInfo);
       if (why.empty())
         for (Operation *p = op->getParentOp(); p && p != func;
              p = p->getParentOp())
@@ -168,11 +108,11 @@ TransferReasons tme::collectTransfers(triton::FuncOp func, TargetKind target,
                       .str();
       reasons[op] = why;
     } else if (auto store = dyn_cast<triton::DescriptorStoreOp>(op)) {
-      std::string why = whyNotDescriptor(store.getDesc(), target);
+      std::string why = whyNotDescriptor(store.getDesc(), targetInfo);
       if (why.empty())
         why = whyNotBox(store.getDesc().getType(),
                         cast<RankedTensorType>(store.getSrc().getType()),
-                        target);
+                        targetInfo);
       reasons[op] = why;
     } else if (remarkOthers &&
                isa<triton::DescriptorGatherOp, triton::DescriptorScatterOp,
@@ -182,17 +122,9 @@ TransferReasons tme::collectTransfers(triton::FuncOp func, TargetKind target,
                           "gather/scatter/reduce form known here";
     }
   });
-  if (target != TargetKind::Emulator)
+  if (targetInfo.tmeReadsHostEncodedDescriptorsOnly())
     applyOneFormPerArgument(func, reasons);
   return reasons;
-}
-
-std::pair<mgpu::TMESharedEncodingAttr, int32_t>
-tme::chooseSharedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                          unsigned elementBits, TargetKind target) {
-  return target == TargetKind::Proxy
-             ? chooseProxyEncoding(ctx, shape, elementBits)
-             : chooseDeviceEncoding(ctx, shape, elementBits);
 }
 
 SmallVector<int32_t> tme::getBox(RankedTensorType tile) {

@@ -14,7 +14,7 @@
 
 #include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
-#include "catalogue/TargetKind.h"
+#include "target/TargetInfo.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -30,28 +30,24 @@ constexpr int32_t kMaxAsyncBarrierId = 63;
 using TransferReasons = llvm::MapVector<Operation *, std::string>;
 
 /// Every descriptor load and store of `func` with why it stays without TME,
-/// on an arch with TME. On the GPU and the proxy the host passes one form
-/// per descriptor argument, so every use of an argument stays without TME
-/// when one does; a `musagpu.tme_load` of an argument (a load ringed by
-/// the pipeliner) counts as a use through TME. `remarkOthers`: a remark on
-/// each gather, scatter and reduce (which TME has no form for).
-TransferReasons collectTransfers(triton::FuncOp func, TargetKind target,
+/// on an arch with TME. Where the target's TME reads host-encoded
+/// descriptors only, the host passes one form per descriptor argument, so
+/// every use of an argument stays without TME when one does; a
+/// `musagpu.tme_load` of an argument (a load ringed by the pipeliner)
+/// counts as a use through TME. `remarkOthers`: a remark on each gather,
+/// scatter and reduce (which TME has no form for).
+TransferReasons collectTransfers(triton::FuncOp func,
+                                 const TargetInfo &targetInfo,
                                  bool remarkOthers);
 
-/// On the GPU and the proxy: where one use of a kernel-argument descriptor
-/// stays without TME (a reason in `reasons`, or an op `reasons` does not
-/// list), every use in `reasons` of that argument does too.
+/// Where the target's TME reads host-encoded descriptors only: where one
+/// use of a kernel-argument descriptor stays without TME (a reason in
+/// `reasons`, or an op `reasons` does not list), every use in `reasons` of
+/// that argument does too.
 void applyOneFormPerArgument(triton::FuncOp func, TransferReasons &reasons);
 
 /// Whether `desc` is a kernel argument followed by its shape and strides.
 bool isKernelArgument(Value desc);
-
-/// The shared layout of a TME buffer of `shape` (dims fastest last) for
-/// `target`, and the alignment its swizzle needs (the hardware swizzles
-/// absolute shared addresses).
-std::pair<musagpu::TMESharedEncodingAttr, int32_t>
-chooseSharedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                     unsigned elementBits, TargetKind target);
 
 /// The TME box of `tile`: its shape, innermost dimension first.
 SmallVector<int32_t> getBox(RankedTensorType tile);

@@ -45,6 +45,8 @@ class EmulatorTargetInfo final : public TargetInfo {
 public:
   TargetKind getKind() const override { return TargetKind::Emulator; }
   using TargetInfo::TargetInfo;
+  /// The emulated TME reads the descriptor's fields, however made.
+  bool tmeReadsHostEncodedDescriptorsOnly() const override { return false; }
 
   /// The runtime hands each block its buffer; nothing to declare.
   void declareSharedMemory(ModuleOp) const override {}

@@ -3,8 +3,11 @@
 // The target of `--convert-tritongpu-to-musa{target=proxy}`: a test and
 // measurement target that runs our pipeline's code on an NVIDIA GPU (an H200,
 // sm_90). Everything above this interface is the MUSA architecture's (the
-// module stays `ttg.target = "musa:mp_31"`: same TTGIR, same passes, same
-// layouts, warp 32); only the hardware hooks below become NVVM:
+// module stays `ttg.target = "musa:mp_31"`: Triton's same TTGIR, the same
+// passes making the same plan, warp 32), up to the layouts of what the
+// proxy's hardware reads: its catalogue rows (SQMMA as wgmma, PH1's WMMA as
+// mma.sync) and its TME buffers (TMA's swizzles, the answers of this
+// interface). The hardware hooks below become NVVM:
 //
 //   ids        llvm.nvvm.read.ptx.sreg.{tid,ctaid,nctaid}.{x,y,z}
 //   barriers   llvm.nvvm.barrier.cta.sync.aligned.all(0) (bar.sync 0, which
@@ -176,6 +179,44 @@ public:
   /// is a local buffer passed generic.
   explicit ProxyTargetInfo(const MUSAArchInfo &arch)
       : CUDAStyleTargetInfo(arch, kGenericAddressSpace) {}
+
+  std::string whyNotArch() const override {
+    if (arch.warpSize == 32)
+      return "";
+    return ("target=proxy runs on 32-lane NVIDIA warps; " + arch.name +
+            " has " + llvm::Twine(arch.warpSize) + "-thread warps")
+        .str();
+  }
+
+  std::string whyNotTMEBox(ArrayRef<int64_t> box) const override {
+    if (llvm::any_of(box, [](int64_t d) { return d > 256; }))
+      return "the GPU proxy's TMA boxes are at most 256 elements along each "
+             "dimension";
+    return "";
+  }
+
+  /// Hopper's swizzle, 16 B granules on 128 B lines with the widest
+  /// 32/64/128 B stride the rows fill, stored in 128 B column pieces (TMA
+  /// swizzles boxes at most one stride wide); no swizzle for rows under 32
+  /// bytes. The alignment is the swizzle period (at least TMA's 128 B).
+  std::pair<musagpu::TMESharedEncodingAttr, int32_t>
+  getTMESharedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                       unsigned elementBits) const override {
+    SmallVector<unsigned> order;
+    for (unsigned d = shape.size(); d-- > 0;)
+      order.push_back(d);
+    int64_t innerBytes = shape.back() * (elementBits / 8);
+    musagpu::TMESharedEncodingAttr encoding =
+        innerBytes >= 32
+            ? musagpu::TMESharedEncodingAttr::getForWGMMAOperand(
+                  ctx, order, elementBits, innerBytes)
+            : musagpu::TMESharedEncodingAttr::get(
+                  ctx, musagpu::TMESwizzleGranularity::None,
+                  musagpu::TMESwizzleStride::B128,
+                  musagpu::TMESwizzleLine::B128, elementBits, order);
+    return {encoding, int32_t(std::max<int64_t>(
+                          128, encoding.getSwizzlePeriodBytes()))};
+  }
 
   Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
     return readSpecialRegister(b, loc, kSpecialRegisters, "tid", dim);

@@ -163,3 +163,36 @@ void TargetInfo::asyncBarrierWait(OpBuilder &b, Location loc, Value barrier,
                                   Value phase) const {
   emitNoTME(loc, getArchName(), "async barriers");
 }
+
+/// The device's layout of a TME buffer: the box stored densely, innermost
+/// dimension fastest, with the canonical swizzle (MUSA-FACTS.md:
+/// granularity 16/32/64 B, stride = line = 256 B) whose period (line x
+/// stride / granularity) fits the buffer, the smallest granularity first;
+/// no swizzle for buffers smaller than 1 KiB.
+std::pair<musagpu::TMESharedEncodingAttr, int32_t>
+TargetInfo::getTMESharedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                 unsigned elementBits) const {
+  namespace mgpu = mlir::musagpu;
+  int64_t bytes = elementBits / 8;
+  for (int64_t d : shape)
+    bytes *= d;
+  SmallVector<unsigned> order;
+  for (unsigned d = shape.size(); d-- > 0;)
+    order.push_back(d);
+  for (auto [granularity, granuleBytes] :
+       {std::pair{mgpu::TMESwizzleGranularity::B16, 16},
+        std::pair{mgpu::TMESwizzleGranularity::B32, 32},
+        std::pair{mgpu::TMESwizzleGranularity::B64, 64}}) {
+    int64_t period = 256 * (256 / granuleBytes);
+    if (bytes >= period && granuleBytes >= int64_t(elementBits / 8))
+      return {mgpu::TMESharedEncodingAttr::get(
+                  ctx, granularity, mgpu::TMESwizzleStride::B256,
+                  mgpu::TMESwizzleLine::B256, elementBits, order),
+              int32_t(period)};
+  }
+  return {mgpu::TMESharedEncodingAttr::get(
+              ctx, mgpu::TMESwizzleGranularity::None,
+              mgpu::TMESwizzleStride::B256, mgpu::TMESwizzleLine::B256,
+              elementBits, order),
+          128};
+}

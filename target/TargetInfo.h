@@ -3,8 +3,12 @@
 // Everything the TTGIR -> LLVM lowering needs from the hardware goes through
 // TargetInfo: patterns never look at the architecture. An implementation is
 // built from a row of the architecture table (MUSAArch.h) and a TargetKind:
-// the MUSA GPU itself (`llvm.musa.*` calls, MUSATargetInfo.cpp) or the CPU
-// emulator emulating that GPU's warps (EmulatorTargetInfo.cpp).
+// the MUSA GPU itself (`llvm.musa.*` calls, MUSATargetInfo.cpp), the CPU
+// emulator emulating that GPU's warps (EmulatorTargetInfo.cpp), or the GPU
+// proxy running that GPU's code on an NVIDIA GPU (ProxyTargetInfo.cpp). The
+// TTGIR passes ask it the few things they plan by that differ between
+// targets (the TME buffers' layout, which descriptors TME reads), so that no
+// pass branches on the kind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +16,7 @@
 #define TRITON_MUSA_TARGET_TARGETINFO_H
 
 #include "catalogue/MatrixInstrs.h"
+#include "dialects/MUSAGPU/IR/Dialect.h"
 #include "target/MUSAArch.h"
 #include "target/TargetPassOptions.h"
 
@@ -162,6 +167,8 @@ public:
   /// What the code runs on: the catalogue's rows of this kind are the
   /// matrix instructions this target issues.
   virtual TargetKind getKind() const = 0;
+  /// Why this target cannot run code compiled for its architecture, or "".
+  virtual std::string whyNotArch() const { return ""; }
   /// Architecture name as in the target string, e.g. "mp_31".
   StringRef getArchName() const { return arch.name; }
   /// Threads per warp.
@@ -325,6 +332,20 @@ public:
   /// Bytes (and alignment) of a host-encoded descriptor kernel parameter:
   /// a MUtensorDescriptor (64) on the MUSA GPU.
   virtual unsigned getTMEDescriptorBytes() const { return kTMEDescriptorBytes; }
+  /// Whether TME reads only descriptors the host encoded (kernel
+  /// arguments): one the kernel makes (`tt.make_tensor_descriptor`) then
+  /// stays without TME, and the host passes a descriptor argument in one
+  /// form for all its uses. The emulator's TME reads a descriptor's fields
+  /// however they were made.
+  virtual bool tmeReadsHostEncodedDescriptorsOnly() const { return true; }
+  /// Why `box` (innermost dimension first), a legal MUSA TME box, is not one
+  /// transfer of this target, or "".
+  virtual std::string whyNotTMEBox(ArrayRef<int64_t> box) const { return ""; }
+  /// The shared layout of a TME buffer of `shape` (dims fastest last), and
+  /// the alignment its swizzle needs (TME swizzles absolute addresses).
+  virtual std::pair<musagpu::TMESharedEncodingAttr, int32_t>
+  getTMESharedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                       unsigned elementBits) const;
   /// Makes the calling thread's earlier shared-memory writes visible to the
   /// asynchronous readers of shared memory: a TME tile store's source and
   /// an SQMMA's operand tiles. Every writing thread runs it before the block

@@ -10,7 +10,7 @@
 
 #include "conversion/TritonGPUToMUSA/LayoutIndices.h"
 #include "conversion/TritonGPUToMUSA/PatternTritonGPUOpToLLVM.h"
-#include "conversion/TritonGPUToMUSA/Scratch.h"
+#include "target/Scratch.h"
 #include "target/TargetInfo.h"
 #include "conversion/TritonGPUToMUSA/TypeConverter.h"
 
@@ -132,13 +132,11 @@ struct ConvertTritonGPUToMUSA
         resolveMUSAArch(module, arch, kPassFlag);
     if (failed(musaArch))
       return signalPassFailure();
-    if (target == TargetKind::Proxy && (*musaArch)->warpSize != 32) {
-      module.emitError() << kPassFlag << ": target=proxy runs on 32-lane "
-                         << "NVIDIA warps; " << (*musaArch)->name << " has "
-                         << (*musaArch)->warpSize << "-thread warps";
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**musaArch, target);
+    if (std::string why = targetInfo->whyNotArch(); !why.empty()) {
+      module.emitError() << kPassFlag << ": " << why;
       return signalPassFailure();
     }
-    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**musaArch, target);
 
     auto launch = triton::gpu::getModuleLaunchInfo(module);
     if (!launch) {

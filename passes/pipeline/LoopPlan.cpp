@@ -185,7 +185,7 @@ bool sqmmasDoneInIteration(ttg::LocalAllocOp alloc) {
 }
 
 /// Fills `ringed`'s read mode, slot type and alignment (decision 3).
-void chooseSlot(RingedLoad &ringed, TargetKind target) {
+void chooseSlot(RingedLoad &ringed, const TargetInfo &targetInfo) {
   MLIRContext *ctx = ringed.load->getContext();
   RankedTensorType type = ringed.getTileType();
   Attribute smem = ttg::SharedMemorySpaceAttr::get(ctx);
@@ -226,8 +226,8 @@ void chooseSlot(RingedLoad &ringed, TargetKind target) {
   }
   Attribute encoding;
   if (ringed.viaTME) {
-    auto [tmeEncoding, alignment] = tme::chooseSharedEncoding(
-        ctx, type.getShape(), type.getElementTypeBitWidth(), target);
+    auto [tmeEncoding, alignment] = targetInfo.getTMESharedEncoding(
+        ctx, type.getShape(), type.getElementTypeBitWidth());
     encoding = tmeEncoding;
     ringed.alignment = alignment;
   } else if (readIntoWMMAFragment(ringed)) {
@@ -404,7 +404,8 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                                       int64_t sharedMemory,
                                       int64_t sharedBudget,
                                       const tme::TransferReasons *tmeTransfers,
-                                      TargetKind target, std::string &whyNot) {
+                                      const TargetInfo &targetInfo,
+                                      std::string &whyNot) {
   whyNot.clear();
   // Loads that feed no dot are pipelined only where the user asked for
   // stages on the loop itself (`tl.range(..., num_stages=n)`).
@@ -470,7 +471,7 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
   unsigned slots = unsigned(numStages);
   bool readInPlace = false;
   for (RingedLoad &ringed : plan.loads) {
-    chooseSlot(ringed, target);
+    chooseSlot(ringed, targetInfo);
     readInPlace |= !ringed.inPlaceAllocs.empty();
     // TME swizzles absolute addresses: every slot must start on a period.
     auto tmeLayout =

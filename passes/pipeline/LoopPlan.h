@@ -139,13 +139,14 @@ struct LoopPlan {
 /// room for them (LoopPlan::batchAfterUnit).
 /// `tmeTransfers`: the function's descriptor transfers and why each stays
 /// without TME (null without TME): the descriptor loads that go through
-/// TME are ringed as TME tiles in `target`'s layout.
+/// TME are ringed as TME tiles in `targetInfo`'s layout.
 FailureOr<LoopPlan> planLoop(scf::ForOp loop, int numStages,
                              bool explicitStages, bool overlapMatrixUnit,
                              bool batchBesideMatrixUnit,
                              int64_t sharedMemory, int64_t sharedBudget,
                              const tme::TransferReasons *tmeTransfers,
-                             TargetKind target, std::string &whyNot);
+                             const TargetInfo &targetInfo,
+                             std::string &whyNot);
 
 /// Whether a load of `loop`'s body (directly or nested) feeds a dot's
 /// operand: the loops the planner owes a plan or a remark.

@@ -635,18 +635,18 @@ struct MUSAPipelineLoops
       return signalPassFailure();
     // Which descriptor tiles TME moves, per function, decided before any
     // loop changes (--musa-lower-descriptors-to-tme decides the same).
+    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**arch, target);
     DenseMap<Operation *, tme::TransferReasons> transfers;
     if ((*arch)->hasTME)
       for (auto func : module.getOps<triton::FuncOp>())
         transfers[func] =
-            tme::collectTransfers(func, target, /*remarkOthers=*/false);
+            tme::collectTransfers(func, *targetInfo, /*remarkOthers=*/false);
     // Every loop planned first (innermost first, a post-order walk; the
     // loops a plan takes hold no loop, so no plan touches another's), so
     // that each function knows whether it has async copies before its
     // first TME ring takes barrier ids.
     SmallVector<scf::ForOp> loops;
     module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    std::unique_ptr<TargetInfo> targetInfo = createTargetInfo(**arch);
     std::vector<LoopPlan> plans;
     DenseMap<Operation *, bool> hasCopies;
     for (scf::ForOp loop : loops) {
@@ -661,7 +661,7 @@ struct MUSAPipelineLoops
           loop, stages, bool(asked), overlapMatrixUnit, batchBesideMatrixUnit,
           (*arch)->maxSharedMemoryBytes, ringBudget(loop, **arch, *targetInfo,
                      it == transfers.end() ? nullptr : &it->second),
-          it == transfers.end() ? nullptr : &it->second, target, whyNot);
+          it == transfers.end() ? nullptr : &it->second, *targetInfo, whyNot);
       if (failed(plan)) {
         if (!whyNot.empty())
           loop->emitRemark() << "loop not pipelined: " << whyNot;

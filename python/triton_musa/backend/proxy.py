@@ -1,8 +1,10 @@
 """The GPU proxy: our pipeline's code compiled for an NVIDIA GPU, to measure it.
 
-``GPUTarget("musa", "proxy_sm90", 32)`` compiles a kernel exactly as for the
-MUSA architecture the proxy stands for (``mp_31``: the same TTIR and TTGIR, the
-same MUSA passes and layouts, ``ttg.target = "musa:mp_31"``) and changes only
+``GPUTarget("musa", "proxy_sm90", 32)`` compiles a kernel as for the MUSA
+architecture the proxy stands for (``mp_31``: Triton's same TTIR and TTGIR, the
+same MUSA passes making the same plan, ``ttg.target = "musa:mp_31"``), up to the
+layouts of what the proxy's hardware reads (its catalogue rows: SQMMA as wgmma,
+PH1's WMMA as mma.sync; its TME buffers in TMA's swizzles), and changes only
 what lies below the target interface: ``--convert-tritongpu-to-musa{target=proxy}``
 emits NVVM (target/ProxyTargetInfo.cpp), the export writes LLVM IR for
 ``nvptx64-nvidia-cuda`` with ``__mt_*`` math mapped onto the triton wheel's
