@@ -58,10 +58,6 @@ StringRef mlir::musagpu::stringifyMatrixUnitKind(MatrixUnitKind unit) {
     return "sqmma";
   case MatrixUnitKind::WMMA:
     return "wmma";
-  case MatrixUnitKind::WGMMA:
-    return "wgmma";
-  case MatrixUnitKind::MmaSync:
-    return "mma.sync";
   }
   llvm_unreachable("unknown MatrixUnitKind");
 }
@@ -349,4 +345,26 @@ std::string mlir::musagpu::describeMNK(ArrayRef<const MatrixInstr *> rows) {
     return (llvm::Twine(r.m) + "x" + llvm::Twine(r.n) + "x" + llvm::Twine(r.k))
         .str();
   });
+}
+
+/// The intrinsic type tag of `kind` on `unit`: its stem without the unit.
+static StringRef tagOf(MatrixUnitKind unit, Kind kind) {
+  StringRef stem = stemOf(unit, kind);
+  stem.consume_front("sqmma.");
+  return stem;
+}
+
+std::optional<MmaElementKind>
+mlir::musagpu::getIntrinsicTagKind(MatrixUnitKind unit, StringRef tag) {
+  for (unsigned i = 0; i <= unsigned(Kind::E5M2); ++i)
+    if (tagOf(unit, Kind(i)) == tag)
+      return Kind(i);
+  return std::nullopt;
+}
+
+std::string mlir::musagpu::describeIntrinsicTags(MatrixUnitKind unit) {
+  std::string s;
+  for (unsigned i = 0; i <= unsigned(Kind::E5M2); ++i)
+    s += (i ? ", " : "") + tagOf(unit, Kind(i)).str();
+  return s;
 }

@@ -51,13 +51,17 @@ enum class MatrixUnitKind : uint8_t {
   SQMMA,
   /// MUSA warp MMA, register operands.
   WMMA,
-  /// The GPU proxy's NVIDIA warp-group MMA (no rows yet).
-  WGMMA,
-  /// The GPU proxy's NVIDIA `mma.sync` (no rows: the proxy's WMMA rows are
-  /// unit WMMA with the mma_sync_warp fragment).
-  MmaSync,
 };
+/// "sqmma", "wmma".
 llvm::StringRef stringifyMatrixUnitKind(MatrixUnitKind unit);
+
+/// The element kind of the intrinsic type tag `tag` of `unit`
+/// (`llvm.musa.<tag>.m<M>n<N>k<K>.mma` for WMMA, `llvm.musa.sqmma.<tag>...`
+/// for SQMMA: "fmma", "ffmma", "smma", "imma", "e4m3", ...), or none.
+std::optional<MmaElementKind> getIntrinsicTagKind(MatrixUnitKind unit,
+                                                  llvm::StringRef tag);
+/// The tags of `unit`, in the order of the kinds: "fmma, bfmma, ...".
+std::string describeIntrinsicTags(MatrixUnitKind unit);
 
 /// The fragment of an instruction: which thread holds which element of A,
 /// B and C in which register. layouts/LayoutConversion.cpp builds the linear

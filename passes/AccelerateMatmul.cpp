@@ -359,7 +359,7 @@ DotPath selectWMMAWithUpcast(triton::DotOp dot, const MUSAArchInfo &arch,
 DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
                       TargetKind target, unsigned numWarps, bool enableMMA,
                       bool enableSQMMA) {
-  if (arch.matrixUnit == MatrixUnit::None)
+  if (!arch.matrixUnit)
     return stayOnFMA((arch.name + " has no matrix unit").str());
   if (!enableMMA)
     return stayOnFMA("matrix units disabled (ENABLE_MUSA_MMA=0)");
@@ -378,7 +378,7 @@ DotPath selectDotPath(triton::DotOp dot, const MUSAArchInfo &arch,
     return stayOnFMA("f32 operands with input_precision = " +
                triton::stringifyInputPrecision(dot.getInputPrecision()).str() +
                " (only tf32 takes a matrix path)");
-  if (arch.matrixUnit == MatrixUnit::SQMMA) {
+  if (arch.matrixUnit == mgpu::MatrixUnitKind::SQMMA) {
     DotPath path = enableSQMMA
                        ? selectSQMMA(dot, arch, target, *kind, numWarps)
                        : stayOnFMA("SQMMA disabled (MUSA_ENABLE_SQMMA=0)");

@@ -17,9 +17,9 @@ using namespace mlir::triton_musa;
 
 static constexpr MUSAArchInfo kArchs[] = {
     // name    codename major minor warp smem    ballot unit
-    {"mp_22", "QY2", 2, 2, 128, 73728, 128, MatrixUnit::WMMA,
+    {"mp_22", "QY2", 2, 2, 128, 73728, 128, musagpu::MatrixUnitKind::WMMA,
      /*hasBF16=*/true, /*hasFP8=*/false, /*hasTME=*/false},
-    {"mp_31", "PH1", 3, 1, 32, 196608, 32, MatrixUnit::SQMMA,
+    {"mp_31", "PH1", 3, 1, 32, 196608, 32, musagpu::MatrixUnitKind::SQMMA,
      /*hasBF16=*/true, /*hasFP8=*/true, /*hasTME=*/true},
 };
 

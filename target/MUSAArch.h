@@ -10,23 +10,16 @@
 #ifndef TRITON_MUSA_TARGET_MUSAARCH_H
 #define TRITON_MUSA_TARGET_MUSAARCH_H
 
+#include "catalogue/MatrixInstrs.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::triton_musa {
-
-/// The matrix unit `tl.dot` can use on an architecture.
-enum class MatrixUnit {
-  /// None: dots run on FMA.
-  None,
-  /// Warp-level MMA (`llvm.musa.*mma.m*n*k*.mma`), e.g. QY2's 128-thread atoms.
-  WMMA,
-  /// Four-warp "squad" MMA on shared-memory operands (`llvm.musa.sqmma.*`).
-  SQMMA,
-};
 
 /// One MUSA GPU architecture.
 struct MUSAArchInfo {
@@ -42,7 +35,9 @@ struct MUSAArchInfo {
   unsigned maxSharedMemoryBytes;
   /// Bits of a warp vote (`llvm.musa.vote.ballot.sync`) result.
   unsigned ballotBits;
-  MatrixUnit matrixUnit;
+  /// The matrix unit `tl.dot` prefers (none: dots run on FMA). mp_31's
+  /// dots that SQMMA cannot take go to its WMMA (--musa-accelerate-matmul).
+  std::optional<musagpu::MatrixUnitKind> matrixUnit;
   /// Native bf16 arithmetic and conversions.
   bool hasBF16;
   /// fp8 e4m3/e5m2 conversions (and fp8 matrix operands).

@@ -14,6 +14,8 @@
 
 #include "target/MUSAIntrinsics.h"
 
+#include "catalogue/MatrixInstrs.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -188,10 +190,10 @@ LogicalResult shape(const IntrinsicParams &p, unsigned &m, unsigned &n,
 SignatureResult sqmma(MLIRContext *ctx, const IntrinsicParams &p,
                       const MUSAArchInfo &, std::string &why) {
   StringRef tag = param(p, "tag");
-  if (!llvm::is_contained({"fmma", "bfmma", "tfmma", "smma", "e4m3", "e5m2"},
-                          tag))
-    return fail(why, "SQMMA type '" + tag +
-                         "' is not fmma, bfmma, tfmma, smma, e4m3 or e5m2");
+  if (!musagpu::getIntrinsicTagKind(musagpu::MatrixUnitKind::SQMMA, tag))
+    return fail(why, "SQMMA type '" + tag + "' is not one of " +
+                         musagpu::describeIntrinsicTags(
+                             musagpu::MatrixUnitKind::SQMMA));
   unsigned m, n, k;
   if (failed(shape(p, m, n, k, why)))
     return failure();
@@ -210,14 +212,15 @@ SignatureResult sqmma(MLIRContext *ctx, const IntrinsicParams &p,
 SignatureResult wmma(MLIRContext *ctx, const IntrinsicParams &p,
                      const MUSAArchInfo &arch, std::string &why) {
   StringRef tag = param(p, "tag");
-  unsigned bits = llvm::StringSwitch<unsigned>(tag)
-                      .Cases({"ffmma", "bfmma"}, 16)
-                      .Case("tfmma", 32)
-                      .Cases({"imma", "e4m3", "e5m2"}, 8)
-                      .Default(0);
-  if (!bits)
-    return fail(why, "WMMA type '" + tag +
-                         "' is not ffmma, bfmma, tfmma, imma, e4m3 or e5m2");
+  std::optional<musagpu::MmaElementKind> kind =
+      musagpu::getIntrinsicTagKind(musagpu::MatrixUnitKind::WMMA, tag);
+  if (!kind)
+    return fail(why, "WMMA type '" + tag + "' is not one of " +
+                         musagpu::describeIntrinsicTags(
+                             musagpu::MatrixUnitKind::WMMA));
+  unsigned bits = musagpu::getMmaElementBits(*kind);
+  bool fp8 = *kind == musagpu::MmaElementKind::E4M3 ||
+             *kind == musagpu::MmaElementKind::E5M2;
   unsigned m, n, k;
   if (failed(shape(p, m, n, k, why)))
     return failure();
@@ -233,7 +236,7 @@ SignatureResult wmma(MLIRContext *ctx, const IntrinsicParams &p,
   Signature s{c,
               {i32Words(ctx, m * k * bits / 32 / warp),
                i32Words(ctx, n * k * bits / 32 / warp), c}};
-  s.operands.append(tag.starts_with("e") ? 6 : 3, i32(ctx));
+  s.operands.append(fp8 ? 6 : 3, i32(ctx));
   return s;
 }
 

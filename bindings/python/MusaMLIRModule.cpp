@@ -197,11 +197,9 @@ using ArchField = std::variant<bool, int64_t, std::string>;
 std::vector<std::map<std::string, ArchField>> architectures() {
   std::vector<std::map<std::string, ArchField>> rows;
   for (const mlir::triton_musa::MUSAArchInfo &arch : mlir::triton_musa::getMUSAArchs()) {
-    const char *unit = "none";
-    if (arch.matrixUnit == mlir::triton_musa::MatrixUnit::WMMA)
-      unit = "wmma";
-    else if (arch.matrixUnit == mlir::triton_musa::MatrixUnit::SQMMA)
-      unit = "sqmma";
+    std::string unit =
+        arch.matrixUnit ? mlir::musagpu::stringifyMatrixUnitKind(*arch.matrixUnit).str()
+                        : std::string("none");
     rows.push_back({
         {"name", arch.name.str()},
         {"codename", arch.codename.str()},
