@@ -121,7 +121,6 @@ public:
   /// Output dimension names, in order.
   llvm::SmallVector<std::string> getOutDimNames() const;
 
-  size_t getNumInDims() const { return inDims.size(); }
   size_t getNumOutDims() const { return outDims.size(); }
   bool hasInDim(llvm::StringRef name) const { return findIn(name) >= 0; }
   bool hasOutDim(llvm::StringRef name) const { return findOut(name) >= 0; }

@@ -176,6 +176,242 @@ FailureOr<OperandSlots> collectSlots(const LinearLayout &result,
   return slots;
 }
 
+/// One FMA dot being emitted: the thread's operand and accumulator values,
+/// where each accumulator's operands sit (the slots), and the two ways of
+/// emitting the products, fully unrolled (emitUnrolled) or as an LLVM loop
+/// over K (emitKLoop). Both add each accumulator's products in K order.
+class FMADotEmitter {
+public:
+  FMADotEmitter(triton::DotOp op, ConversionPatternRewriter &rewriter,
+                const TargetInfo &targetInfo, Type accScalar, Type workScalar,
+                const OperandSlots &aSlots, const OperandSlots &bSlots,
+                SmallVector<Value> aRaw, SmallVector<Value> bRaw)
+      : op(op), rewriter(rewriter), targetInfo(targetInfo), loc(op.getLoc()),
+        aScalar(cast<RankedTensorType>(op.getA().getType()).getElementType()),
+        bScalar(cast<RankedTensorType>(op.getB().getType()).getElementType()),
+        accScalar(accScalar), workScalar(workScalar),
+        isInt(isa<IntegerType>(accScalar)),
+        numK(cast<RankedTensorType>(op.getA().getType()).getShape().back()),
+        aSlots(aSlots),
+        bSlots(bSlots), aRaw(std::move(aRaw)), bRaw(std::move(bRaw)),
+        aWide(this->aRaw.size()), bWide(this->bRaw.size()) {}
+
+  /// Straight-line code: every product of every accumulator.
+  LogicalResult emitUnrolled(SmallVector<Value> &acc);
+  /// The operands stored once into per-thread arrays, then an LLVM loop
+  /// over K whose body unrolls a chunk of K steps (see the file comment).
+  LogicalResult emitKLoop(SmallVector<Value> &acc);
+
+private:
+  /// Operand register `r`, widened once, on first use.
+  FailureOr<Value> operand(SmallVector<Value> &wide, ArrayRef<Value> raw,
+                           unsigned r, Type scalar) {
+    if (!wide[r]) {
+      FailureOr<Value> v = widen(rewriter, loc, raw[r], scalar, workScalar);
+      if (failed(v))
+        return failure();
+      wide[r] = *v;
+    }
+    return wide[r];
+  }
+  Value multiplyAdd(Value x, Value y, Value sum) {
+    if (isInt)
+      return LLVM::AddOp::create(rewriter, loc, sum,
+                                 LLVM::MulOp::create(rewriter, loc, x, y));
+    return LLVM::FMulAddOp::create(rewriter, loc, x, y, sum);
+  }
+  LogicalResult reportWidening() {
+    return op.emitError() << "'tt.dot'" << kUnsupported
+                          << " for operands converted to " << workScalar;
+  }
+  FailureOr<Value> widenAccumulator(Value init) {
+    return widen(rewriter, loc, init, accScalar, workScalar);
+  }
+  Value roundAccumulator(Value sum) {
+    if (workScalar == accScalar)
+      return sum;
+    return emitFloatConversion(rewriter, loc, sum, cast<FloatType>(workScalar),
+                               cast<FloatType>(accScalar), /*rtz=*/false);
+  }
+  /// Stores the thread's values of one operand as they are (widening them
+  /// here would cost code per value; in the loop it is per slot of a chunk)
+  /// into an entry-block array laid out [k][slot], so that one iteration
+  /// reads contiguous slots.
+  Value spill(const OperandSlots &slots, ArrayRef<Value> raw);
+  /// The `count` operand values of K step `j` from row `rowBase`, widened.
+  LogicalResult loadStep(Value rowBase, Type element, Type scalar,
+                         int64_t count, int64_t j,
+                         SmallVectorImpl<Value> &values);
+
+  triton::DotOp op;
+  ConversionPatternRewriter &rewriter;
+  const TargetInfo &targetInfo;
+  Location loc;
+  Type aScalar, bScalar, accScalar, workScalar;
+  bool isInt;
+  int64_t numK;
+  const OperandSlots &aSlots, &bSlots;
+  SmallVector<Value> aRaw, bRaw;
+  SmallVector<Value> aWide, bWide;
+};
+
+LogicalResult FMADotEmitter::emitUnrolled(SmallVector<Value> &acc) {
+  for (unsigned r = 0, e = acc.size(); r < e; ++r) {
+    FailureOr<Value> sum = widenAccumulator(acc[r]);
+    if (failed(sum))
+      return failure();
+    ArrayRef<unsigned> aRegs = aSlots.registers[aSlots.slotOf[r]];
+    ArrayRef<unsigned> bRegs = bSlots.registers[bSlots.slotOf[r]];
+    for (int64_t k = 0; k < numK; ++k) {
+      FailureOr<Value> x = operand(aWide, aRaw, aRegs[k], aScalar);
+      FailureOr<Value> y = operand(bWide, bRaw, bRegs[k], bScalar);
+      if (failed(x) || failed(y))
+        return reportWidening();
+      *sum = multiplyAdd(*x, *y, *sum);
+    }
+    acc[r] = roundAccumulator(*sum);
+  }
+  return success();
+}
+
+Value FMADotEmitter::spill(const OperandSlots &slots, ArrayRef<Value> raw) {
+  int64_t numSlots = slots.registers.size();
+  Type element = raw.front().getType();
+  Value array = getEntryAlloca(
+      rewriter, loc, LLVM::LLVMArrayType::get(element, numK * numSlots),
+      targetInfo.getPrivateAddressSpace());
+  cast<LLVM::AllocaOp>(array.getDefiningOp()).setAlignment(16);
+  for (int64_t k = 0; k < numK; ++k)
+    for (int64_t s = 0; s < numSlots; ++s) {
+      Value at = LLVM::GEPOp::create(
+          rewriter, loc, array.getType(), element, array,
+          ArrayRef<LLVM::GEPArg>{int32_t(k * numSlots + s)},
+          LLVM::GEPNoWrapFlags::inbounds);
+      LLVM::StoreOp::create(rewriter, loc, raw[slots.registers[s][k]], at);
+    }
+  return array;
+}
+
+LogicalResult FMADotEmitter::loadStep(Value rowBase, Type element,
+                                      Type scalar, int64_t count, int64_t j,
+                                      SmallVectorImpl<Value> &values) {
+  for (int64_t s = 0; s < count; ++s) {
+    Value at = LLVM::GEPOp::create(
+        rewriter, loc, rowBase.getType(), element, rowBase,
+        ArrayRef<LLVM::GEPArg>{int32_t(j * count + s)},
+        LLVM::GEPNoWrapFlags::inbounds);
+    Value v = LLVM::LoadOp::create(rewriter, loc, element, at);
+    FailureOr<Value> wide = widen(rewriter, loc, v, scalar, workScalar);
+    if (failed(wide))
+      return failure();
+    values.push_back(*wide);
+  }
+  return success();
+}
+
+LogicalResult FMADotEmitter::emitKLoop(SmallVector<Value> &acc) {
+  Value aArray = spill(aSlots, aRaw), bArray = spill(bSlots, bRaw);
+
+  SmallVector<Value> sums;
+  for (Value init : acc) {
+    FailureOr<Value> sum = widenAccumulator(init);
+    if (failed(sum))
+      return failure();
+    sums.push_back(*sum);
+  }
+
+  // The largest chunk of K within the body's budget that divides K.
+  int64_t chunk =
+      std::clamp<int64_t>(kLoopBodyProducts / int64_t(acc.size()), 1, numK);
+  while (numK % chunk != 0)
+    --chunk;
+
+  // before -> ^loop(k = 0, sums) -> ... -> rest, where the op was.
+  Type i32 = rewriter.getI32Type();
+  Block *before = rewriter.getInsertionBlock();
+  Block *rest = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  SmallVector<Type> carried(1, i32);
+  carried.append(sums.size(), workScalar);
+  Block *loop = rewriter.createBlock(
+      rest, carried, SmallVector<Location>(carried.size(), loc));
+  rewriter.setInsertionPointToEnd(before);
+  SmallVector<Value> initial{LLVM::ConstantOp::create(
+      rewriter, loc, i32, rewriter.getI32IntegerAttr(0))};
+  initial.append(sums);
+  LLVM::BrOp::create(rewriter, loc, initial, loop);
+
+  rewriter.setInsertionPointToStart(loop);
+  Value k = loop->getArgument(0);
+  for (unsigned r = 0, e = sums.size(); r < e; ++r)
+    sums[r] = loop->getArgument(r + 1);
+  // Row k of an array, then constant offsets from it.
+  auto row = [&](Value array, Type element, int64_t numSlots) -> Value {
+    Value offset = LLVM::MulOp::create(
+        rewriter, loc, k,
+        LLVM::ConstantOp::create(rewriter, loc, i32,
+                                 rewriter.getI32IntegerAttr(numSlots)));
+    return LLVM::GEPOp::create(rewriter, loc, array.getType(), element, array,
+                               ArrayRef<LLVM::GEPArg>{offset},
+                               LLVM::GEPNoWrapFlags::inbounds);
+  };
+  int64_t numASlots = aSlots.registers.size();
+  int64_t numBSlots = bSlots.registers.size();
+  Type aElement = aRaw.front().getType(), bElement = bRaw.front().getType();
+  Value aRow = row(aArray, aElement, numASlots);
+  Value bRow = row(bArray, bElement, numBSlots);
+  for (int64_t j = 0; j < chunk; ++j) {
+    SmallVector<Value> x, y;
+    if (failed(loadStep(aRow, aElement, aScalar, numASlots, j, x)) ||
+        failed(loadStep(bRow, bElement, bScalar, numBSlots, j, y)))
+      return reportWidening();
+    for (unsigned r = 0, e = sums.size(); r < e; ++r)
+      sums[r] =
+          multiplyAdd(x[aSlots.slotOf[r]], y[bSlots.slotOf[r]], sums[r]);
+  }
+  Value next = LLVM::AddOp::create(
+      rewriter, loc, k,
+      LLVM::ConstantOp::create(rewriter, loc, i32,
+                               rewriter.getI32IntegerAttr(chunk)));
+  Value more = LLVM::ICmpOp::create(
+      rewriter, loc, LLVM::ICmpPredicate::slt, next,
+      LLVM::ConstantOp::create(rewriter, loc, i32,
+                               rewriter.getI32IntegerAttr(numK)));
+  SmallVector<Value> carriedNext{next};
+  carriedNext.append(sums);
+  // LLVM would otherwise unroll the loop again, in full.
+  MLIRContext *ctx = rewriter.getContext();
+  auto unroll = LLVM::LoopUnrollAttr::get(
+      ctx, /*disable=*/rewriter.getBoolAttr(true), {}, {}, {}, {}, {}, {});
+  auto annotation = LLVM::LoopAnnotationAttr::get(
+      ctx, {}, {}, {}, unroll, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+  LLVM::CondBrOp::create(rewriter, loc, more, carriedNext, ValueRange(),
+                         /*branch_weights=*/{}, annotation, loop, rest);
+  // The loop's last values dominate rest: it is only reached from there.
+  rewriter.setInsertionPointToStart(rest);
+  for (unsigned r = 0, e = acc.size(); r < e; ++r)
+    acc[r] = roundAccumulator(sums[r]);
+  return success();
+}
+
+/// Whether the dot's element types have an exact FMA path: float operands
+/// no wider than a float accumulator (f16/bf16/fp8/f32/f64 combinations
+/// Triton builds), integer operands no wider than an integer accumulator.
+bool isSupportedOperand(Type operand, Type accScalar) {
+  if (isa<IntegerType>(accScalar))
+    return isa<IntegerType>(operand) &&
+           operand.getIntOrFloatBitWidth() <= accScalar.getIntOrFloatBitWidth();
+  if (!isa<FloatType>(accScalar) || !isa<FloatType>(operand) ||
+      !isSupportedFloatFormat(accScalar) || !isSupportedFloatFormat(operand))
+    return false;
+  if (operand == accScalar)
+    return true;
+  // Widening must be exact: the operand has fewer mantissa bits and no
+  // more exponent range (bf16 only into f32/f64).
+  auto in = cast<FloatType>(operand), acc = cast<FloatType>(accScalar);
+  return in.getFPMantissaWidth() <= acc.getFPMantissaWidth() &&
+         in.getWidth() < acc.getWidth() && !(in.isBF16() && acc.isF16());
+}
+
 /// Lowers tt.dot with #ttg.dot_op<{parent = #ttg.blocked}> operands to
 /// per-thread multiply-adds (llvm.intr.fmuladd, or mul + add for integers).
 ///
@@ -216,29 +452,9 @@ struct DotOpConversion : public MUSAPattern<triton::DotOp> {
     Type accType = getTypeConverter()->convertType(dType.getElementType());
     if (!accType)
       return failure();
-    // Supported: float operands no wider than a float accumulator (f16/bf16/
-    // fp8/f32/f64 combinations Triton builds), integer operands no wider
-    // than an integer accumulator.
     Type accScalar = dType.getElementType();
-    auto checkOperand = [&](Type operand) {
-      if (isa<IntegerType>(accScalar))
-        return isa<IntegerType>(operand) &&
-               operand.getIntOrFloatBitWidth() <=
-                   accScalar.getIntOrFloatBitWidth();
-      if (!isa<FloatType>(accScalar) || !isa<FloatType>(operand) ||
-          !isSupportedFloatFormat(accScalar) ||
-          !isSupportedFloatFormat(operand))
-        return false;
-      if (operand == accScalar)
-        return true;
-      // Widening must be exact: the operand has fewer mantissa bits and no
-      // more exponent range (bf16 only into f32/f64).
-      auto in = cast<FloatType>(operand), acc = cast<FloatType>(accScalar);
-      return in.getFPMantissaWidth() <= acc.getFPMantissaWidth() &&
-             in.getWidth() < acc.getWidth() && !(in.isBF16() && acc.isF16());
-    };
     for (Type operand : {aType.getElementType(), bType.getElementType()})
-      if (!checkOperand(operand))
+      if (!isSupportedOperand(operand, accScalar))
         return op.emitError() << "'tt.dot'" << kUnsupported << " for "
                               << operand << " operands into " << accScalar
                               << " accumulators";
@@ -276,191 +492,16 @@ struct DotOpConversion : public MUSAPattern<triton::DotOp> {
     SmallVector<Value> acc = unpackLLElements(rewriter, loc, adaptor.getC());
 
     // Narrow float accumulators are summed in f32 and rounded once.
-    bool isInt = isa<IntegerType>(accType);
     Type workScalar = accScalar;
-    if (!isInt && accScalar.getIntOrFloatBitWidth() < 32)
+    if (!isa<IntegerType>(accType) && accScalar.getIntOrFloatBitWidth() < 32)
       workScalar = rewriter.getF32Type();
 
-    // Operand registers are widened once, on first use.
-    SmallVector<Value> aWide(aRaw.size()), bWide(bRaw.size());
-    auto operand = [&](SmallVector<Value> &wide, ArrayRef<Value> raw,
-                       unsigned r, Type scalar) -> FailureOr<Value> {
-      if (!wide[r]) {
-        FailureOr<Value> v = widen(rewriter, loc, raw[r], scalar, workScalar);
-        if (failed(v))
-          return failure();
-        wide[r] = *v;
-      }
-      return wide[r];
-    };
-    auto multiplyAdd = [&](Value x, Value y, Value sum) -> Value {
-      if (isInt)
-        return LLVM::AddOp::create(rewriter, loc, sum,
-                                   LLVM::MulOp::create(rewriter, loc, x, y));
-      return LLVM::FMulAddOp::create(rewriter, loc, x, y, sum);
-    };
-    auto reportWidening = [&] {
-      return op.emitError() << "'tt.dot'" << kUnsupported
-                            << " for operands converted to " << workScalar;
-    };
-
-    auto widenAccumulator = [&](Value init) {
-      return widen(rewriter, loc, init, accScalar, workScalar);
-    };
-    auto roundAccumulator = [&](Value sum) -> Value {
-      if (workScalar == accScalar)
-        return sum;
-      return emitFloatConversion(rewriter, loc, sum,
-                                 cast<FloatType>(workScalar),
-                                 cast<FloatType>(accScalar), /*rtz=*/false);
-    };
-
-    if (int64_t(acc.size()) * numK <= kMaxUnrolledProducts) {
-      for (unsigned r = 0, e = acc.size(); r < e; ++r) {
-        FailureOr<Value> sum = widenAccumulator(acc[r]);
-        if (failed(sum))
-          return failure();
-        ArrayRef<unsigned> aRegs = aSlots->registers[aSlots->slotOf[r]];
-        ArrayRef<unsigned> bRegs = bSlots->registers[bSlots->slotOf[r]];
-        for (int64_t k = 0; k < numK; ++k) {
-          FailureOr<Value> x =
-              operand(aWide, aRaw, aRegs[k], aType.getElementType());
-          FailureOr<Value> y =
-              operand(bWide, bRaw, bRegs[k], bType.getElementType());
-          if (failed(x) || failed(y))
-            return reportWidening();
-          *sum = multiplyAdd(*x, *y, *sum);
-        }
-        acc[r] = roundAccumulator(*sum);
-      }
-    } else {
-      // Stores the thread's operand values as they are (widening them here
-      // would cost code per value; in the loop it is per slot of a chunk)
-      // into an entry-block array laid out [k][slot], so that one iteration
-      // reads contiguous slots.
-      auto spill = [&](const OperandSlots &slots,
-                       ArrayRef<Value> raw) -> Value {
-        int64_t numSlots = slots.registers.size();
-        Type element = raw.front().getType();
-        Value array = getEntryAlloca(
-            rewriter, loc, LLVM::LLVMArrayType::get(element, numK * numSlots),
-            targetInfo.getPrivateAddressSpace());
-        cast<LLVM::AllocaOp>(array.getDefiningOp()).setAlignment(16);
-        for (int64_t k = 0; k < numK; ++k)
-          for (int64_t s = 0; s < numSlots; ++s) {
-            Value at = LLVM::GEPOp::create(
-                rewriter, loc, array.getType(), element, array,
-                ArrayRef<LLVM::GEPArg>{int32_t(k * numSlots + s)},
-                LLVM::GEPNoWrapFlags::inbounds);
-            LLVM::StoreOp::create(rewriter, loc, raw[slots.registers[s][k]],
-                                  at);
-          }
-        return array;
-      };
-      Value aArray = spill(*aSlots, aRaw), bArray = spill(*bSlots, bRaw);
-
-      SmallVector<Value> sums;
-      for (Value init : acc) {
-        FailureOr<Value> sum = widenAccumulator(init);
-        if (failed(sum))
-          return failure();
-        sums.push_back(*sum);
-      }
-
-      // The largest chunk of K within the body's budget that divides K.
-      int64_t chunk = std::clamp<int64_t>(
-          kLoopBodyProducts / int64_t(acc.size()), 1, numK);
-      while (numK % chunk != 0)
-        --chunk;
-
-      // before -> ^loop(k = 0, sums) -> ... -> rest, where the op was.
-      Type i32 = rewriter.getI32Type();
-      Block *before = rewriter.getInsertionBlock();
-      Block *rest = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-      SmallVector<Type> carried(1, i32);
-      carried.append(sums.size(), workScalar);
-      Block *loop = rewriter.createBlock(
-          rest, carried, SmallVector<Location>(carried.size(), loc));
-      rewriter.setInsertionPointToEnd(before);
-      SmallVector<Value> initial{LLVM::ConstantOp::create(
-          rewriter, loc, i32, rewriter.getI32IntegerAttr(0))};
-      initial.append(sums);
-      LLVM::BrOp::create(rewriter, loc, initial, loop);
-
-      rewriter.setInsertionPointToStart(loop);
-      Value k = loop->getArgument(0);
-      for (unsigned r = 0, e = sums.size(); r < e; ++r)
-        sums[r] = loop->getArgument(r + 1);
-      // Row k of an array, then constant offsets from it.
-      auto row = [&](Value array, Type element, int64_t numSlots) -> Value {
-        Value offset = LLVM::MulOp::create(
-            rewriter, loc, k,
-            LLVM::ConstantOp::create(rewriter, loc, i32,
-                                     rewriter.getI32IntegerAttr(numSlots)));
-        return LLVM::GEPOp::create(rewriter, loc, array.getType(), element,
-                                   array, ArrayRef<LLVM::GEPArg>{offset},
-                                   LLVM::GEPNoWrapFlags::inbounds);
-      };
-      auto load = [&](Value base, Type element, Type scalar,
-                      int64_t index) -> FailureOr<Value> {
-        Value at = LLVM::GEPOp::create(rewriter, loc, base.getType(), element,
-                                       base,
-                                       ArrayRef<LLVM::GEPArg>{int32_t(index)},
-                                       LLVM::GEPNoWrapFlags::inbounds);
-        Value v = LLVM::LoadOp::create(rewriter, loc, element, at);
-        return widen(rewriter, loc, v, scalar, workScalar);
-      };
-      int64_t numASlots = aSlots->registers.size();
-      int64_t numBSlots = bSlots->registers.size();
-      Type aElement = aRaw.front().getType(), bElement = bRaw.front().getType();
-      Value aRow = row(aArray, aElement, numASlots);
-      Value bRow = row(bArray, bElement, numBSlots);
-      // The `count` operand values of K step j, widened.
-      auto loadStep = [&](Value rowBase, Type element, Type scalar,
-                          int64_t count, int64_t j,
-                          SmallVectorImpl<Value> &values) -> LogicalResult {
-        for (int64_t s = 0; s < count; ++s) {
-          FailureOr<Value> v = load(rowBase, element, scalar, j * count + s);
-          if (failed(v))
-            return failure();
-          values.push_back(*v);
-        }
-        return success();
-      };
-      for (int64_t j = 0; j < chunk; ++j) {
-        SmallVector<Value> x, y;
-        if (failed(loadStep(aRow, aElement, aType.getElementType(), numASlots,
-                            j, x)) ||
-            failed(loadStep(bRow, bElement, bType.getElementType(), numBSlots,
-                            j, y)))
-          return reportWidening();
-        for (unsigned r = 0, e = sums.size(); r < e; ++r)
-          sums[r] = multiplyAdd(x[aSlots->slotOf[r]], y[bSlots->slotOf[r]],
-                                sums[r]);
-      }
-      Value next = LLVM::AddOp::create(
-          rewriter, loc, k,
-          LLVM::ConstantOp::create(rewriter, loc, i32,
-                                   rewriter.getI32IntegerAttr(chunk)));
-      Value more = LLVM::ICmpOp::create(
-          rewriter, loc, LLVM::ICmpPredicate::slt, next,
-          LLVM::ConstantOp::create(rewriter, loc, i32,
-                                   rewriter.getI32IntegerAttr(numK)));
-      SmallVector<Value> carriedNext{next};
-      carriedNext.append(sums);
-      // LLVM would otherwise unroll the loop again, in full.
-      MLIRContext *ctx = rewriter.getContext();
-      auto unroll = LLVM::LoopUnrollAttr::get(
-          ctx, /*disable=*/rewriter.getBoolAttr(true), {}, {}, {}, {}, {}, {});
-      auto annotation = LLVM::LoopAnnotationAttr::get(
-          ctx, {}, {}, {}, unroll, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
-      LLVM::CondBrOp::create(rewriter, loc, more, carriedNext, ValueRange(),
-                             /*branch_weights=*/{}, annotation, loop, rest);
-      // The loop's last values dominate rest: it is only reached from there.
-      rewriter.setInsertionPointToStart(rest);
-      for (unsigned r = 0, e = acc.size(); r < e; ++r)
-        acc[r] = roundAccumulator(sums[r]);
-    }
+    FMADotEmitter emitter(op, rewriter, targetInfo, accScalar, workScalar,
+                          *aSlots, *bSlots, std::move(aRaw), std::move(bRaw));
+    if (failed(int64_t(acc.size()) * numK <= kMaxUnrolledProducts
+                   ? emitter.emitUnrolled(acc)
+                   : emitter.emitKLoop(acc)))
+      return failure();
     Type structType = getTypeConverter()->convertType(dType);
     if (!structType)
       return failure();

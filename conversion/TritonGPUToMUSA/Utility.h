@@ -17,7 +17,8 @@ constexpr StringLiteral kPassFlag = "--convert-tritongpu-to-musa";
 /// Runs `lower`, the lowering of `op`. When it fails after reporting an
 /// error (naming what it cannot lower), `op` is replaced by poison so the
 /// conversion ends quietly instead of adding "failed to legalize", and the
-/// reported error fails the pass. A failure without a diagnostic is a plain
+/// reported error fails the pass (the pass's diagnostic watcher in
+/// ConvertTritonGPUToMUSA.cpp sees every error of the conversion). A failure without a diagnostic is a plain
 /// "does not match", left to other patterns.
 LogicalResult lowerOrReport(Operation *op, const TypeConverter &converter,
                             ConversionPatternRewriter &rewriter,

@@ -52,10 +52,6 @@ Type getPointeeType(Type type);
 /// and block pointers).
 Type getI1SameShape(Type type);
 
-/// A pointer to the element type of `type`, shaped like `type`:
-/// `tensor<8xf32>` -> `tensor<8x!tt.ptr<f32>>`, `f32` -> `!tt.ptr<f32>`.
-Type getPointerTypeSameShape(Type type, int addressSpace = 1);
-
 /// `!tt.ptr<tensor<..xT>, as>` -> `!tt.ptr<T, as>`; other types unchanged.
 Type getBlockPointerBaseType(Type type);
 

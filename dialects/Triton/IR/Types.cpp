@@ -80,13 +80,6 @@ Type mlir::triton::getI1SameShape(Type type) {
   return i1;
 }
 
-Type mlir::triton::getPointerTypeSameShape(Type type, int addressSpace) {
-  if (auto tensorTy = dyn_cast<RankedTensorType>(type))
-    return tensorTy.clone(
-        PointerType::get(tensorTy.getElementType(), addressSpace));
-  return PointerType::get(type, addressSpace);
-}
-
 Type mlir::triton::getBlockPointerBaseType(Type type) {
   auto ptrTy = dyn_cast<PointerType>(type);
   if (!ptrTy)
