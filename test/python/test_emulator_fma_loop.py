@@ -117,15 +117,16 @@ def ttgir(arch: str, BK: int) -> str:
 def device_ir(target: str, BK: int) -> str:
     """LLVM IR of the 128 x 128 x BK tile for a MUSA arch, or PTX for the GPU proxy (proxy_sm90)."""
     from triton_musa.backend import proxy
-    from triton_musa.backend.lowering import lower_to_llir
+    from triton_musa.backend.lowering import MatmulOptions, lower_to_llir
     from triton_musa.backend.target import parse_arch
+    # The compile's switches as the environment sets them (fma_only turns the units off).
+    matmul = MatmulOptions.from_env()
     if target == "proxy_sm90":
-        # The stage's options: Triton's TTGIR without a pipelined ring, the matrix switches from the
-        # environment (fma_only turns the units off).
-        options = types.SimpleNamespace(num_stages=1, matmul=None, llvm_opt_level=3)
+        # The stage's options: Triton's TTGIR without a pipelined ring.
+        options = types.SimpleNamespace(num_stages=1, matmul=matmul, llvm_opt_level=3)
         llir = proxy.make_llir(ttgir("mp_31", BK), {}, proxy.proxy_target(target), options)
         return proxy.make_ptx(llir, {}, proxy.proxy_target(target), types.SimpleNamespace(enable_fp_fusion=True))
-    return lower_to_llir(ttgir(target, BK), parse_arch(target)).llir
+    return lower_to_llir(ttgir(target, BK), parse_arch(target), matmul=matmul).llir
 
 
 @pytest.mark.parametrize("target", ["mp_31", "mp_22", "proxy_sm90"])
