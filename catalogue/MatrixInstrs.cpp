@@ -368,3 +368,11 @@ std::string mlir::musagpu::describeIntrinsicTags(MatrixUnitKind unit) {
     s += (i ? ", " : "") + tagOf(unit, Kind(i)).str();
   return s;
 }
+
+TargetKind mlir::musagpu::getFragmentTarget(MatrixFragment fragment) {
+  for (const MatrixInstr &row : getMatrixInstrs())
+    if (fragment != MatrixFragment::None && row.fragment == fragment &&
+        !row.isFor(TargetKind::Device))
+      return TargetKind::Proxy;
+  return TargetKind::Device;
+}

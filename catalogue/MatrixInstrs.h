@@ -164,6 +164,11 @@ getMatrixInstrs(MatrixUnitKind unit, unsigned archMajor, TargetKind target,
 MatrixFragment lookupFragment(MatrixUnitKind unit, unsigned threads,
                               unsigned m, unsigned n, unsigned k);
 
+/// The lowering target whose rows hold values in `fragment` (an encoding
+/// names its fragment only where it is not the device's: None is the
+/// device's, and the emulator runs the device's rows).
+TargetKind getFragmentTarget(MatrixFragment fragment);
+
 /// "16x64, 32x32, ..." (M x N of `rows`, without repeats, table order).
 std::string describeMN(llvm::ArrayRef<const MatrixInstr *> rows);
 /// "32x32x16, ..." (M x N x K of `rows`, without repeats, table order).

@@ -87,53 +87,59 @@ std::optional<MmaElementKind> mlir::musagpu::getMmaElementKind(Type type) {
 /// SQMMA exists on PH1 (capability 3.x) only.
 constexpr unsigned kSQMMAArchMajor = 3;
 
-static SmallVector<const MatrixInstr *> getSQMMARows(MmaElementKind kind) {
-  return getMatrixInstrs(MatrixUnitKind::SQMMA, kSQMMAArchMajor,
-                         TargetKind::Device, kind);
+static SmallVector<const MatrixInstr *> getSQMMARows(MmaElementKind kind,
+                                                    TargetKind target) {
+  return getMatrixInstrs(MatrixUnitKind::SQMMA, kSQMMAArchMajor, target, kind);
 }
 
 bool mlir::musagpu::isLegalSQMMAInstrMN(MmaElementKind kind, unsigned m,
-                                        unsigned n) {
-  return llvm::any_of(getSQMMARows(kind), [&](const MatrixInstr *row) {
+                                        unsigned n, TargetKind target) {
+  return llvm::any_of(getSQMMARows(kind, target), [&](const MatrixInstr *row) {
     return row->m == m && row->n == n;
   });
 }
 
-ArrayRef<unsigned> mlir::musagpu::getLegalSQMMAInstrK(MmaElementKind kind) {
-  // One list per kind, built once from the rows (in their order).
+ArrayRef<unsigned> mlir::musagpu::getLegalSQMMAInstrK(MmaElementKind kind,
+                                                      TargetKind target) {
+  // One list per target and kind, built once from the rows (in their order).
+  constexpr unsigned kKinds = unsigned(MmaElementKind::E5M2) + 1;
+  constexpr unsigned kTargets = unsigned(TargetKind::Proxy) + 1;
   static const auto ks = [] {
-    std::array<SmallVector<unsigned>, 6> lists;
-    for (unsigned i = 0; i < lists.size(); ++i)
-      for (const MatrixInstr *row : getSQMMARows(MmaElementKind(i)))
-        if (!llvm::is_contained(lists[i], row->k))
-          lists[i].push_back(row->k);
+    std::array<std::array<SmallVector<unsigned>, kKinds>, kTargets> lists;
+    for (unsigned t = 0; t < kTargets; ++t)
+      for (unsigned i = 0; i < kKinds; ++i)
+        for (const MatrixInstr *row :
+             getSQMMARows(MmaElementKind(i), TargetKind(t)))
+          if (!llvm::is_contained(lists[t][i], row->k))
+            lists[t][i].push_back(row->k);
     return lists;
   }();
-  return ks[unsigned(kind)];
+  return ks[unsigned(target)][unsigned(kind)];
 }
 
 static SmallVector<const MatrixInstr *>
-getWMMARows(MmaElementKind kind, unsigned versionMajor) {
-  return getMatrixInstrs(MatrixUnitKind::WMMA, versionMajor,
-                         TargetKind::Device, kind);
+getWMMARows(MmaElementKind kind, unsigned versionMajor, TargetKind target) {
+  return getMatrixInstrs(MatrixUnitKind::WMMA, versionMajor, target, kind);
 }
 
 bool mlir::musagpu::isLegalWMMAInstrShape(MmaElementKind kind,
                                           unsigned versionMajor,
-                                          ArrayRef<unsigned> instrShape) {
+                                          ArrayRef<unsigned> instrShape,
+                                          TargetKind target) {
   return instrShape.size() == 3 &&
-         lookupMatrixInstr(MatrixUnitKind::WMMA, versionMajor,
-                           TargetKind::Device, kind, instrShape[0],
-                           instrShape[1], instrShape[2]);
+         lookupMatrixInstr(MatrixUnitKind::WMMA, versionMajor, target, kind,
+                           instrShape[0], instrShape[1], instrShape[2]);
 }
 
-std::string mlir::musagpu::describeLegalSQMMAInstrMN(MmaElementKind kind) {
-  return describeMN(getSQMMARows(kind));
+std::string mlir::musagpu::describeLegalSQMMAInstrMN(MmaElementKind kind,
+                                                     TargetKind target) {
+  return describeMN(getSQMMARows(kind, target));
 }
 
 std::string mlir::musagpu::describeLegalWMMAInstrShapes(MmaElementKind kind,
-                                                        unsigned versionMajor) {
-  return describeMNK(getWMMARows(kind, versionMajor));
+                                                        unsigned versionMajor,
+                                                        TargetKind target) {
+  return describeMNK(getWMMARows(kind, versionMajor, target));
 }
 
 //===----------------------------------------------------------------------===//
@@ -191,19 +197,17 @@ SQMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "multiple of 4 (4 warps per squad), got "
                        << warpsM;
   // Per element type rules are checked by musagpu.sqmma; here only that
-  // the shape is legal for some type.
-  if (!isLegalSQMMAInstrMN(MmaElementKind::F16, instrShape[0], instrShape[1]))
+  // the shape is legal for some type, among the rows of the fragment's
+  // target (the proxy's wgmma computes 64 rows per warpgroup).
+  TargetKind target = getFragmentTarget(fragment);
+  if (!isLegalSQMMAInstrMN(MmaElementKind::F16, instrShape[0], instrShape[1],
+                           target))
     return emitError() << "#musagpu.sqmma instrShape M x N = " << instrShape[0]
                        << "x" << instrShape[1] << " is not a SQMMA shape; legal: "
-                       << describeLegalSQMMAInstrMN(MmaElementKind::F16);
+                       << describeLegalSQMMAInstrMN(MmaElementKind::F16, target);
   if (!llvm::is_contained({8u, 16u, 32u, 64u, 128u}, instrShape[2]))
     return emitError() << "#musagpu.sqmma instrShape K = " << instrShape[2]
                        << " is not one of 8, 16, 32, 64, 128";
-  // wgmma computes 64 rows per warpgroup.
-  if (fragment == MatrixFragment::WGMMAWarpgroup && instrShape[0] % 64 != 0)
-    return emitError() << "#musagpu.sqmma with the wgmma_warpgroup fragment "
-                          "needs instrShape M a multiple of 64, got "
-                       << instrShape[0];
   return success();
 }
 
@@ -278,7 +282,8 @@ WMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       ArrayRef<MmaElementKind>{MmaElementKind::F16, MmaElementKind::TF32,
                                MmaElementKind::S8},
       [&](MmaElementKind kind) {
-        return isLegalWMMAInstrShape(kind, versionMajor, instrShape);
+        return isLegalWMMAInstrShape(kind, versionMajor, instrShape,
+                                     TargetKind::Device);
       });
   if (!legalForSomeType)
     return emitError() << "#musagpu.wmma instrShape " << instrShape[0] << "x"
@@ -286,13 +291,16 @@ WMMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " is not a WMMA atom of capability " << versionMajor
                        << "." << versionMinor << "; legal: "
                        << describeLegalWMMAInstrShapes(MmaElementKind::F16,
-                                                       versionMajor)
+                                                       versionMajor,
+                                                       TargetKind::Device)
                        << " (f16/bf16), "
                        << describeLegalWMMAInstrShapes(MmaElementKind::TF32,
-                                                       versionMajor)
+                                                       versionMajor,
+                                                       TargetKind::Device)
                        << " (tf32), "
                        << describeLegalWMMAInstrShapes(MmaElementKind::S8,
-                                                       versionMajor)
+                                                       versionMajor,
+                                                       TargetKind::Device)
                        << " (s8)";
   return success();
 }

@@ -63,19 +63,23 @@ getTMEBoxSplits(ArrayRef<int64_t> box, unsigned elementBitWidth,
 /// The kind of `type` as an MMA input, if it is one (f32 means TF32).
 std::optional<MmaElementKind> getMmaElementKind(Type type);
 
-/// SQMMA legality: the rows of the catalogue (MatrixInstrs.h).
-bool isLegalSQMMAInstrMN(MmaElementKind kind, unsigned m, unsigned n);
-ArrayRef<unsigned> getLegalSQMMAInstrK(MmaElementKind kind);
+/// SQMMA legality: the rows of the catalogue (MatrixInstrs.h) for `target`
+/// (an encoding's: getFragmentTarget of its fragment).
+bool isLegalSQMMAInstrMN(MmaElementKind kind, unsigned m, unsigned n,
+                         TargetKind target);
+ArrayRef<unsigned> getLegalSQMMAInstrK(MmaElementKind kind,
+                                       TargetKind target);
 /// The legal M x N list of `kind`, for diagnostics ("32x32, 32x64, ...").
-std::string describeLegalSQMMAInstrMN(MmaElementKind kind);
+std::string describeLegalSQMMAInstrMN(MmaElementKind kind, TargetKind target);
 
 /// WMMA legality for capability major version `versionMajor` (2: QY2, 3: PH1):
-/// the rows of the catalogue, lowered or not.
+/// the rows of the catalogue for `target`, lowered or not.
 bool isLegalWMMAInstrShape(MmaElementKind kind, unsigned versionMajor,
-                           ArrayRef<unsigned> instrShape);
+                           ArrayRef<unsigned> instrShape, TargetKind target);
 /// The legal WMMA atoms of `kind`, for diagnostics ("32x32x16, ...").
 std::string describeLegalWMMAInstrShapes(MmaElementKind kind,
-                                         unsigned versionMajor);
+                                         unsigned versionMajor,
+                                         TargetKind target);
 
 } // namespace mlir::musagpu
 

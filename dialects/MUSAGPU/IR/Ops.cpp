@@ -233,10 +233,11 @@ LogicalResult SQMMAOp::verify() {
   ArrayRef<unsigned> instr = enc.getInstrShape();
   unsigned m = instr[0], n = instr[1], k = instr[2];
   StringRef typeName = stringifyMmaElementKind(*kind);
-  if (!isLegalSQMMAInstrMN(*kind, m, n))
+  TargetKind target = getFragmentTarget(enc.getFragment());
+  if (!isLegalSQMMAInstrMN(*kind, m, n, target))
     return emitOpError() << "illegal SQMMA instruction M x N = " << m << "x"
                          << n << " for " << typeName << "; legal: "
-                         << describeLegalSQMMAInstrMN(*kind);
+                         << describeLegalSQMMAInstrMN(*kind, target);
   bool is16Bit =
       *kind == MmaElementKind::F16 || *kind == MmaElementKind::BF16;
   if (is16Bit && k == 128)
@@ -244,7 +245,7 @@ LogicalResult SQMMAOp::verify() {
                          << typeName
                          << " (the MUSA 5.2 toolchain crashes on it): use "
                             "instrShape K = 64, the lowering issues two";
-  ArrayRef<unsigned> legalK = getLegalSQMMAInstrK(*kind);
+  ArrayRef<unsigned> legalK = getLegalSQMMAInstrK(*kind, target);
   if (!llvm::is_contained(legalK, k)) {
     InFlightDiagnostic diag = emitOpError()
                               << "illegal SQMMA instruction K = " << k
@@ -306,9 +307,10 @@ LogicalResult WMMAOp::verify() {
           std::make_pair(2u, 2u))
     return emitOpError() << "bf16 needs capability >= 2.2";
   ArrayRef<unsigned> instr = enc.getInstrShape();
-  if (!isLegalWMMAInstrShape(*kind, enc.getVersionMajor(), instr)) {
+  TargetKind target = getFragmentTarget(enc.getFragment());
+  if (!isLegalWMMAInstrShape(*kind, enc.getVersionMajor(), instr, target)) {
     std::string legal =
-        describeLegalWMMAInstrShapes(*kind, enc.getVersionMajor());
+        describeLegalWMMAInstrShapes(*kind, enc.getVersionMajor(), target);
     return emitOpError() << "illegal WMMA instruction shape " << instr[0]
                          << "x" << instr[1] << "x" << instr[2] << " for "
                          << typeName << " on capability "

@@ -57,7 +57,9 @@
 
 // -----
 
-// expected-error @+1 {{#musagpu.sqmma with the wgmma_warpgroup fragment needs instrShape M a multiple of 64, got 32}}
+// The fragment names the proxy's rows: 32x64 is a device SQMMA shape, not one
+// of the proxy's (wgmma computes 64 rows per warpgroup).
+// expected-error @+1 {{#musagpu.sqmma instrShape M x N = 32x64 is not a SQMMA shape; legal: 64x16, 64x32, 64x64, 64x128, 128x32, 128x64, 128x128}}
 #bad = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [32, 64, 16], fragment = wgmma_warpgroup}>
 
 // -----
