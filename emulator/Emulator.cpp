@@ -324,7 +324,7 @@ private:
 };
 
 /// Which memory accesses of a function need the runtime to switch fibers
-/// first (see the top of Runtime.cpp). The runtime switches at such an
+/// first (see the top of RuntimeState.h). The runtime switches at such an
 /// access so that every thread's earlier accesses happen before any
 /// thread's next one. Between two loads nothing can tell the orders apart
 /// (a load observes only stores), so a load needs the switch only where a
@@ -365,7 +365,7 @@ public:
     if (name == abi::kBarrier || name == abi::kSharedBarrier)
       return Effect::BlockBarrier;
     // The batch ends with the thread's turn and every pending store done.
-    if (name == kStoreBatch)
+    if (name == abi::kStoreBatch)
       return Effect::Switch;
     // Ids and warp collectives touch no memory another thread can see.
     if (name == abi::kThreadId || name == abi::kBlockId ||
@@ -471,21 +471,21 @@ void instrumentMemoryAccesses(llvm::Module &module,
       abi::kCheckShared, llvm::Type::getVoidTy(ctx),
       llvm::PointerType::get(ctx, kSharedAddressSpace), i64, i64, i32);
   llvm::FunctionCallee checkGlobalNoSwitch = module.getOrInsertFunction(
-      kCheckGlobalNoSwitch, checkGlobal.getFunctionType());
+      abi::kCheckGlobalNoSwitch, checkGlobal.getFunctionType());
   llvm::FunctionCallee checkSharedNoSwitch = module.getOrInsertFunction(
-      kCheckSharedNoSwitch, checkShared.getFunctionType());
+      abi::kCheckSharedNoSwitch, checkShared.getFunctionType());
   // Asynchronous copies whose source may be a loaded pointer are renamed.
   llvm::SmallDenseMap<const llvm::Function *, llvm::FunctionCallee, 2>
       asyncCopyFromLoaded;
   for (auto [name, loadedName] :
-       {std::pair(abi::kAsyncCopy.data(), kAsyncCopyFromLoadedPointer),
+       {std::pair(abi::kAsyncCopy.data(), abi::kAsyncCopyFromLoadedPointer),
         std::pair(abi::kAsyncCopyOrZero.data(),
-                  kAsyncCopyOrZeroFromLoadedPointer)})
+                  abi::kAsyncCopyOrZeroFromLoadedPointer)})
     if (llvm::Function *copy = module.getFunction(name))
       asyncCopyFromLoaded[copy] =
           module.getOrInsertFunction(loadedName, copy->getFunctionType());
   llvm::FunctionCallee fastBounds = module.getOrInsertFunction(
-      kFastBounds, llvm::PointerType::get(ctx, 0));
+      abi::kFastBounds, llvm::PointerType::get(ctx, 0));
   struct Access {
     llvm::Instruction *inst;
     llvm::Value *ptr;
@@ -540,7 +540,7 @@ void instrumentMemoryAccesses(llvm::Module &module,
         bool global = addressSpace == kGlobalAddressSpace;
         int32_t kindBits = int32_t(kind);
         if (global && provenance.mayBeLoaded(ptr))
-          kindBits |= kLoadedPointerAccess;
+          kindBits |= abi::kLoadedPointerAccess;
         accesses.push_back(
             {&inst, ptr, dl.getTypeStoreSize(accessType).getFixedValue(),
              align.value(), kindBits, global, plan.needsSwitch(&inst)});
@@ -601,7 +601,7 @@ static llvm::StoreInst *batchableStore(llvm::Instruction &inst,
   llvm::Type *type = store->getValueOperand()->getType();
   llvm::TypeSize bits = dl.getTypeSizeInBits(type);
   if (bits.isScalable() || bits.getFixedValue() % 8 != 0 ||
-      dl.getTypeStoreSize(type).getFixedValue() > sizeof(StoreBatchRecord::value))
+      dl.getTypeStoreSize(type).getFixedValue() > sizeof(abi::StoreBatchRecord::value))
     return nullptr;
   return store;
 }
@@ -656,10 +656,10 @@ static llvm::StoreInst *maskedStore(llvm::BranchInst *br,
 /// with nothing but pure computation and masked-store branches between them
 /// (MLIR's lowering of one tl.store of several registers, or of consecutive
 /// tl.store), by one kStoreBatch call: every store is a turn for each thread
-/// of the block (lockstep, see the top of Runtime.cpp), the batch is one.
+/// of the block (lockstep, see the top of RuntimeState.h), the batch is one.
 /// The stores' values and addresses go to a record array, each masked one
 /// with its mask; the runtime checks them, and carries them out after every
-/// converged lane has logged its own, in statement order (Runtime.cpp).
+/// converged lane has logged its own, in statement order (MemoryChecks.cpp).
 /// Runs before instrumentMemoryAccesses, which checks the stores left.
 void batchStores(llvm::Module &module, const llvm::Function &kernel) {
   llvm::LLVMContext &ctx = module.getContext();
@@ -668,7 +668,7 @@ void batchStores(llvm::Module &module, const llvm::Function &kernel) {
   auto *i32 = llvm::Type::getInt32Ty(ctx);
   auto *i64 = llvm::Type::getInt64Ty(ctx);
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
-  constexpr uint64_t kRecordBytes = sizeof(StoreBatchRecord);
+  constexpr uint64_t kRecordBytes = sizeof(abi::StoreBatchRecord);
   struct Item {
     llvm::StoreInst *store;
     llvm::BranchInst *mask; // the masked store's branch, or null
@@ -742,9 +742,9 @@ void batchStores(llvm::Module &module, const llvm::Function &kernel) {
     llvm::AllocaInst *records = entry.CreateAlloca(
         llvm::ArrayType::get(i8, most * kRecordBytes), nullptr,
         "store.batch");
-    records->setAlignment(llvm::Align(alignof(StoreBatchRecord)));
+    records->setAlignment(llvm::Align(alignof(abi::StoreBatchRecord)));
     llvm::FunctionCallee batch = module.getOrInsertFunction(
-        kStoreBatch, llvm::Type::getVoidTy(ctx), i32, ptrTy, ptrTy);
+        abi::kStoreBatch, llvm::Type::getVoidTy(ctx), i32, ptrTy, ptrTy);
     for (Run &run : runs) {
       // Static facts per store: bytes, alignment, check kind, space.
       llvm::SmallVector<llvm::Constant *> info;
@@ -753,7 +753,7 @@ void batchStores(llvm::Module &module, const llvm::Function &kernel) {
         bool shared = store->getPointerAddressSpace() == kSharedAddressSpace;
         int32_t kind = int32_t(abi::AccessKind::Store);
         if (!shared && provenance.mayBeLoaded(store->getPointerOperand()))
-          kind |= kLoadedPointerAccess;
+          kind |= abi::kLoadedPointerAccess;
         uint64_t bytes =
             dl.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
         for (uint64_t field : {bytes, uint64_t(store->getAlign().value()),
@@ -791,14 +791,14 @@ void batchStores(llvm::Module &module, const llvm::Function &kernel) {
                                               i * kRecordBytes + offset);
         };
         b.CreateAlignedStore(b.CreatePtrToInt(store->getPointerOperand(), i64),
-                             field(offsetof(StoreBatchRecord, address)),
+                             field(offsetof(abi::StoreBatchRecord, address)),
                              llvm::Align(8));
         llvm::Value *enabled =
             item.enabled ? b.CreateZExt(item.enabled, i64) : b.getInt64(1);
-        b.CreateAlignedStore(enabled, field(offsetof(StoreBatchRecord, enabled)),
+        b.CreateAlignedStore(enabled, field(offsetof(abi::StoreBatchRecord, enabled)),
                              llvm::Align(8));
         b.CreateAlignedStore(store->getValueOperand(),
-                             field(offsetof(StoreBatchRecord, value)),
+                             field(offsetof(abi::StoreBatchRecord, value)),
                              llvm::Align(1));
       }
       b.CreateCall(batch, {b.getInt32(run.items.size()), infoArray, records});
@@ -828,9 +828,9 @@ void batchWarpShuffles(llvm::Module &module) {
   auto *i64 = llvm::Type::getInt64Ty(ctx);
   auto *ptr = llvm::PointerType::get(ctx, 0);
   llvm::FunctionCallee batch = module.getOrInsertFunction(
-      kShuffleBatch, llvm::Type::getVoidTy(ctx), i32, ptr, ptr);
+      abi::kShuffleBatch, llvm::Type::getVoidTy(ctx), i32, ptr, ptr);
   llvm::FunctionCallee uniformBatch =
-      module.getOrInsertFunction(kShuffleBatchUniform,
+      module.getOrInsertFunction(abi::kShuffleBatchUniform,
                                  llvm::Type::getVoidTy(ctx), i32, i32, i32, i32,
                                  ptr);
   auto isShuffle = [&](const llvm::Instruction &inst) {
@@ -1019,8 +1019,8 @@ void instrumentInstructionCount(llvm::Module &module) {
           if (llvm::Function *callee = call->getCalledFunction())
             if (callee->getName() == abi::kCheckGlobal ||
                 callee->getName() == abi::kCheckShared ||
-                callee->getName() == kCheckGlobalNoSwitch ||
-                callee->getName() == kCheckSharedNoSwitch)
+                callee->getName() == abi::kCheckGlobalNoSwitch ||
+                callee->getName() == abi::kCheckSharedNoSwitch)
               continue;
         ++n;
       }
