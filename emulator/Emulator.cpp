@@ -12,7 +12,6 @@
 #include "emulator/Instrumentation.h"
 
 #include "conversion/LLVMIRExport/LLVMIRExport.h"
-#include "registration/InitAll.h"
 #include "target/EmulatorABI.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -225,8 +224,12 @@ EmulatedKernel::load(const std::string &llvmDialectText,
   std::unique_ptr<EmulatedKernel> kernel(new EmulatedKernel());
 
   // Parse the LLVM-dialect module, collecting diagnostics for the error.
+  // The module is the LLVM dialect's (with builtin attributes only: the
+  // `ttg.*` and `musagpu.*` module attributes are integers, strings and
+  // arrays), so that dialect and its translation are all the parser and
+  // the export need.
   DialectRegistry registry;
-  registerAllDialects(registry);
+  registry.insert<LLVM::LLVMDialect>();
   registerLLVMIRExportTranslations(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();

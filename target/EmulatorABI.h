@@ -44,6 +44,15 @@
 //   void   check_global(ptr<1>, i64 bytes, i64 align, i32 AccessKind)
 //   void   check_shared(ptr<3>, i64 bytes, i64 align, i32 AccessKind)
 //   void   count(i64 instructions)
+//   void   tme_load(i32 bar, ptr<3> smem, i64 desc, i32 rank, i32 box x5,
+//                   i32 coord x5, i32 sg, i32 ss, i32 sl)
+//   void   tme_store(ptr<3> smem, i64 desc, i32 rank, i32 box x5,
+//                    i32 coord x5, i32 sg, i32 ss, i32 sl)
+//   void   tme_store_commit(), tme_store_read_wait()
+//   void   async_bar_record(i32 count)
+//   void   async_bar_init(i32 bar, i32 count, i32 phase)
+//   void   async_bar_add_trans(i32 bar, i32 bytes)
+//   void   async_bar_arrive(i32 bar), async_bar_wait(i32 bar, i32 phase)
 //
 // Inserted by the instrumentation (not by the lowering):
 //   void   check_global_in_turn(...), check_shared_in_turn(...)
@@ -56,15 +65,6 @@
 //   void   shuffle_batch_uniform(i32 count, i32 kind, i32 offset,
 //                                i32 width, ptr values)
 //   void   store_batch(i32 count, ptr StoreBatchInfo, ptr StoreBatchRecord)
-//   void   tme_load(i32 bar, ptr<3> smem, i64 desc, i32 rank, i32 box x5,
-//                   i32 coord x5, i32 sg, i32 ss, i32 sl)
-//   void   tme_store(ptr<3> smem, i64 desc, i32 rank, i32 box x5,
-//                    i32 coord x5, i32 sg, i32 ss, i32 sl)
-//   void   tme_store_commit(), tme_store_read_wait()
-//   void   async_bar_record(i32 count)
-//   void   async_bar_init(i32 bar, i32 count, i32 phase)
-//   void   async_bar_add_trans(i32 bar, i32 bytes)
-//   void   async_bar_arrive(i32 bar), async_bar_wait(i32 bar, i32 phase)
 //
 // TME boxes and coordinates are innermost first, unused dimensions 1 and
 // 0; `desc` is the address of an emulator TME descriptor (TMEDescriptorSlot
