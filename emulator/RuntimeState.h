@@ -52,7 +52,10 @@
 #include <ucontext.h>
 #endif
 
-namespace mlir::triton_musa::emulator::runtime {
+namespace mlir::triton_musa::emulator {
+// Hidden, as the one file's static functions were: calls between the files
+// bind directly, not through the PLT.
+namespace [[gnu::visibility("hidden")]] runtime {
 
 namespace abi = mlir::triton_musa::emulator_abi;
 using abi::FastBounds;
@@ -528,6 +531,7 @@ void appendMemoryCheckSymbols(RuntimeSymbols &symbols);
 void appendAsyncBarrierSymbols(RuntimeSymbols &symbols);
 void appendMatrixMultiplySymbols(RuntimeSymbols &symbols);
 
-} // namespace mlir::triton_musa::emulator::runtime
+} // namespace runtime
+} // namespace mlir::triton_musa::emulator
 
 #endif // TRITON_MUSA_EMULATOR_RUNTIMESTATE_H
