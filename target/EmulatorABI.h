@@ -1,10 +1,12 @@
 //===- EmulatorABI.h - The contract between emulated kernels and runtime -===//
 //
 // Kernels lowered for the CPU emulator (EmulatorTargetInfo.cpp) call into the
-// emulator's runtime (emulator/Runtime.cpp) and are instrumented and entered
-// by emulator/Emulator.cpp. All three include this header, so the function
-// names, the numbering of shuffle and access kinds and the address spaces
-// are agreed in one place. Header only: no link dependency.
+// emulator's runtime (emulator/Runtime.cpp and the files beside it) and are
+// instrumented (emulator/Instrumentation.cpp, Batching.cpp) and entered by
+// emulator/Emulator.cpp. All of them include this header, so the function
+// names, the numbering of shuffle and access kinds, the layouts of the
+// records the instrumentation hands the runtime and the address spaces are
+// agreed in one place. Header only: no link dependency.
 //
 //   i32    thread_id(i32 dim), block_id(i32 dim), num_blocks(i32 dim)
 //   ptr<3> shared_base()                 the block's shared memory
@@ -51,6 +53,18 @@
 //   void   async_bar_init(i32 bar, i32 count, i32 phase)
 //   void   async_bar_add_trans(i32 bar, i32 bytes)
 //   void   async_bar_arrive(i32 bar), async_bar_wait(i32 bar, i32 phase)
+//
+// Inserted by the instrumentation (not by the lowering):
+//   void   check_global_in_turn(...), check_shared_in_turn(...)
+//          check_global / check_shared without the switch to the other
+//          threads first (kCheckGlobalNoSwitch)
+//   ptr    fast_bounds()                 the thread's FastBounds
+//   void   async_copy_loaded_src(...), async_copy_or_zero_loaded_src(...)
+//          the copies with a source that may be a loaded pointer
+//   void   shuffle_batch(i32 count, ptr ops, ptr values)
+//   void   shuffle_batch_uniform(i32 count, i32 kind, i32 offset,
+//                                i32 width, ptr values)
+//   void   store_batch(i32 count, ptr StoreBatchInfo, ptr StoreBatchRecord)
 //
 // TME boxes and coordinates are innermost first, unused dimensions 1 and
 // 0; `desc` is the address of an emulator TME descriptor (TMEDescriptorSlot
@@ -107,6 +121,48 @@ constexpr llvm::StringLiteral kCheckShared = "__musa_emu_check_shared";
 constexpr llvm::StringLiteral kCount = "__musa_emu_count";
 constexpr llvm::StringLiteral kEntry = "__musa_emu_entry";
 
+/// `__musa_emu_async_copy` with a source that may be a loaded pointer (the
+/// instrumentation renames such calls).
+constexpr llvm::StringLiteral kAsyncCopyFromLoadedPointer =
+    "__musa_emu_async_copy_loaded_src";
+constexpr llvm::StringLiteral kAsyncCopyOrZeroFromLoadedPointer =
+    "__musa_emu_async_copy_or_zero_loaded_src";
+
+/// `__musa_emu_check_global` and `__musa_emu_check_shared` without the
+/// switch to the other threads first: the instrumentation (LockstepPlan in
+/// Instrumentation.cpp) calls these at the accesses where no other thread's
+/// turn can change what the kernel observes (a load with only loads since
+/// the last switch).
+constexpr llvm::StringLiteral kCheckGlobalNoSwitch =
+    "__musa_emu_check_global_in_turn";
+constexpr llvm::StringLiteral kCheckSharedNoSwitch =
+    "__musa_emu_check_shared_in_turn";
+
+/// A run of warp shuffles that do not depend on each other, exchanged at
+/// once: `void (i32 count, const i32 *ops, i64 *values)`, `ops` holding
+/// (kind, offset, width) per shuffle and `values` each shuffle's value in
+/// and its result out. The instrumentation (Batching.cpp) replaces such
+/// runs of `__musa_emu_shuffle` by one call, so that the lanes of a warp
+/// take one turn per run instead of one per shuffle.
+constexpr llvm::StringLiteral kShuffleBatch = "__musa_emu_shuffle_batch";
+/// The same where every shuffle of the run has the same operands:
+/// `void (i32 count, i32 kind, i32 offset, i32 width, i64 *values)`.
+constexpr llvm::StringLiteral kShuffleBatchUniform =
+    "__musa_emu_shuffle_batch_uniform";
+
+/// A run of global and shared stores of one thread with nothing but pure
+/// computation between them (masked ones included), carried out in one
+/// turn: `void (i32 count, const StoreBatchInfo *info, StoreBatchRecord
+/// *records)`. The instrumentation (Batching.cpp) replaces such runs by one
+/// call; the runtime keeps what converged lanes store in statement order.
+constexpr llvm::StringLiteral kStoreBatch = "__musa_emu_store_batch";
+
+/// `ptr __musa_emu_fast_bounds()`: the calling thread's FastBounds, which
+/// the instrumentation reads to pass, without a call, the checks that need
+/// no switch where an access lies inside them (anything else calls the
+/// check).
+constexpr llvm::StringLiteral kFastBounds = "__musa_emu_fast_bounds";
+
 /// The `kind` operand of shuffle: which lane each lane reads.
 enum class ShuffleKind : int32_t { Xor = 0, Up = 1, Down = 2, Idx = 3 };
 
@@ -130,6 +186,41 @@ constexpr uint32_t kAddressBits = 18, kLeadingShift = 18, kGranularityShift = 21
 
 /// The `kind` operand of the access checks.
 enum class AccessKind : int32_t { Load = 0, Store = 1, Atomic = 2 };
+
+/// Or-ed into the access kind of `__musa_emu_check_global` by the
+/// instrumentation when the pointer may not derive from a kernel parameter,
+/// e.g. it was loaded from memory: only such an access, when it lies inside
+/// none of the launch's buffers, is looked up among
+/// `LaunchConfig::liveBuffers` (Runtime.h). An access through a parameter
+/// (plus any offset) is checked against the buffers alone, so an overrun
+/// stays an error even where another live tensor happens to follow.
+constexpr int32_t kLoadedPointerAccess = 0x100;
+
+/// What the instrumentation knows of store i of a batch (kStoreBatch; a
+/// constant array; the field order is the instrumentation's).
+struct StoreBatchInfo {
+  uint32_t bytes, align;
+  int32_t kind;    // the check's kind bits (a store, maybe of a loaded pointer)
+  uint32_t shared; // 1: shared memory, 0: global
+};
+
+/// What store i of a batch does at run time, written by the kernel before
+/// the call: the address, whether the store happens (its mask), the value.
+struct StoreBatchRecord {
+  uint64_t address;
+  uint64_t enabled;
+  alignas(16) char value[16];
+};
+
+/// Memory every access inside of which the full check would accept
+/// (kFastBounds): the argument buffer the last global access hit, and the
+/// block's shared memory (empty in the race-check mode, where every shared
+/// access is recorded). Byte ranges [lo, hi); the field order is the
+/// instrumentation's.
+struct FastBounds {
+  uint64_t globalLo = 0, globalHi = 0;
+  uint64_t sharedLo = 0, sharedHi = 0;
+};
 
 /// The emulator's TME descriptor (the device's is the 64-byte
 /// MUtensorDescriptor the host encodes): kTMEDescriptorSlots i64 slots,
