@@ -308,11 +308,12 @@ mlir::musagpu::getMatrixInstrs(MatrixUnitKind unit, unsigned archMajor,
 }
 
 MatrixFragment mlir::musagpu::lookupFragment(MatrixUnitKind unit,
+                                             TargetKind target,
                                              unsigned threads, unsigned m,
                                              unsigned n, unsigned k) {
   for (const MatrixInstr &row : getMatrixInstrs())
-    if (row.unit == unit && row.isFor(TargetKind::Device) && row.m == m &&
-        row.n == n && row.k == k && row.fragment != MatrixFragment::None &&
+    if (row.unit == unit && row.isFor(target) && row.m == m && row.n == n &&
+        row.k == k && row.fragment != MatrixFragment::None &&
         getFragmentThreads(row.fragment) == threads)
       return row.fragment;
   return MatrixFragment::None;

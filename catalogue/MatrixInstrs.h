@@ -156,13 +156,14 @@ llvm::SmallVector<const MatrixInstr *>
 getMatrixInstrs(MatrixUnitKind unit, unsigned archMajor, TargetKind target,
                 MmaElementKind kind, bool loweredOnly = false);
 
-/// The device's fragment of the `unit` instructions m x n x k on
+/// `target`'s fragment of the `unit` instructions m x n x k on
 /// `threads`-thread warps (the WMMA encodings and the emulator ABI name an
-/// instruction so), or None when no device row has one. Device rows of one
+/// instruction so), or None when no row of `target` has one. Rows of one
 /// shape share their fragment across element kinds of one width (checked by
 /// test_matrix_instrs.py); the proxy's rows name theirs in the encoding.
-MatrixFragment lookupFragment(MatrixUnitKind unit, unsigned threads,
-                              unsigned m, unsigned n, unsigned k);
+MatrixFragment lookupFragment(MatrixUnitKind unit, TargetKind target,
+                              unsigned threads, unsigned m, unsigned n,
+                              unsigned k);
 
 /// The lowering target whose rows hold values in `fragment` (an encoding
 /// names its fragment only where it is not the device's: None is the

@@ -43,8 +43,9 @@ static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   // are the emulator's own (MatrixUnits.cpp).
   MatrixFragment fragment =
       m > 0 && n > 0 && k > 0
-          ? lookupFragment(MatrixUnitKind::WMMA, warpSize, uint32_t(m),
-                           uint32_t(n), uint32_t(k))
+          ? lookupFragment(MatrixUnitKind::WMMA,
+                           mlir::triton_musa::TargetKind::Emulator, warpSize,
+                           uint32_t(m), uint32_t(n), uint32_t(k))
           : MatrixFragment::None;
   const WMMAAtomLayout *atom =
       lookupWMMAAtom(fragment, uint32_t(m), uint32_t(n), uint32_t(k));

@@ -310,8 +310,11 @@ unsigned WMMAEncodingAttr::getRank() const { return getWarpsPerCTA().size(); }
 MatrixFragment WMMAEncodingAttr::getResolvedFragment() const {
   if (getFragment() != MatrixFragment::None)
     return getFragment();
-  return lookupFragment(MatrixUnitKind::WMMA, getThreadsPerWarp(), getInstrM(),
-                        getInstrN(), getInstrK());
+  // An encoding that names no fragment is the device's (which the emulator
+  // runs too).
+  return lookupFragment(MatrixUnitKind::WMMA, TargetKind::Device,
+                        getThreadsPerWarp(), getInstrM(), getInstrN(),
+                        getInstrK());
 }
 
 LogicalResult WMMAEncodingAttr::verifyForModule(
