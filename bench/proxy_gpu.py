@@ -150,11 +150,13 @@ def _isolated(case: Any, out: Path, target: Any) -> str:
 def build(out: Path, only: List[str], client: Optional[str] = None, pipeline_options: Sequence[str] = ()) -> int:
     from triton.backends.compiler import GPUTarget
     if pipeline_options:
-        # The planner's switches, for a bundle to time beside one built without them.
+        # The planner's switches, for a bundle to time beside one built without them: compiled afresh into a
+        # cache of their own, since Triton's cache key does not know them.
         from triton_musa.backend import lowering
         original = lowering.matrix_passes
         lowering.matrix_passes = lambda *a, **k: lowering.with_pipeline_options(original(*a, **k), pipeline_options)
         os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+        os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="proxy-pipeline-options-")
     out.mkdir(parents=True, exist_ok=True)
     if client is not None:
         importlib.import_module(CLIENTS[client]).prepare_bundle(out)

@@ -122,7 +122,9 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        after a block barrier where the loop is itself in a loop; their ids
        follow the function's `musagpu.async_barrier_record`;
      - the order: the wait, the copies for iteration i + num_stages - 1,
-       then the compute of iteration i, which the copies overlap;
+       then the compute of iteration i, which the copies overlap (with
+       `batch-beside-matrix-unit`'s batches, the copies after the compute:
+       see below);
      - the matrix unit in flight (`overlap-matrix-unit`): where an SQMMA
        reads a ring in place and the loop carries its accumulator
        (`acc -> musagpu.sqmma -> musagpu.sqmma_wait -> yield`), the wait
@@ -150,9 +152,23 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        fp8 from 0.94x to 0.75x, addmm from 0.89x to 0.70x: the extra slot
        (98304 -> 131072 B for 128x128x64) halves the blocks an SM holds,
        which costs more than the overlap gains.
+     - the batches: where the copy rings have 4 slots or more beside the
+       slot of an SQMMA in flight, the copies go in batches of
+       b = slots / 2 iterations: every b-th iteration waits for every copy
+       in flight, puts one barrier and issues the copies of b iterations,
+       b iterations ahead (the other iterations neither wait nor
+       synchronize), so that no wait waits for a copy issued one iteration
+       before (MUSA's wait completes all of a thread's copies). With
+       `batch-beside-matrix-unit`, also where the batch needs the slot of
+       the SQMMA in flight (2b slots in all): the batch iteration waits for
+       the copies and puts a barrier before its SQMMA, then, after the
+       SQMMA is issued, a second barrier (every thread has waited for the
+       previous SQMMA by then) and the batch, into the slots of the
+       SQMMAs already waited for.
 
     The expansion is MLIR's scf pipelining (scf::pipelineForLoop) with the
-    producer in stage 0 and the consumer in stage `num_stages - 1`: a
+    producer in stage 0 and the consumer in stage `lookahead` (the producer
+    scheduled first, or after the consumer for batches beside an SQMMA): a
     prologue issues the first copies; in the last iterations the copies of
     iterations past the end are masked off and their TME issues skipped.
     After the loop, a `ttg.async_wait` (where there are copies) and the

@@ -553,7 +553,9 @@ FailureOr<scf::ForOp> expand(LoopPlan &plan, const Stages &stages,
 }
 
 /// Shared memory the loop's rings may take: the arch's, less what is live
-/// while the loop runs besides them:
+/// while the loop runs besides them (scratch sizes are the same for every
+/// target kind of an arch; --musa-allocate-shared-memory computes them with
+/// the device's TargetInfo):
 ///  - the buffers allocated outside the loop and used in it;
 ///  - the buffers allocated in its body other than tiles straight from a
 ///    load (which the rings replace);

@@ -11,6 +11,7 @@ PyTorch, with ragged sizes so the masked tails (zero-filled by plain stores) are
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any, Dict, Tuple
 
 import pytest
@@ -289,26 +290,29 @@ def test_matrix_unit_in_flight_where_the_slot_is_free() -> None:
     torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)
 
 
-def enable_pipeline_option(monkeypatch: pytest.MonkeyPatch, option: str) -> None:
+def enable_pipeline_option(monkeypatch: pytest.MonkeyPatch, cache: Path, option: str) -> None:
     """Compiles with `option` of --musa-pipeline-loops on (a planner switch no compile option reaches),
-    afresh: Triton's cache does not know the switch."""
+    afresh and into a cache of its own (`cache`): Triton's cache key does not know the switch, and a kernel
+    compiled with it must not be found by a test compiling the same source without it."""
     from triton_musa.backend import lowering
     original = lowering.matrix_passes
     monkeypatch.setattr(lowering, "matrix_passes",
                         lambda *args, **kwargs: lowering.with_pipeline_options(original(*args, **kwargs), [option]))
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(cache))
 
 
 @pytest.mark.parametrize("BM, BN, BK, warps, stages", [(128, 256, 64, 8, 3), (128, 128, 32, 4, 4)])
-def test_batches_beside_the_matrix_unit_in_flight(monkeypatch: pytest.MonkeyPatch, BM: int, BN: int, BK: int,
-                                                  warps: int, stages: int) -> None:
+def test_batches_beside_the_matrix_unit_in_flight(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, BM: int,
+                                                  BN: int, BK: int, warps: int, stages: int) -> None:
     """mp_31 with batch-beside-matrix-unit: tutorial 03's 128x256x64 (4 slots, the 4th free) and 128x128x32
     at 4 stages (4 slots, the sqmma in flight within them) take batches of two iterations' copies in four
     slots, the slot of the sqmma in flight included, issued after the next sqmma. Ragged sizes with an odd
-    number of K steps (the last batch half past the end), against torch, with the race check on: a batch
-    or a missing barrier, shows (the emulator lands copies at the wait, so it cannot see a copy refill a slot an sqmma in flight reads: the lit test checks that order)."""
+    number of K steps (the last batch half past the end), against torch, with the race check on, which
+    reports a missing barrier. (The emulator lands copies at the thread's wait, so a copy refilling a slot
+    an sqmma in flight reads does not show here: the lit test checks that order.)"""
     from triton_musa.backend.lowering import pipeline_report
-    enable_pipeline_option(monkeypatch, "batch-beside-matrix-unit=true")
+    enable_pipeline_option(monkeypatch, tmp_path, "batch-beside-matrix-unit=true")
     monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
     M, N, K = BM - 8, BN - 6, 5 * BK - 16
     torch.manual_seed(BK)

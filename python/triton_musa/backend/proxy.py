@@ -28,7 +28,6 @@ from typing import Any, Dict, Optional
 from .environment import PTXAS_ENV, tool_override
 
 
-
 @dataclass(frozen=True)
 class ProxyTarget:
     """One proxy: the MUSA architecture whose code runs, and the NVIDIA GPU it runs on."""

@@ -212,12 +212,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // BATCH-LABEL: @free_slot_in_flight
 // BATCH: %[[RA:.*]] = ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x128x64xf16
 // BATCH: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x64x256xf16
+// The prologue: the batch of iterations 0 and 1 (iteration 1's own batch is
+// not due).
+// BATCH: scf.if
+// BATCH-NEXT: ttg.local_barrier
+// BATCH-COUNT-4: ttg.async_copy_global_to_local
+// BATCH: scf.if
 // BATCH: %[[R:.*]]:3 = scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[PA:[^ ]*]] = %{{.*}}, %[[PB:[^ ]*]] =
 // BATCH-NOT: ttg.async_copy_global_to_local
 // BATCH: %[[IT:.*]] = arith.divui
 // BATCH: %[[SLOT:.*]] = arith.remui %[[IT]], %c4
-// BATCH: %[[PHASE:.*]] = arith.remui %[[IT]], %c2
-// BATCH-NEXT: %[[DUE:.*]] = arith.cmpi eq, %[[PHASE]], %c0
+// BATCH: %[[ITMOD:.*]] = arith.remui %[[IT]], %c2
+// BATCH-NEXT: %[[DUE:.*]] = arith.cmpi eq, %[[ITMOD]], %c0
 // BATCH-NEXT: scf.if %[[DUE]] {
 // BATCH-NEXT: musagpu.async_copy_wait{{$}}
 // BATCH-NEXT: ttg.local_barrier
@@ -228,7 +234,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // BATCH-NEXT: %[[D:.*]] = musagpu.sqmma %[[A]], %[[B]], %[[READY]]
 // BATCH: %[[NEXTA:.*]] = tt.addptr %[[PA]]
 // BATCH: %[[J:.*]] = arith.divui
-// BATCH: scf.if
+// BATCH: %[[JMOD:.*]] = arith.remui %[[J]], %c2
+// BATCH-NEXT: %[[ISSUE:.*]] = arith.cmpi eq, %[[JMOD]], %c0
+// BATCH: scf.if %[[ISSUE]] {
 // BATCH-NEXT: ttg.local_barrier
 // BATCH-NOT: musagpu.async_copy_wait
 // BATCH: %[[J0:.*]] = arith.addi %[[J]], %c0
