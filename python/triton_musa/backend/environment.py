@@ -14,6 +14,8 @@ Environment:
   ``TRITON_MUSA_EMULATOR_BOUNDS``  ``error`` (default) or ``warn``: see ``bounds_check_warns``.
   ``TRITON_MUSA_EMULATOR_OBJECT_CACHE``  ``0`` compiles every kernel's host code again instead of
       linking the object code Triton's cache kept from an earlier process (default ``1``).
+  ``TRITON_MUSA_EMULATOR_TIER_UP``  the launch (default 3) from which a kernel's host code is
+      compiled with optimized code generation (see ``tier_up_launch``).
   ``ENABLE_MUSA_MMA``, ``MUSA_ENABLE_SQMMA``  ``0`` turns the matrix units (SQMMA) off: the defaults
       of the ``enable_mma``/``enable_sqmma`` compile options.
   ``DISABLE_LLVM_OPT``  Moore Threads' Triton switch: the LLVM IR is exported unoptimised.
