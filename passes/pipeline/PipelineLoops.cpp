@@ -111,6 +111,14 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
 }
 
+/// Whether iteration number `it` (i32) is a multiple of `n`.
+Value isMultipleOf(OpBuilder &b, Location loc, Value it, unsigned n) {
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, it, i32Constant(b, loc, n)),
+      i32Constant(b, loc, 0));
+}
+
 /// The memdesc type `type` with `mutableMemory` set (a view of a ring slot
 /// is mutable where the buffer it replaces was not).
 ttg::MemDescType asMutable(ttg::MemDescType type) {
@@ -210,10 +218,7 @@ void issueInBatches(LoopPlan &plan, ArrayRef<Value> rings,
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   OpBuilder b(yield, listener);
   Value it = iterationNumber(b, loop);
-  Value issue = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, it, i32Constant(b, loc, plan.batch)),
-      i32Constant(b, loc, 0));
+  Value issue = isMultipleOf(b, loc, it, plan.batch);
   auto batch = scf::IfOp::create(b, loc, issue, /*withElse=*/false);
   b.setInsertionPointToStart(batch.thenBlock());
   // batchAfterUnit: the consumer's head waited; this barrier follows every
@@ -343,10 +348,7 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
     if (plan.batchAfterUnit) {
       // The batch's tiles landed, for every thread, before the unit reads
       // the first; the unit in flight keeps running meanwhile.
-      Value due = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(b, loc, it, i32Constant(b, loc, plan.batch)),
-          i32Constant(b, loc, 0));
+      Value due = isMultipleOf(b, loc, it, plan.batch);
       auto wait = scf::IfOp::create(b, loc, due, /*withElse=*/false);
       OpBuilder inside = OpBuilder::atBlockBegin(wait.thenBlock());
       mgpu::AsyncCopyWaitOp::create(inside, loc, Value());
@@ -359,11 +361,7 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
     if (plan.hasCopies() && plan.batch == 1) {
       Value waits;
       if (plan.waitEvery > 1)
-        waits = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::eq,
-            arith::RemUIOp::create(b, loc, it,
-                                   i32Constant(b, loc, plan.waitEvery)),
-            i32Constant(b, loc, 0));
+        waits = isMultipleOf(b, loc, it, plan.waitEvery);
       mgpu::AsyncCopyWaitOp::create(b, loc, waits);
       ttg::LocalBarrierOp::create(b, loc);
     }

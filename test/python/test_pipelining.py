@@ -270,24 +270,31 @@ def test_flattened_persistent_loop(arch: str) -> None:
     torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)
 
 
-def test_matrix_unit_in_flight_where_the_slot_is_free() -> None:
-    """mp_31, 128x256x64 on 8 warps, num_stages 3: the rings hold one block per SM with or without a
-    fourth slot, so the planner keeps each sqmma in flight into the next iteration (its wait moved to
-    just before the next one); ragged M, N and K, against torch."""
+def run_one_tile_matmul(M: int, N: int, K: int, BM: int, BN: int, BK: int, *, num_warps: int, num_stages: int,
+                        seed: int) -> str:
+    """Runs matmul_kernel on mp_31 as one BM x BN tile over an fp16 M x K by K x N product, checks it
+    against torch and returns the loop's --musa-pipeline-loops remark."""
     from triton_musa.backend.lowering import pipeline_report
-    M, N, K = 120, 250, 224
-    torch.manual_seed(7)
+    torch.manual_seed(seed)
     a = torch.randn(M, K, dtype=torch.float16)
     b = torch.randn(K, N, dtype=torch.float16)
     c = torch.zeros(M, N, dtype=torch.float16)
     kernel = compile_and_run(
         matmul_kernel, "mp_31", (1, 1),
         dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K, stride_am=a.stride(0), stride_ak=a.stride(1),
-             stride_bk=b.stride(0), stride_bn=b.stride(1), stride_cm=c.stride(0)), dict(BM=128, BN=256, BK=64),
-        num_stages=3, num_warps=8)
-    [remark] = pipeline_report(kernel.asm["ttgir"], 3, target="emulator")
-    assert "rings of 4 slots" in remark and "the matrix unit in flight" in remark, remark
+             stride_bk=b.stride(0), stride_bn=b.stride(1), stride_cm=c.stride(0)), dict(BM=BM, BN=BN, BK=BK),
+        num_stages=num_stages, num_warps=num_warps)
     torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)
+    [remark] = pipeline_report(kernel.asm["ttgir"], num_stages, target="emulator")
+    return remark
+
+
+def test_matrix_unit_in_flight_where_the_slot_is_free() -> None:
+    """mp_31, 128x256x64 on 8 warps, num_stages 3: the rings hold one block per SM with or without a
+    fourth slot, so the planner keeps each sqmma in flight into the next iteration (its wait moved to
+    just before the next one); ragged M, N and K, against torch."""
+    remark = run_one_tile_matmul(120, 250, 224, 128, 256, 64, num_warps=8, num_stages=3, seed=7)
+    assert "rings of 4 slots" in remark and "the matrix unit in flight" in remark, remark
 
 
 def enable_pipeline_option(monkeypatch: pytest.MonkeyPatch, cache: Path, option: str) -> None:
@@ -311,20 +318,9 @@ def test_batches_beside_the_matrix_unit_in_flight(monkeypatch: pytest.MonkeyPatc
     number of K steps (the last batch half past the end), against torch, with the race check on, which
     reports a missing barrier. (The emulator lands copies at the thread's wait, so a copy refilling a slot
     an sqmma in flight reads does not show here: the lit test checks that order.)"""
-    from triton_musa.backend.lowering import pipeline_report
     enable_pipeline_option(monkeypatch, tmp_path, "batch-beside-matrix-unit=true")
     monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
-    M, N, K = BM - 8, BN - 6, 5 * BK - 16
-    torch.manual_seed(BK)
-    a = torch.randn(M, K, dtype=torch.float16)
-    b = torch.randn(K, N, dtype=torch.float16)
-    c = torch.zeros(M, N, dtype=torch.float16)
-    kernel = compile_and_run(
-        matmul_kernel, "mp_31", (1, 1),
-        dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K, stride_am=a.stride(0), stride_ak=a.stride(1),
-             stride_bk=b.stride(0), stride_bn=b.stride(1), stride_cm=c.stride(0)), dict(BM=BM, BN=BN, BK=BK),
-        num_stages=stages, num_warps=warps)
-    [remark] = pipeline_report(kernel.asm["ttgir"], stages, target="emulator")
+    remark = run_one_tile_matmul(BM - 8, BN - 6, 5 * BK - 16, BM, BN, BK, num_warps=warps, num_stages=stages,
+                                 seed=BK)
     assert ("rings of 4 slots, copies issued 2 iterations ahead in batches of 2 iterations' tiles after the "
             "matrix unit's next instruction" in remark), remark
-    torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)
