@@ -1,7 +1,8 @@
 //===- Passes.h - TTGIR-level MUSA passes -----------------------*- C++ -*-===//
 //
 // Passes that run on TTGIR before --convert-tritongpu-to-musa, in pipeline
-// order: --musa-carry-descriptor-fields, --musa-decompose-scaled-dot,
+// order: --musa-carry-descriptor-fields,
+// --musa-lower-descriptors-to-pointers, --musa-decompose-scaled-dot,
 // --musa-accelerate-matmul,
 // --musa-sink-accumulator-conversions, --musa-pipeline-loops (pipeline/),
 // --musa-lower-descriptors-to-tme, --musa-relayout-gather-offsets,

@@ -43,6 +43,62 @@ def MUSACarryDescriptorFields
                            "mlir::scf::SCFDialect"];
 }
 
+def MUSALowerDescriptorsToPointers
+    : Pass<"musa-lower-descriptors-to-pointers", "mlir::ModuleOp"> {
+  let summary = "Access the tiles of in-kernel descriptors that TME does "
+                "not take through pointers";
+  let description = [{
+    A `tt.descriptor_load` (`tt.descriptor_store`) of a descriptor made in
+    the kernel by `tt.make_tensor_descriptor` becomes a masked `tt.load`
+    (`tt.store`) of a pointer tensor, unless TME takes it (by the rules of
+    --musa-lower-descriptors-to-tme, passes/TMETransfers.h: on the GPU TME
+    reads host-encoded kernel arguments only; archs without TME take
+    none). Without this, such an access reaches the conversion's
+    bounds-checked global accesses, element by element, which no pass
+    pipelines; as a `tt.load`, --musa-pipeline-loops rings it with async
+    copies like any pointer load, and stores are vectorized in the tile's
+    layout.
+
+    The pointers are the base advanced by the scalar start of the tile (the
+    sum of index times stride) plus the tile's own offsets (independent of
+    the indices, so loop-invariant); a dimension of stride 1 takes no
+    multiply. An element is in bounds where, in every dimension,
+    `index + i` is below the size compared unsigned (which also rejects
+    negative coordinates, as the descriptor does); a load reads zero
+    elsewhere (NaN for a float descriptor padded with NaN), a store leaves
+    memory alone. Leading size-1 block dimensions dropped from the tile add
+    their offset to the start and their bounds to the mask. Gathers,
+    scatters and reduces are left alone. Runs after
+    --musa-carry-descriptor-fields (a loop-carried descriptor then has its
+    maker in the body) and before the matrix-unit selection, which then
+    sees the loads of a pointer kernel.
+
+    Before (`target=musa`, mp_31):
+    ```mlir
+    %d = tt.make_tensor_descriptor %a, [%M, %K], [%sM, %c1_i64] : <f16>, <tensor<64x32xf16>>
+    %t = tt.descriptor_load %d[%m, %k] : !tt.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16, #blocked>
+    ```
+    After:
+    ```mlir
+    %s = arith.addi (arith.muli (arith.extsi %m), %sM), (arith.muli (arith.extsi %k), %c1_i64) : i64
+    %p = tt.addptr %a, %s : !tt.ptr<f16>, i64
+    %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    ... (offsets: extsi(rows) * splat(%sM) + extsi(cols), expanded and broadcast;
+         mask: (splat(%m) + rows) <u splat(%M) and (splat(%k) + cols) <u splat(%K))
+    %t = tt.load %ptrs, %mask, %zero : tensor<64x32x!tt.ptr<f16>, #blocked>
+    ```
+  }];
+  let dependentDialects = ["mlir::triton::TritonDialect",
+                           "mlir::arith::ArithDialect"];
+  let options = [
+    MUSAArchOption,
+    MUSATargetOption<
+           "What the kernel runs on ('musa', 'emulator' or 'proxy'): which "
+           "descriptor transfers TME takes, as --musa-lower-descriptors-to-tme "
+           "decides">
+  ];
+}
+
 def MUSARelayoutGatherOffsets
     : Pass<"musa-relayout-gather-offsets", "mlir::ModuleOp"> {
   let summary = "Put the row offsets of descriptor gathers/scatters in the tile's row layout";

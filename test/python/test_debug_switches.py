@@ -46,8 +46,9 @@ def ttgir() -> str:
 def test_split_pipeline_keeps_nested_options_and_pipelines() -> None:
     assert split_pipeline("builtin.module(a,b{x=1 y=2},func.func(c,d),e)") == ["a", "b{x=1 y=2}", "func.func(c,d)", "e"]
     passes = split_pipeline(lowering_pipeline("emulator"))
-    assert passes[:2] == ["musa-carry-descriptor-fields", "musa-decompose-scaled-dot"]
-    assert passes[2].startswith("musa-accelerate-matmul")
+    assert passes[:3] == ["musa-carry-descriptor-fields", "musa-lower-descriptors-to-pointers{target=emulator}",
+                          "musa-decompose-scaled-dot"]
+    assert passes[3].startswith("musa-accelerate-matmul")
     assert "convert-tritongpu-to-musa{target=emulator}" in passes
     assert f"builtin.module({','.join(passes)})" == lowering_pipeline("emulator")
 

@@ -88,7 +88,8 @@ class MatmulOptions:
 def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, num_stages: int = 1) -> str:
     """The TTGIR passes that decide the matrix paths and the software pipeline for ``target`` ("musa",
     "emulator" or "proxy"), in order: loops carry their in-kernel descriptors as the makers' operands;
-    scaled dots become plain dots; the matrix-path selection on
+    the loads and stores of in-kernel descriptors that TME does not take become pointer accesses; scaled dots become
+    plain dots; the matrix-path selection on
     unpipelined loops, from the target's rows of the catalogue; the results kept in the accumulator layout
     through the epilogue's elementwise ops and stores; the one software pipeliner, which plans and expands
     every loop whose loads feed a dot (``num_stages``: loads issued ``num_stages - 1`` iterations ahead
@@ -103,7 +104,9 @@ def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, 
     pipeline_options = target_option + ([f"num-stages={num_stages}"] if num_stages > 1 else [])
     pipeline = "musa-pipeline-loops" + (f"{{{' '.join(pipeline_options)}}}" if pipeline_options else "")
     tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(target_option)}}}" if target_option else "")
-    return (f"musa-carry-descriptor-fields,musa-decompose-scaled-dot,{matmul.pass_spec(target)},"
+    pointers = "musa-lower-descriptors-to-pointers" + (
+        f"{{{' '.join(target_option)}}}" if target_option else "")
+    return (f"musa-carry-descriptor-fields,{pointers},musa-decompose-scaled-dot,{matmul.pass_spec(target)},"
             f"musa-sink-accumulator-conversions,{pipeline},{tme},musa-relayout-gather-offsets")
 
 
