@@ -363,12 +363,24 @@ def first_call(name: str) -> Tuple[float, float]:
     return elapsed, since_start
 
 
-def first_call_in_fresh_process(name: str, arch: str, interpret: bool) -> Tuple[float, float]:
+def first_call_in_fresh_process(name: str, arch: str, interpret: bool) -> Optional[Tuple[float, float]]:
+    """As first_call, in a fresh process; None where that process fails (its stderr is passed on)."""
     env = dict(os.environ, TRITON_INTERPRET="1" if interpret else "0")
     cmd = [sys.executable, __file__, "--arch", arch, "--first-call", name]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
-    result = json.loads(out.strip().splitlines()[-1])
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        return None
+    result = json.loads(done.stdout.strip().splitlines()[-1])
     return float(result["seconds"]), float(result["since_start"])
+
+
+def fastest_first_call(name: str, arch: str, interpret: bool) -> Optional[Tuple[float, float]]:
+    """The fastest of three first calls in fresh processes; None where one fails."""
+    runs = [first_call_in_fresh_process(name, arch, interpret) for _ in range(3)]
+    if any(run is None for run in runs):
+        return None
+    return min((run for run in runs if run is not None), key=lambda r: r[0])
 
 
 def print_table(rows: List[Tuple[str, float, Optional[float]]], title: str) -> None:
@@ -491,11 +503,12 @@ def main(argv: List[str]) -> int:
     print("| kernel | emulator | Triton interpreter | emulator / interpreter |")
     print("|---|---|---|---|")
     for case in first:
-        emu = min((first_call_in_fresh_process(case.name, args.arch, False) for _ in range(3)), key=lambda r: r[0])
-        interp = min((first_call_in_fresh_process(case.name, args.arch, True) for _ in range(3)),
-                     key=lambda r: r[0])
-        print(f"| {case.name} | {emu[0] * 1e3:.0f} ms ({emu[1] * 1e3:.0f} ms) | {interp[0] * 1e3:.0f} ms "
-              f"({interp[1] * 1e3:.0f} ms) | {emu[0] / interp[0]:.1f}x ({emu[1] / interp[1]:.1f}x) |")
+        emu = fastest_first_call(case.name, args.arch, False)
+        interp = fastest_first_call(case.name, args.arch, True)
+        cells = [f"{run[0] * 1e3:.0f} ms ({run[1] * 1e3:.0f} ms)" if run else "failed (see stderr)"
+                 for run in (emu, interp)]
+        ratio = f"{emu[0] / interp[0]:.1f}x ({emu[1] / interp[1]:.1f}x)" if emu and interp else "-"
+        print(f"| {case.name} | {cells[0]} | {cells[1]} | {ratio} |")
     return 0
 
 
