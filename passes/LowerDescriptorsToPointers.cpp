@@ -1,14 +1,15 @@
 //===- LowerDescriptorsToPointers.cpp - In-kernel descriptors as pointers -===//
 //
-// A descriptor made in the kernel (`tt.make_tensor_descriptor`) whose loads
-// and stores TME does not take (the GPU's TME reads host-encoded
-// descriptors only; an arch without TME; a box TME has no form for) would
-// reach the conversion's bounds-checked global accesses, element by element
-// and never pipelined. Its base, shape and strides are SSA values, so each
-// access is a plain masked `tt.load`/`tt.store` of a pointer tensor: the
-// software pipeliner turns the loads into async copies and the stores are
-// vectorized, as in a pointer kernel (tutorial 09's device-descriptor
-// matmul).
+// A descriptor load or store that TME does not take (the GPU's TME reads
+// host-encoded kernel arguments only; an arch without TME; a box TME has no
+// form for) would reach the conversion's bounds-checked global accesses,
+// element by element and never pipelined. Where the descriptor's base,
+// shape and strides are SSA values (its `tt.make_tensor_descriptor`'s
+// operands, or a kernel argument's address and the arguments after it),
+// each access is a plain masked `tt.load`/`tt.store` of a pointer tensor:
+// the software pipeliner turns the loads into async copies and the stores
+// are vectorized, as in a pointer kernel (tutorial 09's device-descriptor
+// matmul; every descriptor kernel on mp_22).
 //
 // The pointers are the base advanced by the tile's start (a scalar) plus
 // the tile's own offsets, which do not depend on the indices (so they are
@@ -21,6 +22,7 @@
 #include "passes/Passes.h"
 #include "passes/TMETransfers.h"
 
+#include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 #include "target/MUSAArch.h"
@@ -37,6 +39,7 @@ namespace mlir::triton_musa {
 using namespace mlir;
 using namespace mlir::triton_musa;
 namespace ttg = mlir::triton::gpu;
+namespace mgpu = mlir::musagpu;
 
 namespace {
 
@@ -109,15 +112,54 @@ private:
   RankedTensorType tile;
 };
 
+/// What a descriptor is below TTGIR: its base address, i32 shape, i64
+/// strides and padding.
+struct DescriptorFields {
+  Value base;
+  SmallVector<Value> shape;
+  SmallVector<Value> strides;
+  triton::PaddingOption padding = triton::PaddingOption::PAD_ZERO;
+};
+
+/// The fields of `desc`: its maker's operands, or a kernel argument's base
+/// address (musagpu.descriptor_base, made once at the function's entry) and
+/// the arguments after it. None for any other descriptor.
+std::optional<DescriptorFields> getFields(Value desc) {
+  DescriptorFields fields;
+  if (auto make = desc.getDefiningOp<triton::MakeTensorDescOp>()) {
+    fields.base = make.getBase();
+    fields.shape.assign(make.getShape().begin(), make.getShape().end());
+    fields.strides.assign(make.getStrides().begin(), make.getStrides().end());
+    fields.padding = make.getPadding();
+    return fields;
+  }
+  if (!tme::isKernelArgument(desc))
+    return std::nullopt;
+  auto arg = cast<BlockArgument>(desc);
+  Block *entry = arg.getOwner();
+  auto type = cast<triton::TensorDescType>(desc.getType());
+  unsigned rank = type.getBlockType().getRank();
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  fields.base = mgpu::DescriptorBaseOp::create(
+      b, arg.getLoc(),
+      triton::PointerType::get(type.getBlockType().getElementType(), 1), desc);
+  for (unsigned d = 0; d < rank; ++d) {
+    fields.shape.push_back(entry->getArgument(arg.getArgNumber() + 1 + d));
+    fields.strides.push_back(
+        entry->getArgument(arg.getArgNumber() + 1 + rank + d));
+  }
+  return fields;
+}
+
 /// The pointers and the in-bounds mask of the tile at `indices` of the
-/// descriptor `make` made, in the layout of `tile`.
+/// descriptor `desc`, in the layout of `tile`.
 struct TilePointers {
   Value pointers;
   Value mask;
 };
 
 FailureOr<TilePointers> buildTilePointers(Operation *access,
-                                          triton::MakeTensorDescOp make,
+                                          const DescriptorFields &desc,
                                           ValueRange indices,
                                           RankedTensorType tile) {
   if (!tile.getEncoding())
@@ -126,7 +168,7 @@ FailureOr<TilePointers> buildTilePointers(Operation *access,
   OpBuilder b(access);
   Location loc = access->getLoc();
   Type i64 = b.getI64Type();
-  unsigned rank = make.getShape().size();
+  unsigned rank = desc.shape.size();
   // Leading size-1 block dimensions may be dropped from the tile.
   unsigned dropped = rank - tile.getRank();
   TileAddressBuilder build(b, loc, tile);
@@ -137,20 +179,20 @@ FailureOr<TilePointers> buildTilePointers(Operation *access,
   Value droppedInBounds;
   for (unsigned d = 0; d < rank; ++d) {
     Value term = arith::ExtSIOp::create(b, loc, i64, indices[d]);
-    if (!matchPattern(make.getStrides()[d], m_One()))
-      term = arith::MulIOp::create(b, loc, term, make.getStrides()[d]);
+    if (!matchPattern(desc.strides[d], m_One()))
+      term = arith::MulIOp::create(b, loc, term, desc.strides[d]);
     start = start ? arith::AddIOp::create(b, loc, start, term) : term;
     if (d >= dropped)
       continue;
     Value inBounds = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ult, indices[d], make.getShape()[d]);
+        b, loc, arith::CmpIPredicate::ult, indices[d], desc.shape[d]);
     droppedInBounds = droppedInBounds
                           ? arith::AndIOp::create(b, loc, droppedInBounds,
                                                   inBounds)
                           : inBounds;
   }
-  Value base = triton::AddPtrOp::create(b, loc, make.getBase().getType(),
-                                        make.getBase(), start);
+  Value base =
+      triton::AddPtrOp::create(b, loc, desc.base.getType(), desc.base, start);
 
   // The tile's own offsets and bounds, per kept dimension.
   Value offsets, mask;
@@ -160,9 +202,9 @@ FailureOr<TilePointers> buildTilePointers(Operation *access,
     auto rangeType = cast<RankedTensorType>(range.getType());
     auto wideType = rangeType.clone(i64);
     Value offset = arith::ExtSIOp::create(b, loc, wideType, range);
-    if (!matchPattern(make.getStrides()[d], m_One()))
+    if (!matchPattern(desc.strides[d], m_One()))
       offset = arith::MulIOp::create(
-          b, loc, offset, build.splat(make.getStrides()[d], wideType));
+          b, loc, offset, build.splat(desc.strides[d], wideType));
     offset = build.spread(offset, dim);
     offsets = offsets ? arith::AddIOp::create(b, loc, offsets, offset) : offset;
 
@@ -170,7 +212,7 @@ FailureOr<TilePointers> buildTilePointers(Operation *access,
         b, loc, build.splat(indices[d], rangeType), range);
     Value inBounds = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ult, coordinate,
-        build.splat(make.getShape()[d], rangeType));
+        build.splat(desc.shape[d], rangeType));
     inBounds = build.spread(inBounds, dim);
     mask = mask ? arith::AndIOp::create(b, loc, mask, inBounds) : inBounds;
   }
@@ -178,25 +220,25 @@ FailureOr<TilePointers> buildTilePointers(Operation *access,
     mask = arith::AndIOp::create(
         b, loc, mask,
         build.splat(droppedInBounds, cast<RankedTensorType>(mask.getType())));
-  auto pointerType = tile.clone(make.getBase().getType());
+  auto pointerType = tile.clone(desc.base.getType());
   Value pointers = triton::AddPtrOp::create(
       b, loc, pointerType, build.splat(base, pointerType), offsets);
   return TilePointers{pointers, mask};
 }
 
-/// Rewrites `load` (of a descriptor `make` made) as a masked `tt.load`.
+/// Rewrites `load` as a masked `tt.load`.
 LogicalResult lowerToPointers(triton::DescriptorLoadOp load,
-                              triton::MakeTensorDescOp make) {
+                              const DescriptorFields &desc) {
   auto tile = cast<RankedTensorType>(load.getType());
   FailureOr<TilePointers> access =
-      buildTilePointers(load, make, load.getIndices(), tile);
+      buildTilePointers(load, desc, load.getIndices(), tile);
   if (failed(access))
     return failure();
   OpBuilder b(load);
   Type elementType = tile.getElementType();
   TypedAttr padding = b.getZeroAttr(elementType);
   if (auto floatType = dyn_cast<FloatType>(elementType);
-      floatType && make.getPadding() == triton::PaddingOption::PAD_NAN)
+      floatType && desc.padding == triton::PaddingOption::PAD_NAN)
     padding = b.getFloatAttr(floatType,
                              APFloat::getNaN(floatType.getFloatSemantics()));
   Value other = arith::ConstantOp::create(
@@ -210,11 +252,11 @@ LogicalResult lowerToPointers(triton::DescriptorLoadOp load,
   return success();
 }
 
-/// Rewrites `store` (to a descriptor `make` made) as a masked `tt.store`.
+/// Rewrites `store` as a masked `tt.store`.
 LogicalResult lowerToPointers(triton::DescriptorStoreOp store,
-                              triton::MakeTensorDescOp make) {
+                              const DescriptorFields &desc) {
   FailureOr<TilePointers> access =
-      buildTilePointers(store, make, store.getIndices(),
+      buildTilePointers(store, desc, store.getIndices(),
                         cast<RankedTensorType>(store.getSrc().getType()));
   if (failed(access))
     return failure();
@@ -252,18 +294,25 @@ struct MUSALowerDescriptorsToPointers
       };
       SmallVector<Operation *> accesses;
       func.walk([&](Operation *op) {
-        if (!isa<triton::DescriptorLoadOp, triton::DescriptorStoreOp>(op))
-          return;
-        if (op->getOperand(0).getDefiningOp<triton::MakeTensorDescOp>() &&
+        if (isa<triton::DescriptorLoadOp, triton::DescriptorStoreOp>(op) &&
             !viaTME(op))
           accesses.push_back(op);
       });
+      // One base address per kernel argument.
+      llvm::DenseMap<Value, DescriptorFields> argumentFields;
       for (Operation *op : accesses) {
-        auto make = op->getOperand(0).getDefiningOp<triton::MakeTensorDescOp>();
+        Value desc = op->getOperand(0);
+        std::optional<DescriptorFields> fields;
+        if (auto it = argumentFields.find(desc); it != argumentFields.end())
+          fields = it->second;
+        else if ((fields = getFields(desc)) && isa<BlockArgument>(desc))
+          argumentFields[desc] = *fields;
+        if (!fields)
+          continue; // The conversion names what it cannot lower.
         LogicalResult lowered =
             isa<triton::DescriptorLoadOp>(op)
-                ? lowerToPointers(cast<triton::DescriptorLoadOp>(op), make)
-                : lowerToPointers(cast<triton::DescriptorStoreOp>(op), make);
+                ? lowerToPointers(cast<triton::DescriptorLoadOp>(op), *fields)
+                : lowerToPointers(cast<triton::DescriptorStoreOp>(op), *fields);
         if (failed(lowered))
           return signalPassFailure();
       }

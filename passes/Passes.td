@@ -48,12 +48,15 @@ def MUSALowerDescriptorsToPointers
   let summary = "Access the tiles of in-kernel descriptors that TME does "
                 "not take through pointers";
   let description = [{
-    A `tt.descriptor_load` (`tt.descriptor_store`) of a descriptor made in
-    the kernel by `tt.make_tensor_descriptor` becomes a masked `tt.load`
-    (`tt.store`) of a pointer tensor, unless TME takes it (by the rules of
-    --musa-lower-descriptors-to-tme, passes/TMETransfers.h: on the GPU TME
-    reads host-encoded kernel arguments only; archs without TME take
-    none). Without this, such an access reaches the conversion's
+    A `tt.descriptor_load` (`tt.descriptor_store`) becomes a masked
+    `tt.load` (`tt.store`) of a pointer tensor, unless TME takes it (by the
+    rules of --musa-lower-descriptors-to-tme, passes/TMETransfers.h: on the
+    GPU TME reads host-encoded kernel arguments only, each argument with all
+    of its uses or none; archs without TME take none). The descriptor's
+    fields are its `tt.make_tensor_descriptor`'s operands, or for a kernel
+    argument the address the host then passes (`musagpu.descriptor_base`,
+    made once at the function's entry) and the i32 shape and i64 strides
+    arguments after it; other descriptors are left to the conversion. Without this, such an access reaches the conversion's
     bounds-checked global accesses, element by element, which no pass
     pipelines; as a `tt.load`, --musa-pipeline-loops rings it with async
     copies like any pointer load, and stores are vectorized in the tile's
@@ -88,7 +91,8 @@ def MUSALowerDescriptorsToPointers
     %t = tt.load %ptrs, %mask, %zero : tensor<64x32x!tt.ptr<f16>, #blocked>
     ```
   }];
-  let dependentDialects = ["mlir::triton::TritonDialect",
+  let dependentDialects = ["mlir::musagpu::MUSAGPUDialect",
+                           "mlir::triton::TritonDialect",
                            "mlir::arith::ArithDialect"];
   let options = [
     MUSAArchOption,

@@ -29,6 +29,7 @@
 #include "conversion/TritonGPUToMUSA/TensorDescriptor.h"
 #include "conversion/TritonGPUToMUSA/Utility.h"
 
+#include "dialects/MUSAGPU/IR/Dialect.h"
 #include "dialects/Triton/IR/Dialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -277,6 +278,26 @@ struct MakeTensorDescOpConversion
   }
 };
 
+/// Lowers musagpu.descriptor_base to the kernel argument itself: the base
+/// address the host passes for a descriptor TME does not read.
+struct DescriptorBaseOpConversion
+    : public MUSAPattern<musagpu::DescriptorBaseOp> {
+  using MUSAPattern::MUSAPattern;
+
+  LogicalResult
+  lower(musagpu::DescriptorBaseOp op, OpAdaptor adaptor,
+        ConversionPatternRewriter &rewriter) const override {
+    auto pointer = dyn_cast<LLVM::LLVMPointerType>(adaptor.getDesc().getType());
+    if (!pointer || pointer.getAddressSpace() != 1)
+      return op.emitError() << "'" << op->getName() << "' needs a descriptor "
+                               "the host passes as a global address, got "
+                            << adaptor.getDesc().getType()
+                            << " (a host-encoded TME descriptor?)";
+    rewriter.replaceOp(op, adaptor.getDesc());
+    return success();
+  }
+};
+
 /// A descriptor op's descriptor and, per register of `type`, the global
 /// coordinates it accesses: the block at `indices` for loads and stores,
 /// rows `x_offsets` and columns from `y_offset` for gathers and scatters.
@@ -387,7 +408,7 @@ struct DescriptorReduceOpConversion
 void mlir::triton_musa::populateDescriptorOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  patterns.add<MakeTensorDescOpConversion,
+  patterns.add<MakeTensorDescOpConversion, DescriptorBaseOpConversion,
                DescriptorLoadConversion<triton::DescriptorLoadOp>,
                DescriptorLoadConversion<triton::DescriptorGatherOp>,
                DescriptorStoreConversion<triton::DescriptorStoreOp>,

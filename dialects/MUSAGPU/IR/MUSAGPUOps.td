@@ -141,6 +141,37 @@ def MUSAGPU_TMEStoreWaitOp : MUSAGPU_Op<"tme_store_wait"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Descriptors without TME
+//===----------------------------------------------------------------------===//
+
+def MUSAGPU_TritonPointer : Type<
+    CPred<"::llvm::isa<::mlir::triton::PointerType>($_self)">,
+    "Triton pointer", "::mlir::triton::PointerType">;
+
+def MUSAGPU_DescriptorBaseOp : MUSAGPU_Op<"descriptor_base", [Pure]> {
+  let summary = "the base address of a kernel-argument descriptor the host "
+                "passes as an address";
+  let description = [{
+    A `!tt.tensordesc` kernel argument that TME does not read is passed by
+    the host as its tensor's base address, followed by its i32 shape and
+    i64 strides (`musagpu.tme_descriptor_args` lists it as 0). This op is
+    that address, so that --musa-lower-descriptors-to-pointers can read the
+    descriptor's tiles through pointers. The pointee is the block's
+    element type. Lowers to the argument itself; an argument the host
+    encodes as a MUtensorDescriptor has no base address (an error there).
+
+    ```mlir
+    %base = musagpu.descriptor_base %desc : !tt.tensordesc<tensor<64x32xf16>> -> !tt.ptr<f16>
+    ```
+  }];
+  let arguments = (ins MUSAGPU_TensorDesc:$desc);
+  let results = (outs MUSAGPU_TritonPointer:$base);
+  let assemblyFormat =
+      "$desc attr-dict `:` qualified(type($desc)) `->` qualified(type($base))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Async barriers
 //===----------------------------------------------------------------------===//
 

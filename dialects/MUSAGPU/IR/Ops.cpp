@@ -120,6 +120,21 @@ LogicalResult TMEStoreOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Descriptors without TME
+//===----------------------------------------------------------------------===//
+
+LogicalResult DescriptorBaseOp::verify() {
+  auto desc = cast<triton::TensorDescType>(getDesc().getType());
+  auto base = cast<triton::PointerType>(getBase().getType());
+  Type element = desc.getBlockType().getElementType();
+  if (base.getPointeeType() != element || base.getAddressSpace() != 1)
+    return emitOpError() << "result must be a global pointer to the block's "
+                            "element type "
+                         << element << ", got " << base;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Async barriers
 //===----------------------------------------------------------------------===//
 

@@ -524,3 +524,19 @@ func.func @memdesc_elt(%a: !ttg.memdesc<64x16xf16, #s8, #ttg.shared_memory>, %b:
   return
 }
 
+
+// -----
+
+func.func @descriptor_base_pointee(%d: !tt.tensordesc<tensor<16x8xf16>>) {
+  // expected-error @+1 {{result must be a global pointer to the block's element type 'f16', got '!tt.ptr<f32>'}}
+  %b = musagpu.descriptor_base %d : !tt.tensordesc<tensor<16x8xf16>> -> !tt.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @descriptor_base_shared(%d: !tt.tensordesc<tensor<16x8xf16>>) {
+  // expected-error @+1 {{result must be a global pointer to the block's element type 'f16', got '!tt.ptr<f16, 3>'}}
+  %b = musagpu.descriptor_base %d : !tt.tensordesc<tensor<16x8xf16>> -> !tt.ptr<f16, 3>
+  return
+}

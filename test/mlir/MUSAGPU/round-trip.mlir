@@ -65,6 +65,13 @@ func.func @tme(%desc: i64, %pdesc: !llvm.ptr, %x: i32, %y: i32, %z: i32,
   return
 }
 
+// CHECK-LABEL: func.func @descriptor_base(
+func.func @descriptor_base(%d: !tt.tensordesc<tensor<16x8xf16>>) -> !tt.ptr<f16> {
+  // CHECK: musagpu.descriptor_base %{{.*}} : !tt.tensordesc<tensor<16x8xf16>> -> !tt.ptr<f16>
+  %b = musagpu.descriptor_base %d : !tt.tensordesc<tensor<16x8xf16>> -> !tt.ptr<f16>
+  return %b : !tt.ptr<f16>
+}
+
 // CHECK-LABEL: func.func @barriers
 func.func @barriers(%bar: i32, %bytes: i32) {
   %zero = arith.constant 0 : i32

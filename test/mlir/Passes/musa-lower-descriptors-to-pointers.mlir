@@ -1,8 +1,9 @@
-// --musa-lower-descriptors-to-pointers: loads and stores of descriptors made
-// in the kernel become masked pointer accesses where TME does not take them:
+// --musa-lower-descriptors-to-pointers: descriptor loads and stores become
+// masked pointer accesses where TME does not take them:
 // on the GPU (DEVICE, and the proxy, whose TME answers are the GPU's) every
-// in-kernel descriptor; on the emulator (EMU, mp_31) only boxes TME has no
-// form for; on mp_22 (no TME) all. Kernel-argument descriptors stay.
+// in-kernel descriptor, and kernel arguments one of whose uses TME cannot
+// take; on the emulator (EMU, mp_31) only boxes TME has no form for; on
+// mp_22 (no TME) all.
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-pointers | FileCheck %s --check-prefix=DEVICE
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-pointers=target=proxy | FileCheck %s --check-prefix=DEVICE
 // RUN: musa-opt %s -split-input-file -musa-lower-descriptors-to-pointers=target=emulator | FileCheck %s --check-prefix=EMU
@@ -86,19 +87,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 
-  // A kernel argument's descriptor has no maker to read: it stays (TME on
-  // mp_31, the conversion's path on mp_22).
+  // A kernel argument's descriptor: TME takes it on mp_31; on mp_22 its
+  // base is the address the host passes (made once at the entry), its shape
+  // and strides the arguments after it.
   // DEVICE-LABEL: tt.func public @load_arg(
   // DEVICE-NEXT: tt.descriptor_load
   // DEVICE-NEXT: tt.return
   // EMU-LABEL: tt.func public @load_arg(
   // EMU-NEXT: tt.descriptor_load
   // MP22-LABEL: tt.func public @load_arg(
-  // MP22-NEXT: tt.descriptor_load
-  // MP22-NEXT: tt.return
+  // MP22-SAME: %[[D:[^:]*]]: !tt.tensordesc<tensor<64x32xf16>>, %[[M:[^:]*]]: i32, %[[N:[^:]*]]: i32, %[[SM:[^:]*]]: i64, %[[SN:[^:]*]]: i64, %[[I:[^:]*]]: i32
+  // MP22-NEXT: %[[BASE:.*]] = musagpu.descriptor_base %[[D]] : !tt.tensordesc<tensor<64x32xf16>> -> !tt.ptr<f16>
+  // MP22-NEXT: %[[IW:.*]] = arith.extsi %[[I]] : i32 to i64
+  // MP22-NEXT: arith.muli %[[IW]], %[[SM]] : i64
+  // MP22: tt.addptr %[[BASE]], %{{.*}} : !tt.ptr<f16>, i64
+  // MP22: tt.splat %[[SN]] : i64 -> tensor<32xi64, #ttg.slice<{dim = 0, parent = #blocked}>>
+  // MP22: arith.cmpi ult, %{{.*}}, %{{.*}} : tensor<32xi32
+  // MP22: tt.load
+  // MP22-NOT: tt.descriptor_load
+  // MP22: tt.return
   tt.func public @load_arg(%d: !tt.tensordesc<tensor<64x32xf16>>, %m: i32, %n: i32, %sm: i64, %sn: i64, %i: i32, %j: i32) -> tensor<64x32xf16, #blocked> {
     %t = tt.descriptor_load %d[%i, %j] : !tt.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16, #blocked>
     tt.return %t : tensor<64x32xf16, #blocked>
+  }
+
+  // On the GPU an argument goes through TME with all of its uses or none:
+  // its gather (which TME has no form for) keeps the load off TME too, so
+  // the load reads through the argument's address.
+  // DEVICE-LABEL: tt.func public @arg_one_form(
+  // DEVICE-NEXT: musagpu.descriptor_base
+  // DEVICE: tt.load
+  // DEVICE: tt.descriptor_gather
+  // EMU-LABEL: tt.func public @arg_one_form(
+  // EMU-NEXT: tt.descriptor_load
+  tt.func public @arg_one_form(%d: !tt.tensordesc<tensor<1x128xbf16>>, %m: i32, %n: i32, %sm: i64, %sn: i64, %i: i32, %x: tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked}>>) -> (tensor<1x128xbf16, #blocked>, tensor<32x128xbf16, #blocked>) {
+    %t = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<1x128xbf16>> -> tensor<1x128xbf16, #blocked>
+    %g = tt.descriptor_gather %d[%x, %i] : (!tt.tensordesc<tensor<1x128xbf16>>, tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked}>>, i32) -> tensor<32x128xbf16, #blocked>
+    tt.return %t, %g : tensor<1x128xbf16, #blocked>, tensor<32x128xbf16, #blocked>
   }
 
   // A box whose rows are 16 bytes, fewer than TME's 32: pointers on the

@@ -35,6 +35,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %t : tensor<16x8xf16, #blocked>
   }
 
+  // The base address of a kernel-argument descriptor is the argument.
+  // MP31-LABEL: llvm.func @base_of_arg(
+  // MP31-SAME: %[[D:[^:]*]]: !llvm.ptr<1>,
+  // MP31-NEXT: llvm.return %[[D]] : !llvm.ptr<1>
+  tt.func public @base_of_arg(%d: !tt.tensordesc<tensor<16x8xf16>>, %m: i32, %n: i32, %sm: i64, %sn: i64) -> !tt.ptr<f16> {
+    %b = musagpu.descriptor_base %d : !tt.tensordesc<tensor<16x8xf16>> -> !tt.ptr<f16>
+    tt.return %b : !tt.ptr<f16>
+  }
+
   // A made descriptor: shape and strides from its operands; stores are
   // dropped out of bounds.
   // CHECK-LABEL: llvm.func @store_made(
