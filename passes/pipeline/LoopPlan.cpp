@@ -50,7 +50,9 @@
 //     a batch iteration waits for the copies, puts a barrier, issues the
 //     unit's next instruction, then a second barrier (after every thread's
 //     wait for the previous unit) and the batch: the unit in flight is not
-//     waited for earlier than in any other iteration. Untimed.
+//     waited for earlier than in any other iteration. Measured against the
+//     default in one run (H100, tutorial 03): 128x256x64 0.89x -> 0.85x,
+//     fp8 256x128x128 0.95x -> 0.86x, fp8 64x256x32 0.99x -> 1.05x: off.
 //
 //===----------------------------------------------------------------------===//
 
