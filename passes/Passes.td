@@ -654,7 +654,10 @@ def MUSALowerDescriptorsToTME
     descriptors neither made by `tt.make_tensor_descriptor` nor kernel
     arguments; on the GPU, descriptors made in the kernel and the other
     uses of an argument one of whose uses stays without TME. Architectures
-    without TME are left alone.
+    without TME are left alone. In the compiler's pipeline
+    --musa-lower-descriptors-to-pointers has already made the loads and
+    stores among these pointer accesses; gathers, scatters and reduces
+    remain.
 
     Before (`target=emulator`, mp_31):
     ```mlir
