@@ -122,8 +122,9 @@ struct DescriptorFields {
 };
 
 /// The fields of `desc`: its maker's operands, or a kernel argument's base
-/// address (musagpu.descriptor_base, made once at the function's entry) and
-/// the arguments after it. None for any other descriptor.
+/// address (musagpu.descriptor_base at the function's entry) and the i32
+/// shape and i64 strides arguments after it. None for any other descriptor
+/// (the conversion then names what it cannot lower).
 std::optional<DescriptorFields> getFields(Value desc) {
   DescriptorFields fields;
   if (auto make = desc.getDefiningOp<triton::MakeTensorDescOp>()) {
@@ -139,15 +140,18 @@ std::optional<DescriptorFields> getFields(Value desc) {
   Block *entry = arg.getOwner();
   auto type = cast<triton::TensorDescType>(desc.getType());
   unsigned rank = type.getBlockType().getRank();
+  for (unsigned d = 0; d < rank; ++d) {
+    Value size = entry->getArgument(arg.getArgNumber() + 1 + d);
+    Value stride = entry->getArgument(arg.getArgNumber() + 1 + rank + d);
+    if (!size.getType().isInteger(32) || !stride.getType().isInteger(64))
+      return std::nullopt;
+    fields.shape.push_back(size);
+    fields.strides.push_back(stride);
+  }
   OpBuilder b = OpBuilder::atBlockBegin(entry);
   fields.base = mgpu::DescriptorBaseOp::create(
       b, arg.getLoc(),
       triton::PointerType::get(type.getBlockType().getElementType(), 1), desc);
-  for (unsigned d = 0; d < rank; ++d) {
-    fields.shape.push_back(entry->getArgument(arg.getArgNumber() + 1 + d));
-    fields.strides.push_back(
-        entry->getArgument(arg.getArgNumber() + 1 + rank + d));
-  }
   return fields;
 }
 
@@ -298,17 +302,16 @@ struct MUSALowerDescriptorsToPointers
             !viaTME(op))
           accesses.push_back(op);
       });
-      // One base address per kernel argument.
-      llvm::DenseMap<Value, DescriptorFields> argumentFields;
+      // Read once per descriptor (one base address per kernel argument).
+      llvm::DenseMap<Value, std::optional<DescriptorFields>> fieldsOf;
       for (Operation *op : accesses) {
         Value desc = op->getOperand(0);
-        std::optional<DescriptorFields> fields;
-        if (auto it = argumentFields.find(desc); it != argumentFields.end())
-          fields = it->second;
-        else if ((fields = getFields(desc)) && isa<BlockArgument>(desc))
-          argumentFields[desc] = *fields;
+        auto [it, first] = fieldsOf.try_emplace(desc);
+        if (first)
+          it->second = getFields(desc);
+        const std::optional<DescriptorFields> &fields = it->second;
         if (!fields)
-          continue; // The conversion names what it cannot lower.
+          continue;
         LogicalResult lowered =
             isa<triton::DescriptorLoadOp>(op)
                 ? lowerToPointers(cast<triton::DescriptorLoadOp>(op), *fields)

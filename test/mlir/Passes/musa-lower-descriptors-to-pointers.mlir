@@ -111,6 +111,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %t : tensor<64x32xf16, #blocked>
   }
 
+  // An argument not followed by i32 sizes and i64 strides has no fields to
+  // read: it stays, for the conversion to name.
+  // MP22-LABEL: tt.func public @arg_without_fields(
+  // MP22-NEXT: tt.descriptor_load
+  // MP22-NEXT: tt.return
+  tt.func public @arg_without_fields(%d: !tt.tensordesc<tensor<64x32xf16>>, %m: i64, %n: i64, %sm: i32, %sn: i32, %i: i32) -> tensor<64x32xf16, #blocked> {
+    %t = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16, #blocked>
+    tt.return %t : tensor<64x32xf16, #blocked>
+  }
+
   // On the GPU an argument goes through TME with all of its uses or none:
   // its gather (which TME has no form for) keeps the load off TME too, so
   // the load reads through the argument's address.
