@@ -101,11 +101,14 @@ def matrix_passes(target: str = "musa", matmul: Optional[MatmulOptions] = None, 
     check_num_stages(num_stages)
     matmul = matmul or MatmulOptions()
     target_option = [] if target == "musa" else [f"target={target}"]
-    pipeline_options = target_option + ([f"num-stages={num_stages}"] if num_stages > 1 else [])
-    pipeline = "musa-pipeline-loops" + (f"{{{' '.join(pipeline_options)}}}" if pipeline_options else "")
-    tme = "musa-lower-descriptors-to-tme" + (f"{{{' '.join(target_option)}}}" if target_option else "")
-    pointers = "musa-lower-descriptors-to-pointers" + (
-        f"{{{' '.join(target_option)}}}" if target_option else "")
+
+    def spec(name: str, options: List[str]) -> str:
+        return name + (f"{{{' '.join(options)}}}" if options else "")
+
+    pipeline = spec("musa-pipeline-loops",
+                    target_option + ([f"num-stages={num_stages}"] if num_stages > 1 else []))
+    tme = spec("musa-lower-descriptors-to-tme", target_option)
+    pointers = spec("musa-lower-descriptors-to-pointers", target_option)
     return (f"musa-carry-descriptor-fields,{pointers},musa-decompose-scaled-dot,{matmul.pass_spec(target)},"
             f"musa-sink-accumulator-conversions,{pipeline},{tme},musa-relayout-gather-offsets")
 
