@@ -296,7 +296,11 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
            "Issue copies in batches also where the SQMMA in flight must give "
            "its slot to the batch: the batch is issued after the next SQMMA "
            "and a barrier, once every thread has waited for the one whose "
-           "slot it refills (see the description)">
+           "slot it refills (see the description)">,
+    Option<"shallowerForBlock", "shallower-for-block", "bool", "false",
+           "Where an SQMMA reads in a loop and num_stages slots leave one "
+           "block per SM, take the deepest ring (>= 2 slots) that leaves two "
+           "(see the description)">
   ];
 }
 

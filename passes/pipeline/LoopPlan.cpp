@@ -403,6 +403,7 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                                       bool explicitStages,
                                       bool overlapMatrixUnit,
                                       bool batchBesideMatrixUnit,
+                                      bool shallowerForBlock,
                                       int64_t sharedMemory,
                                       int64_t sharedBudget,
                                       const tme::TransferReasons *tmeTransfers,
@@ -508,6 +509,27 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
   // runs on a grid of one block per SM: a slot more costs no block there.
   bool persistent = llvm::any_of(
       carried, [](const CarriedSQMMA &c) { return c.reset != nullptr; });
+  // Decision 4a: a second block per SM before depth. MUSA's SQMMA wait
+  // completes every SQMMA of the squad, so the matrix unit drains at each
+  // wait unless another block's SQMMAs fill it.
+  bool readBySQMMA = llvm::any_of(loop.getBody()->without_terminator(),
+                                  [](Operation &op) {
+                                    return isa<mgpu::SQMMAOp>(op);
+                                  });
+  if (shallowerForBlock && readBySQMMA && !persistent &&
+      ringBytes(slots) <= sharedBudget && blocksPerSM(slots) == 1) {
+    for (unsigned fewer = slots - 1; fewer >= 2; --fewer) {
+      if (blocksPerSM(fewer) < 2)
+        continue;
+      plan.adjustment = llvm::formatv("{0} slots instead of num_stages = {1} "
+                                      "for a second block per SM",
+                                      fewer, numStages)
+                            .str();
+      plan.shallowerForBlock = true;
+      slots = fewer;
+      break;
+    }
+  }
   bool freeSlot =
       persistent || blocksPerSM(slots + 1) == blocksPerSM(slots);
   // Where the extra slot would cost a block per SM, a unit with short K
@@ -539,7 +561,7 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                  .str();
     return failure();
   }
-  if (slots != unsigned(numStages))
+  if (slots != unsigned(numStages) && plan.adjustment.empty())
     plan.adjustment = llvm::formatv("{0} slots instead of num_stages = {1} "
                                     "to fit {2} bytes of shared memory",
                                     slots, numStages, sharedBudget)
@@ -554,6 +576,7 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
   plan.lookahead = slots - 1 - (shortened ? 1 : 0);
   plan.slots = slots + (!plan.inFlight.empty() && !shortened ? 1 : 0);
   plan.waitEvery = plan.lookahead;
+  plan.sharedBytes = others + ringBytes(plan.slots);
   // Decision 6, the batches (async copies only: TME slots have their own
   // barriers). A batch of b iterations' tiles issued b iterations ahead
   // takes 2b slots, and a matrix unit in flight keeps its own slot.
@@ -572,6 +595,7 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
       plan.waitEvery = batch;
       plan.batchAfterUnit = afterUnit;
       plan.slots = 2 * batch + (inFlight && !afterUnit ? 1 : 0);
+      plan.sharedBytes = others + ringBytes(plan.slots);
     }
   }
   return plan;

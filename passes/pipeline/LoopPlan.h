@@ -124,6 +124,12 @@ struct LoopPlan {
   /// What the plan changed from what was asked (a ring made shallower to
   /// fit the shared memory), for the loop's remark.
   std::string adjustment;
+  /// The ring was made shallower for a second block per SM
+  /// (`shallowerForBlock`), which pays only where every loop of the
+  /// function leaves two.
+  bool shallowerForBlock = false;
+  /// Shared memory the loop holds: its rings and what is live beside them.
+  int64_t sharedBytes = 0;
 };
 
 /// The plan for `loop` at `numStages` (`explicitStages`: the loop's own
@@ -137,13 +143,17 @@ struct LoopPlan {
 /// slot fits.
 /// `batchBesideMatrixUnit`: batches also where only the unit's slot makes
 /// room for them (LoopPlan::batchAfterUnit).
+/// `shallowerForBlock`: where an SQMMA reads in the loop and num_stages
+/// slots leave one block per SM, the deepest ring (>= 2 slots) that leaves
+/// two (not in a flattened persistent loop, which runs one anyway).
 /// `tmeTransfers`: the function's descriptor transfers and why each stays
 /// without TME (null without TME): the descriptor loads that go through
 /// TME are ringed as TME tiles in `targetInfo`'s layout.
 FailureOr<LoopPlan> planLoop(scf::ForOp loop, int numStages,
                              bool explicitStages, bool overlapMatrixUnit,
                              bool batchBesideMatrixUnit,
-                             int64_t sharedMemory, int64_t sharedBudget,
+                             bool shallowerForBlock, int64_t sharedMemory,
+                             int64_t sharedBudget,
                              const tme::TransferReasons *tmeTransfers,
                              const TargetInfo &targetInfo,
                              std::string &whyNot);

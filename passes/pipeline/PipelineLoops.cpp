@@ -647,21 +647,42 @@ struct MUSAPipelineLoops
     // first TME ring takes barrier ids.
     SmallVector<scf::ForOp> loops;
     module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    std::vector<LoopPlan> plans;
-    DenseMap<Operation *, bool> hasCopies;
-    for (scf::ForOp loop : loops) {
+    auto planOne = [&](scf::ForOp loop, bool shallower,
+                    std::string &whyNot) -> FailureOr<LoopPlan> {
       int stages = numStages;
       auto asked = loop->getAttrOfType<IntegerAttr>(kNumStagesAttr);
       if (asked)
         stages = asked.getInt();
       auto func = loop->getParentOfType<triton::FuncOp>();
       auto it = func ? transfers.find(func) : transfers.end();
+      const tme::TransferReasons *reasons =
+          it == transfers.end() ? nullptr : &it->second;
+      return planLoop(loop, stages, bool(asked), overlapMatrixUnit,
+                      batchBesideMatrixUnit, shallower,
+                      (*arch)->maxSharedMemoryBytes,
+                      ringBudget(loop, **arch, *targetInfo, reasons), reasons,
+                      *targetInfo, whyNot);
+    };
+    // A ring made shallower for a second block per SM buys it only where
+    // every plan of its function holds at most half the shared memory;
+    // elsewhere the function's loops keep their num_stages.
+    DenseSet<Operation *> keepDepth;
+    if (shallowerForBlock)
+      for (scf::ForOp loop : loops) {
+        std::string whyNot;
+        FailureOr<LoopPlan> planned = planOne(loop, true, whyNot);
+        if (failed(planned))
+          continue;
+        if (2 * planned->sharedBytes > (*arch)->maxSharedMemoryBytes)
+          keepDepth.insert(loop->getParentOfType<triton::FuncOp>());
+      }
+    std::vector<LoopPlan> plans;
+    DenseMap<Operation *, bool> hasCopies;
+    for (scf::ForOp loop : loops) {
+      auto func = loop->getParentOfType<triton::FuncOp>();
       std::string whyNot;
-      FailureOr<LoopPlan> plan = planLoop(
-          loop, stages, bool(asked), overlapMatrixUnit, batchBesideMatrixUnit,
-          (*arch)->maxSharedMemoryBytes, ringBudget(loop, **arch, *targetInfo,
-                     it == transfers.end() ? nullptr : &it->second),
-          it == transfers.end() ? nullptr : &it->second, *targetInfo, whyNot);
+      FailureOr<LoopPlan> plan = planOne(
+          loop, shallowerForBlock && !keepDepth.contains(func), whyNot);
       if (failed(plan)) {
         if (!whyNot.empty())
           loop->emitRemark() << "loop not pipelined: " << whyNot;
