@@ -27,38 +27,24 @@ using mlir::musagpu::MatrixUnitKind;
 using mlir::musagpu::MmaElementKind;
 using mlir::musagpu::stringifyMatrixFragment;
 
+template <typename T>
+static void addTileProducts(T *__restrict c, const T *__restrict a,
+                            const T *__restrict b, uint32_t M, uint32_t N,
+                            uint32_t K);
+
 extern "C" {
 
 // One WMMA atom of the calling warp (EmulatorABI.h): every lane publishes
-// where its fragments and accumulators are; the first lane to resume
-// decodes the warp's A and B once into dense tiles and computes every lane's
-// accumulators (each operand value was decoded once per lane that reads it:
-// 32 times an atom on QY2's 128-lane warps); all leave only when the atom
-// is done.
+// where its fragments and accumulators are; the first lane to resume looks
+// the atom up, decodes the warp's A and B once into dense tiles, gathers the
+// accumulators into a dense C, adds the tile product (vectorized) and
+// scatters C back; all leave only when the atom is done. (Each lane looking
+// the atom up and computing its own accumulators cost QY2's 128-lane warps
+// most of tutorial 08's time.)
 static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                     const uint16_t *a, const uint16_t *b, float *acc) {
   Worker &w = *tlsWorker;
   uint32_t warpSize = w.config->warpSize;
-  // The catalogue names the fragment of the instruction; the owner tables
-  // are the emulator's own (MatrixUnits.cpp).
-  MatrixFragment fragment =
-      m > 0 && n > 0 && k > 0
-          ? lookupFragment(MatrixUnitKind::WMMA,
-                           mlir::triton_musa::TargetKind::Emulator, warpSize,
-                           uint32_t(m), uint32_t(n), uint32_t(k))
-          : MatrixFragment::None;
-  const WMMAAtomLayout *atom =
-      lookupWMMAAtom(fragment, uint32_t(m), uint32_t(n), uint32_t(k));
-  if (!atom)
-    failThread(llvm::formatv("no WMMA atom m{0}n{1}k{2} on {3}-thread warps "
-                             "(fragment {4})",
-                             m, n, k, warpSize,
-                             stringifyMatrixFragment(fragment))
-                   .str());
-  if (kind != abi::toABI(MmaElementKind::F16) &&
-      kind != abi::toABI(MmaElementKind::BF16))
-    failThread(llvm::formatv("WMMA operand kind {0} is not emulated", kind).str());
-  bool bf16 = kind == abi::toABI(MmaElementKind::BF16);
   // On the lanes' stacks until the final barrier; a block's fibers take
   // turns on one thread, so the first lane's flag needs no lock.
   struct Fragments {
@@ -72,10 +58,32 @@ static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   };
   if (!lane(0)->computed) {
     lane(0)->computed = true;
+    // The catalogue names the fragment of the instruction; the owner tables
+    // are the emulator's own (MatrixUnits.cpp).
+    MatrixFragment fragment =
+        m > 0 && n > 0 && k > 0
+            ? lookupFragment(MatrixUnitKind::WMMA,
+                             mlir::triton_musa::TargetKind::Emulator, warpSize,
+                             uint32_t(m), uint32_t(n), uint32_t(k))
+            : MatrixFragment::None;
+    const WMMAAtomLayout *atom =
+        lookupWMMAAtom(fragment, uint32_t(m), uint32_t(n), uint32_t(k));
+    if (!atom)
+      failThread(llvm::formatv("no WMMA atom m{0}n{1}k{2} on {3}-thread warps "
+                               "(fragment {4})",
+                               m, n, k, warpSize,
+                               stringifyMatrixFragment(fragment))
+                     .str());
+    if (kind != abi::toABI(MmaElementKind::F16) &&
+        kind != abi::toABI(MmaElementKind::BF16))
+      failThread(
+          llvm::formatv("WMMA operand kind {0} is not emulated", kind).str());
+    bool bf16 = kind == abi::toABI(MmaElementKind::BF16);
     uint32_t mm = uint32_t(m), nn = uint32_t(n), kk = uint32_t(k);
-    thread_local std::vector<float> denseA, denseB;
+    thread_local std::vector<float> denseA, denseB, denseC;
     denseA.resize(size_t(mm) * kk);
     denseB.resize(size_t(kk) * nn);
+    denseC.resize(size_t(mm) * nn);
     for (uint32_t i = 0; i < mm * kk; ++i) {
       FragmentSlot s = atom->aOwner[i];
       denseA[i] = decode16BitFloat(lane(s.lane)->a[s.reg], bf16);
@@ -84,19 +92,18 @@ static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
       FragmentSlot s = atom->bOwner[i];
       denseB[i] = decode16BitFloat(lane(s.lane)->b[s.reg], bf16);
     }
-    for (uint32_t l = 0; l < warpSize; ++l) {
-      float *out = lane(l)->acc;
-      for (uint32_t r = 0; r < atom->cRegs; ++r) {
-        uint32_t row = atom->cRow[l * atom->cRegs + r];
-        uint32_t col = atom->cCol[l * atom->cRegs + r];
-        float sum = out[r];
-        for (uint32_t q = 0; q < kk; ++q)
-          // Products of 16-bit floats are exact in f32; one rounding per
-          // add, in K order as the unit's.
-          sum = sum + denseA[row * kk + q] * denseB[q * nn + col];
-        out[r] = sum;
-      }
-    }
+    // Every element of C has one owner (lane, register).
+    for (uint32_t l = 0; l < warpSize; ++l)
+      for (uint32_t r = 0; r < atom->cRegs; ++r)
+        denseC[atom->cRow[l * atom->cRegs + r] * nn +
+               atom->cCol[l * atom->cRegs + r]] = lane(l)->acc[r];
+    // Products of 16-bit floats are exact in f32; one rounding per add, in
+    // K order as the unit's.
+    addTileProducts(denseC.data(), denseA.data(), denseB.data(), mm, nn, kk);
+    for (uint32_t l = 0; l < warpSize; ++l)
+      for (uint32_t r = 0; r < atom->cRegs; ++r)
+        lane(l)->acc[r] = denseC[atom->cRow[l * atom->cRegs + r] * nn +
+                                 atom->cCol[l * atom->cRegs + r]];
   }
   // Fragments live on the lanes' stacks: keep them until the atom is done.
   warpBarrier();
