@@ -212,6 +212,15 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        fp8 from 0.94x to 0.75x, addmm from 0.89x to 0.70x: the extra slot
        (98304 -> 131072 B for 128x128x64) halves the blocks an SM holds,
        which costs more than the overlap gains.
+     - a second block per SM before depth (`shallower-for-block`): MUSA's
+       SQMMA wait completes every SQMMA of the squad, so the matrix unit
+       drains at each wait unless another block's SQMMAs fill it. Where an
+       SQMMA reads in a loop (not a flattened persistent one, whose grid
+       has one block per SM) and num_stages slots leave one block per SM,
+       the rings take the most slots (at least 2) that leave two, where
+       every plan of the function then holds at most half of the shared
+       memory; the remark says "N slots instead of num_stages = M for a
+       second block per SM".
      - the batches: where the copy rings have 4 slots or more beside the
        slot of an SQMMA in flight, the copies go in batches of
        b = slots / 2 iterations: every b-th iteration waits for every copy

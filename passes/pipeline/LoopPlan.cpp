@@ -25,7 +25,10 @@
 //     copies: swizzled across the banks where a WMMA fragment reads it,
 //     else without swizzle) or in the target's TME layout (TME tiles).
 //  4. The ring depth: num_stages slots, made shallower (down to 2) while
-//     the rings of the loop exceed the shared memory left for them.
+//     the rings of the loop exceed the shared memory left for them. With
+//     shallower-for-block, where an SQMMA reads in the loop and num_stages
+//     slots leave one block per SM, the deepest ring that leaves two (the
+//     pass takes it only where every plan of the function leaves two).
 //  5. The matrix unit in flight: where an SQMMA reads a ring in place and
 //     the loop carries its accumulator (also through a flattened loop's
 //     tile-end reset, CarriedSQMMA), its wait moves to just before the next
