@@ -31,6 +31,7 @@ template <typename T>
 static void addTileProducts(T *__restrict c, const T *__restrict a,
                             const T *__restrict b, uint32_t M, uint32_t N,
                             uint32_t K);
+static inline float decodeHalfOrBFloat(uint16_t bits, bool bf16);
 
 extern "C" {
 
@@ -80,30 +81,38 @@ static void emuWmma(int32_t kind, int32_t m, int32_t n, int32_t k,
           llvm::formatv("WMMA operand kind {0} is not emulated", kind).str());
     bool bf16 = kind == abi::toABI(MmaElementKind::BF16);
     uint32_t mm = uint32_t(m), nn = uint32_t(n), kk = uint32_t(k);
+    // Each lane's fragments, read once (128 lanes on QY2).
+    thread_local std::vector<Fragments *> lanes;
+    lanes.resize(warpSize);
+    for (uint32_t l = 0; l < warpSize; ++l)
+      lanes[l] = lane(l);
     thread_local std::vector<float> denseA, denseB, denseC;
     denseA.resize(size_t(mm) * kk);
     denseB.resize(size_t(kk) * nn);
     denseC.resize(size_t(mm) * nn);
     for (uint32_t i = 0; i < mm * kk; ++i) {
       FragmentSlot s = atom->aOwner[i];
-      denseA[i] = decode16BitFloat(lane(s.lane)->a[s.reg], bf16);
+      denseA[i] = decodeHalfOrBFloat(lanes[s.lane]->a[s.reg], bf16);
     }
     for (uint32_t i = 0; i < kk * nn; ++i) {
       FragmentSlot s = atom->bOwner[i];
-      denseB[i] = decode16BitFloat(lane(s.lane)->b[s.reg], bf16);
+      denseB[i] = decodeHalfOrBFloat(lanes[s.lane]->b[s.reg], bf16);
     }
     // Every element of C has one owner (lane, register).
-    for (uint32_t l = 0; l < warpSize; ++l)
-      for (uint32_t r = 0; r < atom->cRegs; ++r)
-        denseC[atom->cRow[l * atom->cRegs + r] * nn +
-               atom->cCol[l * atom->cRegs + r]] = lane(l)->acc[r];
+    const uint32_t *rows = atom->cRow.data(), *cols = atom->cCol.data();
+    for (uint32_t l = 0, at = 0; l < warpSize; ++l) {
+      const float *out = lanes[l]->acc;
+      for (uint32_t r = 0; r < atom->cRegs; ++r, ++at)
+        denseC[rows[at] * nn + cols[at]] = out[r];
+    }
     // Products of 16-bit floats are exact in f32; one rounding per add, in
     // K order as the unit's.
     addTileProducts(denseC.data(), denseA.data(), denseB.data(), mm, nn, kk);
-    for (uint32_t l = 0; l < warpSize; ++l)
-      for (uint32_t r = 0; r < atom->cRegs; ++r)
-        lane(l)->acc[r] = denseC[atom->cRow[l * atom->cRegs + r] * nn +
-                                 atom->cCol[l * atom->cRegs + r]];
+    for (uint32_t l = 0, at = 0; l < warpSize; ++l) {
+      float *out = lanes[l]->acc;
+      for (uint32_t r = 0; r < atom->cRegs; ++r, ++at)
+        out[r] = denseC[rows[at] * nn + cols[at]];
+    }
   }
   // Fragments live on the lanes' stacks: keep them until the atom is done.
   warpBarrier();
