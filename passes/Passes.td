@@ -251,7 +251,10 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
     the shared memory, its only dot-feeding loads are descriptor loads
     that stay without TME (saying why), a TME slot is not a whole number of
     its swizzle period, or its TME rings need more async barriers than the
-    function has left.
+    function has left. A loop that asks for warp specialization
+    (`tt.warp_specialize`, from `tl.range(..., warp_specialize=True)`) is
+    planned as any other, and its remark ends in "warp_specialize is not
+    done": every warp runs it.
 
     Before (`num-stages=3`):
     ```mlir

@@ -66,6 +66,17 @@ namespace mgpu = mlir::musagpu;
 namespace {
 
 constexpr StringLiteral kNumStagesAttr = "tt.num_stages";
+/// `tl.range(..., warp_specialize=True)` on a loop.
+constexpr StringLiteral kWarpSpecializeAttr = "tt.warp_specialize";
+
+/// The end of a loop's remark where the user asked for warp specialization,
+/// which this pipeline does not do yet: the loop runs on every warp.
+std::string warpSpecializationNote(Operation *loop) {
+  if (!loop->hasAttr(kWarpSpecializeAttr))
+    return "";
+  return "; warp_specialize is not done: warp specialization is not "
+         "implemented for MUSA yet, every warp runs the loop";
+}
 
 /// Ops the expansion adds, by stage.
 struct Stages {
@@ -685,7 +696,8 @@ struct MUSAPipelineLoops
           loop, shallowerForBlock && !keepDepth.contains(func), whyNot);
       if (failed(plan)) {
         if (!whyNot.empty())
-          loop->emitRemark() << "loop not pipelined: " << whyNot;
+          loop->emitRemark() << "loop not pipelined: " << whyNot
+                             << warpSpecializationNote(loop);
         continue;
       }
       if (func) {
@@ -709,6 +721,7 @@ private:
                            IRRewriter &rewriter) {
     scf::ForOp loop = plan.loop;
     Location loc = loop.getLoc();
+    std::string specialization = warpSpecializationNote(loop);
     // The TME rings' barrier ids: one per slot.
     int32_t firstBarrier = 0;
     if (unsigned tmeRings = plan.countTMERings()) {
@@ -721,7 +734,7 @@ private:
         loop->emitRemark()
             << "loop not pipelined: its TME rings need " << needed
             << " async barriers, more than the function has left (ids up to "
-            << tme::kMaxAsyncBarrierId << ")";
+            << tme::kMaxAsyncBarrierId << ")" << specialization;
         return success();
       }
       firstBarrier = *first;
@@ -783,6 +796,7 @@ private:
       remark << ", the matrix unit in flight into the next iteration";
     if (!plan.adjustment.empty())
       remark << " (" << plan.adjustment << ")";
+    remark << specialization;
     return success();
   }
 };

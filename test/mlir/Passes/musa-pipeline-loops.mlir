@@ -590,3 +590,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r#0 : tensor<64x64xf32, #sqmma>
   }
 }
+
+// -----
+
+// `tl.range(..., warp_specialize=True)`: the loop is pipelined as any other
+// and its remark says the specialization was not done.
+// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 4 slots, copies issued 2 iterations ahead, a wait every 2 iterations, the matrix unit in flight into the next iteration; warp_specialize is not done: warp specialization is not implemented for MUSA yet, every warp runs the loop
+// SERIAL-REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 3 slots, copies issued 2 iterations ahead, a wait every 2 iterations; warp_specialize is not done: warp specialization is not implemented for MUSA yet, every warp runs the loop
+// CHECK-LABEL: @asks_warp_specialize
+// CHECK: scf.for
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#tme = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @asks_warp_specialize(%a: tensor<64x64x!tt.ptr<f16>, #blocked>, %b: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32) -> tensor<64x64xf32, #sqmma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+    %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #sqmma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %pa : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %xs = ttg.local_alloc %x {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #tme, #smem>
+      %y = tt.load %pb : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %ys = ttg.local_alloc %y {alignment = 4096 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #tme, #smem>
+      %d = musagpu.sqmma %xs, %ys, %acc : !ttg.memdesc<64x64xf16, #tme, #smem>, !ttg.memdesc<64x64xf16, #tme, #smem> -> tensor<64x64xf32, #sqmma>
+      %w = musagpu.sqmma_wait %d : tensor<64x64xf32, #sqmma>
+      %na = tt.addptr %pa, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %nb = tt.addptr %pb, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %w, %na, %nb : tensor<64x64xf32, #sqmma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
+    } {tt.warp_specialize}
+    tt.return %r#0 : tensor<64x64xf32, #sqmma>
+  }
+}
