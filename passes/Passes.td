@@ -212,15 +212,21 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        fp8 from 0.94x to 0.75x, addmm from 0.89x to 0.70x: the extra slot
        (98304 -> 131072 B for 128x128x64) halves the blocks an SM holds,
        which costs more than the overlap gains.
-     - a second block per SM before depth (`shallower-for-block`): MUSA's
-       SQMMA wait completes every SQMMA of the squad, so the matrix unit
-       drains at each wait unless another block's SQMMAs fill it. Where an
-       SQMMA reads in a loop (not a flattened persistent one, whose grid
-       has one block per SM) and num_stages slots leave one block per SM,
-       the rings take the most slots (at least 2) that leave two, where
-       every plan of the function then holds at most half of the shared
-       memory; the remark says "N slots instead of num_stages = M for a
-       second block per SM".
+     - a second block per SM before depth (`shallower-for-block`, on by
+       default): MUSA's SQMMA wait completes every SQMMA of the squad, so
+       the matrix unit drains at each wait unless another block's SQMMAs
+       fill it. Where SQMMAs read in a loop (not a flattened persistent
+       one, whose grid has one block per SM) with at most 64 KiB of
+       accumulators a block (more leave registers for one block anyway),
+       and num_stages slots leave one block per SM, the rings take the most
+       slots (at least 2) that leave two, where every plan of the function
+       then holds at most half of the shared memory; the remark says "N
+       slots instead of num_stages = M for a second block per SM". On the
+       proxy (H100, one run): tutorial 06's D 128 64x64 attention at 3 and
+       4 stages 0.60x -> 0.91x and 0.72x -> 1.04x of Triton, 03's fp8
+       128x128x128 and 256x64x128 0.81x -> 1.00x and 0.87x -> 1.10x; the
+       8-warp 128x256 tiles, left out by the accumulator bound, lost
+       (0.89x -> 0.79x).
      - the batches: where the copy rings have 4 slots or more beside the
        slot of an SQMMA in flight, the copies go in batches of
        b = slots / 2 iterations: every b-th iteration waits for every copy
@@ -309,10 +315,10 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
            "its slot to the batch: the batch is issued after the next SQMMA "
            "and a barrier, once every thread has waited for the one whose "
            "slot it refills (see the description)">,
-    Option<"shallowerForBlock", "shallower-for-block", "bool", "false",
+    Option<"shallowerForBlock", "shallower-for-block", "bool", "true",
            "Where an SQMMA reads in a loop and num_stages slots leave one "
            "block per SM, take the deepest ring (>= 2 slots) that leaves two "
-           "(see the description)">
+           "(see the description; off: num_stages slots wherever they fit)">
   ];
 }
 

@@ -26,9 +26,10 @@
 //     else without swizzle) or in the target's TME layout (TME tiles).
 //  4. The ring depth: num_stages slots, made shallower (down to 2) while
 //     the rings of the loop exceed the shared memory left for them. With
-//     shallower-for-block, where an SQMMA reads in the loop and num_stages
-//     slots leave one block per SM, the deepest ring that leaves two (the
-//     pass takes it only where every plan of the function leaves two).
+//     shallower-for-block (the default), where SQMMAs with at most 64 KiB
+//     of accumulators read in the loop and num_stages slots leave one
+//     block per SM, the deepest ring that leaves two (the pass takes it
+//     only where every plan of the function leaves two).
 //  5. The matrix unit in flight: where an SQMMA reads a ring in place and
 //     the loop carries its accumulator (also through a flattened loop's
 //     tile-end reset, CarriedSQMMA), its wait moves to just before the next
@@ -76,6 +77,10 @@ using namespace mlir::triton_musa;
 using namespace mlir::triton_musa::pipeline;
 namespace ttg = mlir::triton::gpu;
 namespace mgpu = mlir::musagpu;
+
+/// The accumulator registers, per block, of the SQMMAs in a loop past which
+/// a second block per SM is not sought (decision 4a).
+constexpr int64_t kMaxAccumulatorBytesForBlock = 64 * 1024;
 
 ttg::ConvertLayoutOp RingedLoad::getOnlyConversion() const {
   return load->hasOneUse() ? dyn_cast<ttg::ConvertLayoutOp>(*load->user_begin())
@@ -514,12 +519,23 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
       carried, [](const CarriedSQMMA &c) { return c.reset != nullptr; });
   // Decision 4a: a second block per SM before depth. MUSA's SQMMA wait
   // completes every SQMMA of the squad, so the matrix unit drains at each
-  // wait unless another block's SQMMAs fill it.
-  bool readBySQMMA = llvm::any_of(loop.getBody()->without_terminator(),
-                                  [](Operation &op) {
-                                    return isa<mgpu::SQMMAOp>(op);
-                                  });
-  if (shallowerForBlock && readBySQMMA && !persistent &&
+  // wait unless another block's SQMMAs fill it. Not where the SQMMAs'
+  // accumulators hold more than kMaxAccumulatorBytesForBlock a block: their
+  // registers leave room for one block whatever the shared memory holds.
+  // Measured on the proxy (H100, one run, tutorials 03 and 06): 4-warp
+  // tiles gained (06 D 128 64x64 at 3 stages 0.60x -> 0.91x, at 4 0.72x ->
+  // 1.04x; fp8 128x128x128 0.81x -> 1.00x, 256x64x128 0.87x -> 1.10x),
+  // 8-warp 128x256 and 256x128 tiles (128 KiB of accumulators) lost
+  // (0.89x -> 0.79x, fp8 0.95x -> 0.83x).
+  int64_t accumulatorBytes = 0;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto sqmma = dyn_cast<mgpu::SQMMAOp>(op)) {
+      auto acc = cast<RankedTensorType>(sqmma->getResult(0).getType());
+      accumulatorBytes +=
+          acc.getNumElements() * acc.getElementTypeBitWidth() / 8;
+    }
+  if (shallowerForBlock && accumulatorBytes != 0 &&
+      accumulatorBytes <= kMaxAccumulatorBytesForBlock && !persistent &&
       ringBytes(slots) <= sharedBudget && blocksPerSM(slots) == 1) {
     for (unsigned fewer = slots - 1; fewer >= 2; --fewer) {
       if (blocksPerSM(fewer) < 2)

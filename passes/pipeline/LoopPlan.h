@@ -143,9 +143,10 @@ struct LoopPlan {
 /// slot fits.
 /// `batchBesideMatrixUnit`: batches also where only the unit's slot makes
 /// room for them (LoopPlan::batchAfterUnit).
-/// `shallowerForBlock`: where an SQMMA reads in the loop and num_stages
-/// slots leave one block per SM, the deepest ring (>= 2 slots) that leaves
-/// two (not in a flattened persistent loop, which runs one anyway).
+/// `shallowerForBlock`: where SQMMAs with at most 64 KiB of accumulators
+/// read in the loop and num_stages slots leave one block per SM, the
+/// deepest ring (>= 2 slots) that leaves two (not in a flattened persistent
+/// loop, which runs one anyway).
 /// `tmeTransfers`: the function's descriptor transfers and why each stays
 /// without TME (null without TME): the descriptor loads that go through
 /// TME are ringed as TME tiles in `targetInfo`'s layout.

@@ -1,6 +1,8 @@
 // RUN: musa-opt %s --musa-pipeline-loops="num-stages=4 shallower-for-block=true" --split-input-file 2>/dev/null | FileCheck %s
 // RUN: musa-opt %s --musa-pipeline-loops="num-stages=4 shallower-for-block=true" --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: musa-opt %s --musa-pipeline-loops=num-stages=4 --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEPTH
+// RUN: musa-opt %s --musa-pipeline-loops="num-stages=4 shallower-for-block=false" --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEPTH
+// The default is on.
+// RUN: musa-opt %s --musa-pipeline-loops=num-stages=4 --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // --musa-pipeline-loops with shallower-for-block on mp_31 (196608 bytes of
 // shared memory). Four slots of 64x128 and 128x64 f16 tiles (32768 bytes a
