@@ -122,3 +122,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r#0 : tensor<64x64xf32, #blocked1>
   }
 }
+
+// -----
+
+// A 128x256 f32 accumulator on 8 warps holds 128 KiB of registers a block:
+// two blocks would not fit the registers, so the rings keep their depth
+// although two slots (98304 bytes) would leave two blocks' shared memory.
+// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 4 slots, copies issued 2 iterations ahead in batches of 2 iterations' tiles, a wait every 2 iterations
+// REMARK-NOT: for a second block
+// CHECK-LABEL: @accumulators_keep_depth
+// CHECK: ttg.local_alloc {alignment = 4096 : i32} : () -> !ttg.memdesc<4x128x64xf16
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#tmea = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#tmeb = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 2], instrShape = [128, 128, 64]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @accumulators_keep_depth(%a: tensor<128x64x!tt.ptr<f16>, #blocked>, %b: tensor<64x256x!tt.ptr<f16>, #blocked>, %n: i32) -> tensor<128x256xf32, #sqmma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %sa = arith.constant dense<64> : tensor<128x64xi32, #blocked>
+    %sb = arith.constant dense<16384> : tensor<64x256xi32, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #sqmma>
+    %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %a, %pb = %b) -> (tensor<128x256xf32, #sqmma>, tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<64x256x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %pa : tensor<128x64x!tt.ptr<f16>, #blocked>
+      %xs = ttg.local_alloc %x {alignment = 4096 : i32} : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #tmea, #smem>
+      %y = tt.load %pb : tensor<64x256x!tt.ptr<f16>, #blocked>
+      %ys = ttg.local_alloc %y {alignment = 4096 : i32} : (tensor<64x256xf16, #blocked>) -> !ttg.memdesc<64x256xf16, #tmeb, #smem>
+      %d = musagpu.sqmma %xs, %ys, %acc : !ttg.memdesc<128x64xf16, #tmea, #smem>, !ttg.memdesc<64x256xf16, #tmeb, #smem> -> tensor<128x256xf32, #sqmma>
+      %w = musagpu.sqmma_wait %d : tensor<128x256xf32, #sqmma>
+      %na = tt.addptr %pa, %sa : tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64xi32, #blocked>
+      %nb = tt.addptr %pb, %sb : tensor<64x256x!tt.ptr<f16>, #blocked>, tensor<64x256xi32, #blocked>
+      scf.yield %w, %na, %nb : tensor<128x256xf32, #sqmma>, tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<64x256x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %r#0 : tensor<128x256xf32, #sqmma>
+  }
+}
