@@ -544,7 +544,6 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                                       "for a second block per SM",
                                       fewer, numStages)
                             .str();
-      plan.shallowerForBlock = true;
       slots = fewer;
       break;
     }

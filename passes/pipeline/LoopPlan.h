@@ -124,11 +124,9 @@ struct LoopPlan {
   /// What the plan changed from what was asked (a ring made shallower to
   /// fit the shared memory), for the loop's remark.
   std::string adjustment;
-  /// The ring was made shallower for a second block per SM
-  /// (`shallowerForBlock`), which pays only where every loop of the
-  /// function leaves two.
-  bool shallowerForBlock = false;
-  /// Shared memory the loop holds: its rings and what is live beside them.
+  /// Shared memory the loop holds: its rings and what is live beside them
+  /// (a ring made shallower for a second block per SM pays only where
+  /// every loop of the function holds at most half).
   int64_t sharedBytes = 0;
 };
 
