@@ -594,7 +594,6 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
   plan.lookahead = slots - 1 - (shortened ? 1 : 0);
   plan.slots = slots + (!plan.inFlight.empty() && !shortened ? 1 : 0);
   plan.waitEvery = plan.lookahead;
-  plan.sharedBytes = others + ringBytes(plan.slots);
   // Decision 6, the batches (async copies only: TME slots have their own
   // barriers). A batch of b iterations' tiles issued b iterations ahead
   // takes 2b slots, and a matrix unit in flight keeps its own slot.
@@ -613,8 +612,8 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
       plan.waitEvery = batch;
       plan.batchAfterUnit = afterUnit;
       plan.slots = 2 * batch + (inFlight && !afterUnit ? 1 : 0);
-      plan.sharedBytes = others + ringBytes(plan.slots);
     }
   }
+  plan.sharedBytes = others + ringBytes(plan.slots);
   return plan;
 }

@@ -674,26 +674,31 @@ struct MUSAPipelineLoops
                       ringBudget(loop, **arch, *targetInfo, reasons), reasons,
                       *targetInfo, whyNot);
     };
-    // A ring made shallower for a second block per SM buys it only where
-    // every plan of its function holds at most half the shared memory;
-    // elsewhere the function's loops keep their num_stages.
+    // Every loop planned with shallower-for-block first. A ring made
+    // shallower for a second block per SM buys it only where every plan of
+    // its function holds at most half the shared memory; elsewhere the
+    // function's loops are planned again at their num_stages.
+    struct Planned {
+      FailureOr<LoopPlan> plan;
+      std::string whyNot;
+    };
+    std::vector<Planned> planned;
     DenseSet<Operation *> keepDepth;
-    if (shallowerForBlock)
-      for (scf::ForOp loop : loops) {
-        std::string whyNot;
-        FailureOr<LoopPlan> planned = planOne(loop, true, whyNot);
-        if (failed(planned))
-          continue;
-        if (2 * planned->sharedBytes > (*arch)->maxSharedMemoryBytes)
-          keepDepth.insert(loop->getParentOfType<triton::FuncOp>());
-      }
+    for (scf::ForOp loop : loops) {
+      Planned &one = planned.emplace_back(Planned{failure(), ""});
+      one.plan = planOne(loop, shallowerForBlock, one.whyNot);
+      if (succeeded(one.plan) &&
+          2 * one.plan->sharedBytes > (*arch)->maxSharedMemoryBytes)
+        keepDepth.insert(loop->getParentOfType<triton::FuncOp>());
+    }
     std::vector<LoopPlan> plans;
     DenseMap<Operation *, bool> hasCopies;
-    for (scf::ForOp loop : loops) {
+    for (auto [loop, one] : llvm::zip_equal(loops, planned)) {
       auto func = loop->getParentOfType<triton::FuncOp>();
-      std::string whyNot;
-      FailureOr<LoopPlan> plan = planOne(
-          loop, shallowerForBlock && !keepDepth.contains(func), whyNot);
+      if (shallowerForBlock && keepDepth.contains(func))
+        one.plan = planOne(loop, false, one.whyNot);
+      FailureOr<LoopPlan> &plan = one.plan;
+      std::string &whyNot = one.whyNot;
       if (failed(plan)) {
         if (!whyNot.empty())
           loop->emitRemark() << "loop not pipelined: " << whyNot
