@@ -240,6 +240,21 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        SQMMA is issued, a second barrier (every thread has waited for the
        previous SQMMA by then) and the batch, into the slots of the
        SQMMAs already waited for.
+     - the unit's waits (`unit-waits-per-round`, off by default): where the
+       SQMMAs stay in flight (and no batch is issued after them), they are
+       waited for at the head of every w-th iteration only, before its
+       copies, and chain through the accumulator unwaited in between, as a
+       dot's K steps do: MUSA's SQMMA wait completes every SQMMA of the
+       squad and so drains the matrix unit, once a round instead of once
+       an iteration. w is the batch, or, for one iteration's copies at a
+       time, the slots past the lookahead (2), so no copy refills a slot
+       an SQMMA since the last wait reads. The remark adds "and waited for
+       every w iterations". Off: on the proxy (H100, one call, tutorials 03
+       and 09) it gained nothing and lost up to 12% (09's TMA persistent
+       128x128x64 1.18x -> 1.03x of Triton at 3 stages, 0.97x -> 0.85x at
+       4), and taking the wait out altogether (`wgmma.wait_group 1` in the
+       PTX) changed none of 03's and 09's pointer rows by more than 1%:
+       their shortfall is not the SQMMA wait.
 
     The expansion is MLIR's scf pipelining (scf::pipelineForLoop) with the
     producer in stage 0 and the consumer in stage `lookahead` (the producer
@@ -318,7 +333,11 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
     Option<"shallowerForBlock", "shallower-for-block", "bool", "true",
            "Where an SQMMA reads in a loop and num_stages slots leave one "
            "block per SM, take the deepest ring (>= 2 slots) that leaves two "
-           "(see the description; off: num_stages slots wherever they fit)">
+           "(see the description; off: num_stages slots wherever they fit)">,
+    Option<"unitWaitsPerRound", "unit-waits-per-round", "bool", "false",
+           "Wait for the SQMMAs in flight once a round of iterations (a "
+           "batch, or the slots past the lookahead), not before every SQMMA "
+           "(see the description)">
   ];
 }
 

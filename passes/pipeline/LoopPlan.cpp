@@ -57,6 +57,14 @@
 //     waited for earlier than in any other iteration. Measured against the
 //     default in one run (H100, tutorial 03): 128x256x64 0.89x -> 0.85x,
 //     fp8 256x128x128 0.95x -> 0.86x, fp8 64x256x32 0.99x -> 1.05x: off.
+//  7. The unit's waits, where it stays in flight: once a round of
+//     iterations, at the head of the round's first (before its copies),
+//     instead of before every SQMMA (LoopPlan::unitWaitEvery). MUSA's
+//     SQMMA wait completes every SQMMA of the squad, so each wait drains
+//     the matrix unit; between waits the SQMMAs chain through the
+//     accumulator unwaited, as a dot's K steps do. Off by default
+//     (unit-waits-per-round): measured on the proxy, it gained nothing and
+//     lost up to 12% on 09's TMA persistent kernel (Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -409,9 +417,7 @@ bool mlir::triton_musa::pipeline::hasLoadFeedingDot(scf::ForOp loop) {
 FailureOr<LoopPlan>
 mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                                       bool explicitStages,
-                                      bool overlapMatrixUnit,
-                                      bool batchBesideMatrixUnit,
-                                      bool shallowerForBlock,
+                                      const PlanSwitches &switches,
                                       int64_t sharedMemory,
                                       int64_t sharedBudget,
                                       const tme::TransferReasons *tmeTransfers,
@@ -534,7 +540,7 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
       accumulatorBytes +=
           acc.getNumElements() * acc.getElementTypeBitWidth() / 8;
     }
-  if (shallowerForBlock && accumulatorBytes != 0 &&
+  if (switches.shallowerForBlock && accumulatorBytes != 0 &&
       accumulatorBytes <= kMaxAccumulatorBytesForBlock && !persistent &&
       ringBytes(slots) <= sharedBudget && blocksPerSM(slots) == 1) {
     for (unsigned fewer = slots - 1; fewer >= 2; --fewer) {
@@ -561,9 +567,9 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
     auto a = cast<ttg::MemDescType>(c.sqmma->getOperand(0).getType());
     return a.getShape().back() * a.getElementTypeBitWidth() / 8 <= 64;
   };
-  bool withinStages = !overlapMatrixUnit && !freeSlot && slots >= 3 &&
+  bool withinStages = !switches.overlapMatrixUnit && !freeSlot && slots >= 3 &&
                       !carried.empty() && llvm::all_of(carried, shortKStep);
-  bool extraSlot = (overlapMatrixUnit || freeSlot) &&
+  bool extraSlot = (switches.overlapMatrixUnit || freeSlot) &&
                    ringBytes(slots + 1) <= sharedBudget;
   if ((extraSlot || withinStages) && readInPlace)
     for (const CarriedSQMMA &one : carried)
@@ -602,7 +608,7 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
     unsigned total = plan.slots;
     unsigned batch = (total - (inFlight ? 1 : 0)) / 2;
     bool afterUnit = false;
-    if (batch < 2 && inFlight && batchBesideMatrixUnit) {
+    if (batch < 2 && inFlight && switches.batchBesideMatrixUnit) {
       batch = total / 2;
       afterUnit = true;
     }
@@ -614,6 +620,16 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
       plan.slots = 2 * batch + (inFlight && !afterUnit ? 1 : 0);
     }
   }
+  // Decision 7, the unit's waits: once a round where the unit is in flight
+  // (not beside a batch issued after it, which refills the slots of the
+  // unit waited for just before). A batch iteration's copies come after
+  // the head's wait, so a round of `batch` iterations refills no slot in
+  // use; one iteration's copies at a time may refill only slots past the
+  // lookahead that the SQMMAs since the last wait do not read.
+  if (switches.unitWaitsPerRound && !plan.inFlight.empty() &&
+      !plan.batchAfterUnit)
+    plan.unitWaitEvery =
+        plan.batch > 1 ? plan.batch : plan.slots - plan.lookahead;
   plan.sharedBytes = others + ringBytes(plan.slots);
   return plan;
 }

@@ -108,6 +108,15 @@ struct LoopPlan {
   /// iteration does, for the one in flight just before), then a second
   /// barrier and the batch, into the slots the waited-for units read.
   bool batchAfterUnit = false;
+  /// The SQMMAs in flight are waited for in every `unitWaitEvery`-th
+  /// iteration only, at its head (before its copies are issued); the
+  /// SQMMAs of the iterations between chain through the accumulator
+  /// unwaited, as a dot's K steps do. MUSA's SQMMA wait completes every
+  /// SQMMA of the squad, so the matrix unit drains at each wait: once a
+  /// round instead of once an iteration. The copies of an iteration then
+  /// must not refill the slots of the SQMMAs issued since the last wait
+  /// (slots >= lookahead + unitWaitEvery; a batch iteration waits anyway).
+  unsigned unitWaitEvery = 1;
   SmallVector<RingedLoad> loads;
   /// Ops of the body that compute what the copies read (addresses, masks,
   /// `other`) and the copies' loads themselves: the producer stage, issued
@@ -130,29 +139,38 @@ struct LoopPlan {
   int64_t sharedBytes = 0;
 };
 
+/// The planner's switches (the pass options of the same names).
+struct PlanSwitches {
+  /// The loop's SQMMAs stay in flight into the next iteration where the
+  /// rings have room for the extra slot and it costs no block per SM, or,
+  /// with `overlapMatrixUnit`, wherever the slot fits.
+  bool overlapMatrixUnit = false;
+  /// Batches also where only the unit's slot makes room for them
+  /// (LoopPlan::batchAfterUnit).
+  bool batchBesideMatrixUnit = false;
+  /// Where SQMMAs with at most 64 KiB of accumulators read in the loop and
+  /// num_stages slots leave one block per SM, the deepest ring (>= 2 slots)
+  /// that leaves two (not in a flattened persistent loop, which runs one
+  /// anyway).
+  bool shallowerForBlock = true;
+  /// The SQMMAs in flight waited for once a round of iterations
+  /// (LoopPlan::unitWaitEvery), not once an iteration.
+  bool unitWaitsPerRound = false;
+};
+
 /// The plan for `loop` at `numStages` (`explicitStages`: the loop's own
 /// `tt.num_stages` asked for them), or the reason it stays as it is.
 /// `sharedBudget` is the shared memory, in bytes, the rings may take.
 /// Returns failure with `whyNot` empty for a loop that has no load to
 /// pipeline (nothing to say about it).
-/// `sharedMemory` is the arch's per block. The loop's SQMMAs stay in flight
-/// into the next iteration where the rings have room for the extra slot and
-/// it costs no block per SM, or, with `overlapMatrixUnit`, wherever the
-/// slot fits.
-/// `batchBesideMatrixUnit`: batches also where only the unit's slot makes
-/// room for them (LoopPlan::batchAfterUnit).
-/// `shallowerForBlock`: where SQMMAs with at most 64 KiB of accumulators
-/// read in the loop and num_stages slots leave one block per SM, the
-/// deepest ring (>= 2 slots) that leaves two (not in a flattened persistent
-/// loop, which runs one anyway).
+/// `sharedMemory` is the arch's per block.
 /// `tmeTransfers`: the function's descriptor transfers and why each stays
 /// without TME (null without TME): the descriptor loads that go through
 /// TME are ringed as TME tiles in `targetInfo`'s layout.
 FailureOr<LoopPlan> planLoop(scf::ForOp loop, int numStages,
-                             bool explicitStages, bool overlapMatrixUnit,
-                             bool batchBesideMatrixUnit,
-                             bool shallowerForBlock, int64_t sharedMemory,
-                             int64_t sharedBudget,
+                             bool explicitStages,
+                             const PlanSwitches &switches,
+                             int64_t sharedMemory, int64_t sharedBudget,
                              const tme::TransferReasons *tmeTransfers,
                              const TargetInfo &targetInfo,
                              std::string &whyNot);

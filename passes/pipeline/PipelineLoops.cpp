@@ -464,20 +464,53 @@ void keepThroughTileEnd(const CarriedSQMMA &carried) {
   rewriter.replaceOp(reset, newIf.getResults().back());
 }
 
+/// Decision 7: at the head of the loop's body, `scf.if it % every == 0`
+/// around the wait for `acc` (the SQMMAs in flight since the last one),
+/// yielding `acc` unwaited in the other iterations. Returns the value the
+/// next SQMMA accumulates into; the ops at the body's level go to `head`.
+Value waitOnceARound(scf::ForOp loop, Value acc, unsigned every,
+                     SmallVectorImpl<Operation *> &head) {
+  Location loc = acc.getLoc();
+  SmallVector<Operation *> created;
+  Recorder recorder(created);
+  OpBuilder b = OpBuilder::atBlockBegin(loop.getBody(), &recorder);
+  Value due = isMultipleOf(b, loc, iterationNumber(b, loop), every);
+  auto round =
+      scf::IfOp::create(b, loc, TypeRange{acc.getType()}, due, true);
+  b.setInsertionPointToStart(round.thenBlock());
+  auto waited = mgpu::SQMMAWaitOp::create(b, loc, ValueRange{acc});
+  scf::YieldOp::create(b, loc, waited.getResult(0));
+  b.setInsertionPointToStart(round.elseBlock());
+  scf::YieldOp::create(b, loc, acc);
+  for (Operation *op : created)
+    if (op->getBlock() == loop.getBody())
+      head.push_back(op);
+  return round.getResult(0);
+}
+
 /// Decision 5: each carried SQMMA waits for its previous iteration's
-/// instance just before it is issued and yields its result unwaited; the
-/// waits for the last ones follow the loop. Returns those waits.
-SmallVector<Operation *> keepInFlight(LoopPlan &plan) {
+/// instance (at the head of every `unitWaitEvery`-th iteration, decision 7,
+/// else just before it is issued) and yields its result unwaited; the
+/// waits for the last ones follow the loop. Returns those waits; the
+/// waits at the head go to `stages`' consumer head.
+SmallVector<Operation *> keepInFlight(LoopPlan &plan, Stages &stages) {
   scf::ForOp loop = plan.loop;
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   SmallVector<Operation *> finals;
   OpBuilder b(loop);
   for (const CarriedSQMMA &carried : plan.inFlight) {
     auto sqmma = cast<mgpu::SQMMAOp>(carried.sqmma);
-    b.setInsertionPoint(sqmma);
-    auto ready = mgpu::SQMMAWaitOp::create(b, sqmma.getLoc(),
-                                           ValueRange{sqmma.getC()});
-    sqmma.getCMutable().assign(ready.getResult(0));
+    Value ready;
+    if (plan.unitWaitEvery > 1) {
+      ready = waitOnceARound(loop, sqmma.getC(), plan.unitWaitEvery,
+                             stages.consumerHead);
+    } else {
+      b.setInsertionPoint(sqmma);
+      ready = mgpu::SQMMAWaitOp::create(b, sqmma.getLoc(),
+                                        ValueRange{sqmma.getC()})
+                  .getResult(0);
+    }
+    sqmma.getCMutable().assign(ready);
     if (carried.reset)
       keepThroughTileEnd(carried);
     else
@@ -668,8 +701,12 @@ struct MUSAPipelineLoops
       auto it = func ? transfers.find(func) : transfers.end();
       const tme::TransferReasons *reasons =
           it == transfers.end() ? nullptr : &it->second;
-      return planLoop(loop, stages, bool(asked), overlapMatrixUnit,
-                      batchBesideMatrixUnit, shallower,
+      PlanSwitches switches;
+      switches.overlapMatrixUnit = overlapMatrixUnit;
+      switches.batchBesideMatrixUnit = batchBesideMatrixUnit;
+      switches.shallowerForBlock = shallower;
+      switches.unitWaitsPerRound = unitWaitsPerRound;
+      return planLoop(loop, stages, bool(asked), switches,
                       (*arch)->maxSharedMemoryBytes,
                       ringBudget(loop, **arch, *targetInfo, reasons), reasons,
                       *targetInfo, whyNot);
@@ -757,7 +794,7 @@ private:
           attr.getName().strref().contains("_arg"))
         hints.push_back(attr);
     Stages expansion;
-    SmallVector<Operation *> finalWaits = keepInFlight(plan);
+    SmallVector<Operation *> finalWaits = keepInFlight(plan, expansion);
     SmallVector<Value> rings = rewriteLoads(plan, expansion, firstBarrier);
     FailureOr<scf::ForOp> pipelined = expand(plan, expansion, rewriter);
     if (failed(pipelined))
@@ -799,6 +836,9 @@ private:
              << (plan.waitEvery == 1 ? "" : "s");
     if (!plan.inFlight.empty())
       remark << ", the matrix unit in flight into the next iteration";
+    if (plan.unitWaitEvery > 1)
+      remark << " and waited for every " << plan.unitWaitEvery
+             << " iterations";
     if (!plan.adjustment.empty())
       remark << " (" << plan.adjustment << ")";
     remark << specialization;

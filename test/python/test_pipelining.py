@@ -297,6 +297,41 @@ def test_matrix_unit_in_flight_where_the_slot_is_free() -> None:
     assert "rings of 4 slots" in remark and "the matrix unit in flight" in remark, remark
 
 
+@pytest.mark.parametrize("k_steps", [4, 5])
+def test_matrix_unit_waited_for_once_a_round(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, k_steps: int) -> None:
+    """mp_31 with unit-waits-per-round, 128x256x64 on 8 warps, num_stages 3 (the sqmma in flight, 4 slots,
+    copies 2 iterations ahead): the sqmmas are waited for in every second iteration only and chain through
+    the accumulator unwaited in between; an even and an odd number of K steps (the last round cut short by
+    the loop's end), ragged M, N and K, against torch, with the race check on."""
+    enable_pipeline_option(monkeypatch, tmp_path, "unit-waits-per-round=true")
+    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
+    remark = run_one_tile_matmul(120, 250, k_steps * 64 - 16, 128, 256, 64, num_warps=8, num_stages=3,
+                                 seed=k_steps)
+    assert "the matrix unit in flight into the next iteration and waited for every 2 iterations" in remark, remark
+
+
+def test_matrix_unit_waited_for_once_a_round_across_tiles(monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path: Path) -> None:
+    """mp_31 with unit-waits-per-round, a flattened persistent loop of 64x32x32 tiles on 4 warps (the sqmma in flight through each
+    tile's end, waited for in every second iteration): 3 K steps a tile, so the rounds straddle the tiles'
+    ends, where the epilogue waits for its own sqmma; 6 tiles on 4 programs (two take a second), against torch."""
+    enable_pipeline_option(monkeypatch, tmp_path, "unit-waits-per-round=true")
+    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
+    from triton_musa.backend.lowering import pipeline_report
+    M, N, K = 100, 72, 80
+    torch.manual_seed(11)
+    a = torch.randn(M, K, dtype=torch.float16)
+    b = torch.randn(K, N, dtype=torch.float16)
+    c = torch.zeros(M, N, dtype=torch.float16)
+    kernel = compile_and_run(flattened_persistent_matmul_kernel, "mp_31", (4, ),
+                             dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K, stride_am=a.stride(0),
+                                  stride_bk=b.stride(0), stride_cm=c.stride(0)),
+                             dict(BM=64, BN=32, BK=32, PROGRAMS=4), num_stages=3)
+    [remark] = pipeline_report(kernel.asm["ttgir"], 3, target="emulator")
+    assert "the matrix unit in flight into the next iteration and waited for every 2 iterations" in remark, remark
+    torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)
+
+
 def enable_pipeline_option(monkeypatch: pytest.MonkeyPatch, cache: Path, option: str) -> None:
     """Compiles with `option` of --musa-pipeline-loops on (a planner switch no compile option reaches),
     afresh and into a cache of its own (`cache`): Triton's cache key does not know the switch, and a kernel

@@ -1,7 +1,7 @@
-// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=true" --split-input-file 2>/dev/null | FileCheck %s
-// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=true" --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file 2>/dev/null | FileCheck %s --check-prefix=SERIAL
-// RUN: musa-opt %s --musa-pipeline-loops=num-stages=3 --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL-REMARK
+// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=true unit-waits-per-round=false" --split-input-file 2>/dev/null | FileCheck %s
+// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 overlap-matrix-unit=true unit-waits-per-round=false" --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 unit-waits-per-round=false" --split-input-file 2>/dev/null | FileCheck %s --check-prefix=SERIAL
+// RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 unit-waits-per-round=false" --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL-REMARK
 // RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 batch-beside-matrix-unit=true" --split-input-file 2>/dev/null | FileCheck %s --check-prefix=BATCH
 // RUN: musa-opt %s --musa-pipeline-loops="num-stages=3 batch-beside-matrix-unit=true" --split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=BATCH-REMARK
 
