@@ -312,9 +312,10 @@ def test_matrix_unit_waited_for_once_a_round(monkeypatch: pytest.MonkeyPatch, tm
 
 def test_matrix_unit_waited_for_once_a_round_across_tiles(monkeypatch: pytest.MonkeyPatch,
                                                           tmp_path: Path) -> None:
-    """mp_31 with unit-waits-per-round, a flattened persistent loop of 64x32x32 tiles on 4 warps (the sqmma in flight through each
-    tile's end, waited for in every second iteration): 3 K steps a tile, so the rounds straddle the tiles'
-    ends, where the epilogue waits for its own sqmma; 6 tiles on 4 programs (two take a second), against torch."""
+    """mp_31 with unit-waits-per-round, a flattened persistent loop of 64x32x32 tiles on 4 warps (the sqmma
+    in flight through each tile's end, waited for in every second iteration): 3 K steps a tile, so the
+    rounds straddle the tiles' ends, where the epilogue waits for its own sqmma; 6 tiles on 4 programs (two
+    take a second), against torch."""
     enable_pipeline_option(monkeypatch, tmp_path, "unit-waits-per-round=true")
     monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
     from triton_musa.backend.lowering import pipeline_report
