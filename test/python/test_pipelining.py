@@ -251,23 +251,31 @@ def flattened_persistent_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, 
                  mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-def test_flattened_persistent_loop(arch: str) -> None:
-    """A flattened persistent loop is pipelined across tile boundaries and runs right: 6 tiles on 4
-    programs (two programs take a second tile), 3 K steps each with the last one masked."""
+def run_flattened_persistent_matmul(arch: str, M: int, BM: int, seed: int) -> str:
+    """Runs flattened_persistent_matmul_kernel on 4 programs with 3-stage rings over an fp16 M x 80 by
+    80 x 72 product (BM x 32 tiles, 3 K steps of 32 a tile, the last one masked), checks it against torch
+    and returns the loop's --musa-pipeline-loops remark."""
     from triton_musa.backend.lowering import pipeline_report
-    M, N, K = 40, 72, 80
-    torch.manual_seed(5)
+    N, K = 72, 80
+    torch.manual_seed(seed)
     a = torch.randn(M, K, dtype=torch.float16)
     b = torch.randn(K, N, dtype=torch.float16)
     c = torch.zeros(M, N, dtype=torch.float16)
     kernel = compile_and_run(flattened_persistent_matmul_kernel, arch, (4, ),
                              dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K, stride_am=a.stride(0),
                                   stride_bk=b.stride(0), stride_cm=c.stride(0)),
-                             dict(BM=32, BN=32, BK=32, PROGRAMS=4), num_stages=3)
-    [remark] = pipeline_report(kernel.asm["ttgir"], 3, target="emulator")
-    assert "loop pipelined: 2 loads as async copies" in remark, remark
+                             dict(BM=BM, BN=32, BK=32, PROGRAMS=4), num_stages=3)
     torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)
+    [remark] = pipeline_report(kernel.asm["ttgir"], 3, target="emulator")
+    return remark
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_flattened_persistent_loop(arch: str) -> None:
+    """A flattened persistent loop is pipelined across tile boundaries and runs right: 6 tiles on 4
+    programs (two programs take a second tile), 3 K steps each with the last one masked."""
+    remark = run_flattened_persistent_matmul(arch, 40, 32, seed=5)
+    assert "loop pipelined: 2 loads as async copies" in remark, remark
 
 
 def run_one_tile_matmul(M: int, N: int, K: int, BM: int, BN: int, BK: int, *, num_warps: int, num_stages: int,
@@ -318,19 +326,8 @@ def test_matrix_unit_waited_for_once_a_round_across_tiles(monkeypatch: pytest.Mo
     take a second), against torch."""
     enable_pipeline_option(monkeypatch, tmp_path, "unit-waits-per-round=true")
     monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
-    from triton_musa.backend.lowering import pipeline_report
-    M, N, K = 100, 72, 80
-    torch.manual_seed(11)
-    a = torch.randn(M, K, dtype=torch.float16)
-    b = torch.randn(K, N, dtype=torch.float16)
-    c = torch.zeros(M, N, dtype=torch.float16)
-    kernel = compile_and_run(flattened_persistent_matmul_kernel, "mp_31", (4, ),
-                             dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K, stride_am=a.stride(0),
-                                  stride_bk=b.stride(0), stride_cm=c.stride(0)),
-                             dict(BM=64, BN=32, BK=32, PROGRAMS=4), num_stages=3)
-    [remark] = pipeline_report(kernel.asm["ttgir"], 3, target="emulator")
+    remark = run_flattened_persistent_matmul("mp_31", 100, 64, seed=11)
     assert "the matrix unit in flight into the next iteration and waited for every 2 iterations" in remark, remark
-    torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-1, rtol=1e-2)
 
 
 def enable_pipeline_option(monkeypatch: pytest.MonkeyPatch, cache: Path, option: str) -> None:
