@@ -691,8 +691,15 @@ struct MUSAPipelineLoops
     // first TME ring takes barrier ids.
     SmallVector<scf::ForOp> loops;
     module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    auto planOne = [&](scf::ForOp loop, bool shallower,
-                    std::string &whyNot) -> FailureOr<LoopPlan> {
+    PlanSwitches switches;
+    switches.overlapMatrixUnit = overlapMatrixUnit;
+    switches.batchBesideMatrixUnit = batchBesideMatrixUnit;
+    switches.shallowerForBlock = shallowerForBlock;
+    switches.unitWaitsPerRound = unitWaitsPerRound;
+    PlanSwitches keepingDepth = switches;
+    keepingDepth.shallowerForBlock = false;
+    auto planOne = [&](scf::ForOp loop, const PlanSwitches &planSwitches,
+                       std::string &whyNot) -> FailureOr<LoopPlan> {
       int stages = numStages;
       auto asked = loop->getAttrOfType<IntegerAttr>(kNumStagesAttr);
       if (asked)
@@ -701,12 +708,7 @@ struct MUSAPipelineLoops
       auto it = func ? transfers.find(func) : transfers.end();
       const tme::TransferReasons *reasons =
           it == transfers.end() ? nullptr : &it->second;
-      PlanSwitches switches;
-      switches.overlapMatrixUnit = overlapMatrixUnit;
-      switches.batchBesideMatrixUnit = batchBesideMatrixUnit;
-      switches.shallowerForBlock = shallower;
-      switches.unitWaitsPerRound = unitWaitsPerRound;
-      return planLoop(loop, stages, bool(asked), switches,
+      return planLoop(loop, stages, bool(asked), planSwitches,
                       (*arch)->maxSharedMemoryBytes,
                       ringBudget(loop, **arch, *targetInfo, reasons), reasons,
                       *targetInfo, whyNot);
@@ -723,7 +725,7 @@ struct MUSAPipelineLoops
     DenseSet<Operation *> keepDepth;
     for (scf::ForOp loop : loops) {
       Planned &one = planned.emplace_back(Planned{failure(), ""});
-      one.plan = planOne(loop, shallowerForBlock, one.whyNot);
+      one.plan = planOne(loop, switches, one.whyNot);
       if (succeeded(one.plan) &&
           2 * one.plan->sharedBytes > (*arch)->maxSharedMemoryBytes)
         keepDepth.insert(loop->getParentOfType<triton::FuncOp>());
@@ -733,7 +735,7 @@ struct MUSAPipelineLoops
     for (auto [loop, one] : llvm::zip_equal(loops, planned)) {
       auto func = loop->getParentOfType<triton::FuncOp>();
       if (shallowerForBlock && keepDepth.contains(func))
-        one.plan = planOne(loop, false, one.whyNot);
+        one.plan = planOne(loop, keepingDepth, one.whyNot);
       FailureOr<LoopPlan> &plan = one.plan;
       std::string &whyNot = one.whyNot;
       if (failed(plan)) {
