@@ -258,6 +258,8 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
           int64_t elemBytes) {
         char *dst = w.shared + shared;
         bytes += runBytes;
+        if (w.config->raceCheck)
+          checkSQMMAReads(shared, uint64_t(runBytes), what);
         if (global) {
           checkGlobalRun(global, runBytes, elemBytes, abi::AccessKind::Load);
           std::memcpy(dst, reinterpret_cast<const void *>(global),

@@ -191,6 +191,7 @@ static bool runBlock(Worker &w) {
     warp.gen = 0;
   if (config.raceCheck)
     w.shadow.assign(config.sharedBytes, ShadowByte());
+  w.sqmmaReads.clear();
   // What checkGlobal's own fast path accepts.
   w.fastBounds = FastBounds();
   if (w.lastBuffer < config.buffers.size()) {

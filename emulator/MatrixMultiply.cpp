@@ -227,6 +227,8 @@ struct SQMMAOperandOffsets {
     uint64_t offset;
   };
   std::vector<Run> runs;
+  /// The bytes the operand spans, [begin, end) offsets into shared memory.
+  uint64_t begin = 0, end = 0;
 
   size_t size() const { return offsets.size(); }
   uint64_t operator[](size_t i) const { return offsets[i]; }
@@ -266,6 +268,11 @@ static const SQMMAOperandOffsets &sqmmaOperandOffsets(uint32_t bits,
       ++runs.back().count;
     else
       runs.push_back({uint32_t(i), 1, offsets[i]});
+  }
+  if (!offsets.empty()) {
+    auto [low, high] = std::minmax_element(offsets.begin(), offsets.end());
+    result.begin = *low;
+    result.end = *high + elemBytes;
   }
   return known.emplace(key, std::move(result)).first->second;
 }
@@ -373,8 +380,9 @@ extern "C" {
 // (MatrixUnits.cpp). Each accumulator adds its products in k order, one
 // rounding per add, as a thread computing only its own would. The threads
 // leave together once the tile is done. The result is complete at once;
-// sqmma_wait only closes the count, and a thread that ends with SQMMAs
-// never waited for fails the launch.
+// sqmma_wait closes the count (a thread that ends with SQMMAs never waited
+// for fails the launch) and, in the race check, ends the operands' reads:
+// until then a store into them races (Worker::sqmmaReads).
 static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                      int32_t descA, int32_t descB, int32_t transA,
                      int32_t transB, void *acc) {
@@ -429,6 +437,11 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
       sqmmaOperandOffsets(uint32_t(descA), transA, M, K, elemBytes);
   const SQMMAOperandOffsets &bOffsets =
       sqmmaOperandOffsets(uint32_t(descB), transB, K, N, elemBytes);
+  if (w.config->raceCheck)
+    w.sqmmaReads.push_back({{aOffsets.begin, bOffsets.begin},
+                            {aOffsets.end, bOffsets.end},
+                            f.warp / kSquadWarps,
+                            /*waitedEpoch=*/0});
   auto value = [&](uint64_t offset) -> float {
     const char *p = w.shared + offset;
     switch (sqKind) {
@@ -534,7 +547,15 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   squadBarrier();
 }
 
-static void emuSqmmaWait() { tlsFiber->pendingSQMMA = 0; }
+static void emuSqmmaWait() {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  f.pendingSQMMA = 0;
+  // The squad's SQMMAs are done once one of its threads has waited.
+  for (Worker::SQMMARead &read : w.sqmmaReads)
+    if (read.squad == f.warp / kSquadWarps && read.waitedEpoch == 0)
+      read.waitedEpoch = w.blockGen + 1;
+}
 
 } // extern "C"
 

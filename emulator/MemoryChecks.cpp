@@ -131,6 +131,8 @@ void runtime::checkSharedSlow(const void *address, uint64_t bytes,
                              what, bytes, int64_t(addr - base), size));
   if (!w.config->raceCheck || abi::AccessKind(kind) == abi::AccessKind::Atomic)
     return;
+  if (abi::AccessKind(kind) == abi::AccessKind::Store)
+    checkSQMMAReads(addr - base, bytes, what);
   // Epochs count block barriers from 1; accesses of one epoch by two
   // threads conflict unless one of them is a load of a load, or both threads
   // are lanes of one warp separated by a warp sync.
@@ -167,6 +169,38 @@ void runtime::checkSharedSlow(const void *address, uint64_t bytes,
     ShadowAccess &mine =
         abi::AccessKind(kind) == abi::AccessKind::Store ? cell.store : cell.load;
     mine = {epoch, f.tid, warpGen};
+  }
+}
+
+void runtime::checkSQMMAReads(uint64_t offset, uint64_t bytes,
+                              const char *what) {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  uint64_t epoch = w.blockGen + 1;
+  uint32_t squad = f.warp / kSquadWarps;
+  // Reads waited for before the last block barrier are over for everyone.
+  llvm::erase_if(w.sqmmaReads, [&](const Worker::SQMMARead &read) {
+    return read.waitedEpoch != 0 && read.waitedEpoch < epoch;
+  });
+  for (const Worker::SQMMARead &read : w.sqmmaReads) {
+    // A thread of the squad that has waited since its last SQMMA knows the
+    // unit is done with every operand the squad gave it.
+    if (read.waitedEpoch != 0 && read.squad == squad && f.pendingSQMMA == 0)
+      continue;
+    for (int operand = 0; operand < 2; ++operand) {
+      if (offset >= read.end[operand] || offset + bytes <= read.begin[operand])
+        continue;
+      failThread(llvm::formatv(
+          "shared-memory race: {0} of {1} bytes at offset {2} overwrites "
+          "operand {3} (bytes [{4}, {5})) of an SQMMA of squad {6} still in "
+          "flight: {7}",
+          what, bytes, offset, operand == 0 ? "A" : "B", read.begin[operand],
+          read.end[operand], read.squad,
+          read.waitedEpoch == 0
+              ? std::string("no thread of the squad has waited for it")
+              : std::string("the squad waited for it, but this thread did "
+                            "not, and no block barrier came between")));
+    }
   }
 }
 

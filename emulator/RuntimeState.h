@@ -221,6 +221,19 @@ struct Worker {
   size_t stackBytes = 0;
   char *shared = nullptr;
   std::vector<ShadowByte> shadow; // race-check mode only
+  /// Race-check mode: the operand bytes of the SQMMAs in flight. The
+  /// emulator computes an SQMMA at its issue, the hardware reads the
+  /// operands until the squad waits for it: a shared store into them before
+  /// that wait (or, by a thread that has not waited itself, before a block
+  /// barrier after it) races with the matrix unit.
+  struct SQMMARead {
+    /// A's and B's bytes, [begin, end) offsets into shared memory.
+    uint64_t begin[2], end[2];
+    uint32_t squad;
+    /// The barrier epoch of the squad's first wait for it; 0: none yet.
+    uint64_t waitedEpoch;
+  };
+  std::vector<SQMMARead> sqmmaReads;
 
   std::array<uint32_t, 3> blockId = {0, 0, 0};
   uint32_t live = 0, arrived = 0;
@@ -502,6 +515,11 @@ inline void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
 /// A shared-memory access: aligned and inside the kernel's shared memory,
 /// with no race check to run, is valid (checked inline); anything else gets
 /// the whole check.
+/// Race-check mode: fails the thread where storing `bytes` at shared offset
+/// `offset` overwrites operand bytes an SQMMA in flight may still read
+/// (Worker::sqmmaReads); `what` names the store.
+void checkSQMMAReads(uint64_t offset, uint64_t bytes, const char *what);
+
 inline void checkShared(const void *address, uint64_t bytes, uint64_t align,
                         int32_t kind) {
   Worker &w = *tlsWorker;

@@ -46,11 +46,34 @@ def shared_image(a: List[List[int]], b: List[List[int]]) -> bytes:
     return bytes(image)
 
 
-def kernel_module(wait: bool = True, desc_b_of_warp1: Optional[int] = None, b_base: int = B_BASE) -> str:
+# Where each thread stores one word into an operand of the SQMMA (`overwrite` of kernel_module), after a
+# block barrier that follows the issue (the stores of the issue's barrier interval conflict with the squad's
+# reads in the race check already).
+OVERWRITES = {
+    # The squad's wait comes after the stores: the unit may still read the operand.
+    "before_wait": "{store}\n    {wait}",
+    # Every thread has waited itself before it stores.
+    "after_wait": "{wait}\n    {store}",
+    # Warp 0 waits, then every thread stores before warps 1-3 wait: those three stored into an operand
+    # of an SQMMA they have not waited for, with no barrier after warp 0's wait.
+    "after_one_warps_wait": "llvm.cond_br %w0, ^early, ^stores\n  ^early:\n    {wait}\n    llvm.br ^stores\n"
+                            "  ^stores:\n    {store}\n    llvm.cond_br %w0, ^done, ^late\n  ^late:\n    {wait}\n"
+                            "    llvm.br ^done\n  ^done:",
+    # As above with a block barrier between warp 0's wait and the stores: the SQMMA is over for everyone.
+    "barrier_after_one_warps_wait": "llvm.cond_br %w0, ^early, ^stores\n  ^early:\n    {wait}\n"
+                                    "    llvm.br ^stores\n  ^stores:\n    llvm.call @__musa_emu_barrier() : () -> ()\n"
+                                    "    {store}\n    llvm.cond_br %w0, ^done, ^late\n  ^late:\n    {wait}\n"
+                                    "    llvm.br ^done\n  ^done:",
+}
+
+
+def kernel_module(wait: bool = True, desc_b_of_warp1: Optional[int] = None, b_base: int = B_BASE,
+                  overwrite: Optional[str] = None, overwrite_base: int = B_BASE) -> str:
     """128 threads copy the shared image from `in`, then issue one sqmma (descriptors with leading strides 32
     and 64 bytes, granularity codes 1 and 2, stride code 3 = 256 B) and store their 16 accumulators to
     out[tid * 16 + r]. `desc_b_of_warp1`: warp 1 points B elsewhere (a squad that disagrees); `b_base`: where
-    every warp's B starts."""
+    every warp's B starts; `overwrite` (a key of OVERWRITES): thread t also stores the word t at shared byte
+    `overwrite_base + 4 t`, placed around the wait as that entry says."""
     words = SHARED // 4 // 128
     copies = "\n".join(f"""
     %i{j} = llvm.add %tid, %c{j * 128} : i32
@@ -70,6 +93,15 @@ def kernel_module(wait: bool = True, desc_b_of_warp1: Optional[int] = None, b_ba
     llvm.store %x{r}, %p{r} : f32, !llvm.ptr<1>""" for r in range(REGS))
     reg_consts = "\n".join(f"    %c_{r} = llvm.mlir.constant({r} : i32) : i32" for r in range(REGS))
     b_offset = "%cB"
+    wait_call = "llvm.call @__musa_emu_sqmma_wait() : () -> ()"
+    after_issue = wait_call if wait else ""
+    if overwrite is not None:
+        store = (f"%ow = llvm.mlir.constant({overwrite_base // 4} : i32) : i32\n"
+                 "    %oi = llvm.add %tid, %ow : i32\n"
+                 "    %op = llvm.getelementptr %smem[%oi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32\n"
+                 "    llvm.store %tid, %op : i32, !llvm.ptr<3>")
+        after_issue = "llvm.call @__musa_emu_barrier() : () -> ()\n    " + OVERWRITES[overwrite].format(
+            store=store, wait=wait_call)
     if desc_b_of_warp1 is not None:
         b_offset = "%bsel"
     return f"""
@@ -100,6 +132,7 @@ module attributes {{"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32
     llvm.call @__musa_emu_barrier() : () -> ()
     %warp = llvm.lshr %tid, %c5 : i32
     %w1 = llvm.icmp "eq" %warp, %c1 : i32
+    %w0 = llvm.icmp "eq" %warp, %c0 : i32
     %bsel = llvm.select %w1, %cB2, %cB : i1, i32
     %pb = llvm.getelementptr %smem[{b_offset}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
     %da = llvm.call @__musa_emu_sqmma_desc(%smem, %c32, %c1, %c3) : (!llvm.ptr<3>, i32, i32, i32) -> i32
@@ -109,7 +142,7 @@ module attributes {{"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32
     %m = llvm.mlir.constant({M} : i32) : i32
     %n = llvm.mlir.constant({N} : i32) : i32
     llvm.call @__musa_emu_sqmma(%c0, %m, %n, %c16, %da, %db, %c0, %c0, %acc) : (i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr) -> ()
-    {"llvm.call @__musa_emu_sqmma_wait() : () -> ()" if wait else ""}
+    {after_issue}
     %base = llvm.mul %tid, %c16 : i32
 {stores}
     llvm.return
@@ -118,14 +151,15 @@ module attributes {{"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32
 """
 
 
-def run(module: str, image: bytes) -> List[float]:
+def run(module: str, image: bytes, race_check: bool = False) -> List[float]:
     kernel = _musa_mlir.emulator_load(module)
     src = bytearray(image)
     out = bytearray(4 * 128 * REGS)
     src_addr = ctypes.addressof((ctypes.c_char * len(src)).from_buffer(src))
     out_addr = ctypes.addressof((ctypes.c_char * len(out)).from_buffer(out))
     kernel.launch((1, 1, 1), struct.pack("<QQ", src_addr, out_addr),
-                  [(src_addr, len(src), "argument 'in'"), (out_addr, len(out), "argument 'out'")])
+                  [(src_addr, len(src), "argument 'in'"), (out_addr, len(out), "argument 'out'")],
+                  race_check=race_check)
     return list(struct.unpack(f"<{128 * REGS}f", bytes(out)))
 
 
@@ -161,3 +195,52 @@ def test_sqmma_operand_outside_shared_memory_fails() -> None:
     with pytest.raises(_musa_mlir.EmulatorError, match=r"out-of-bounds shared-memory load of 2 bytes at offset "
                        rf"\d+: the kernel has {SHARED} bytes of shared memory"):
         run(kernel_module(b_base=SHARED - 512), bytes(SHARED))
+
+
+def random_operands(seed: int) -> tuple:
+    rng = random.Random(seed)
+    a = [[rng.randint(-4, 4) for _ in range(K)] for _ in range(M)]
+    b = [[rng.randint(-4, 4) for _ in range(N)] for _ in range(K)]
+    return a, b
+
+
+def assert_exact(result: List[float], a: List[List[int]], b: List[List[int]]) -> None:
+    for t in range(128):
+        lane, warp = t % 32, t // 32
+        for r in range(REGS):
+            rn, rm = r % (N // 8), r // (N // 8)
+            row, col = (lane >> 3) + 4 * warp + 16 * rm, (lane & 7) + 8 * rn
+            assert result[t * REGS + r] == sum(a[row][k] * b[k][col] for k in range(K)), (t, r)
+
+
+@pytest.mark.parametrize("operand, base, end", [("A", A_BASE, A_BASE + 2 * M * K), ("B", B_BASE, B_BASE + 2 * K * N)])
+def test_race_check_reports_a_store_into_an_operand_in_flight(operand: str, base: int, end: int) -> None:
+    """The emulator computes the SQMMA at its issue, so the result is right whatever the stores do; the
+    hardware reads the operands until the wait, so a store before it races, and the race check says so."""
+    a, b = random_operands(1)
+    module = kernel_module(overwrite="before_wait", overwrite_base=base)
+    assert_exact(run(module, shared_image(a, b)), a, b)  # unchecked: runs, and looks right
+    with pytest.raises(_musa_mlir.EmulatorError,
+                       match=rf"shared-memory race: store of 4 bytes at offset \d+ overwrites operand {operand} "
+                       rf"\(bytes \[{base}, {end}\)\) of an SQMMA of squad 0 still in flight: no thread of the squad "
+                       r"has waited for it"):
+        run(module, shared_image(a, b), race_check=True)
+
+
+def test_race_check_reports_a_store_by_a_warp_that_has_not_waited() -> None:
+    """Warp 0's wait ends the SQMMA, but warps 1-3 neither waited nor passed a barrier after that wait: on
+    the hardware their stores may come first."""
+    a, b = random_operands(2)
+    with pytest.raises(_musa_mlir.EmulatorError,
+                       match=r"thread \d+ \(warp [123], lane \d+\): shared-memory race: store of 4 bytes at offset "
+                       r"\d+ overwrites operand B \(bytes \[4096, 5120\)\) of an SQMMA of squad 0 still in flight: "
+                       r"the squad waited for it, but this thread did not, and no block barrier came between"):
+        run(kernel_module(overwrite="after_one_warps_wait"), shared_image(a, b), race_check=True)
+
+
+@pytest.mark.parametrize("overwrite", ["after_wait", "barrier_after_one_warps_wait"])
+def test_race_check_accepts_a_store_after_the_wait(overwrite: str) -> None:
+    """A thread that has waited itself, or any thread after a block barrier that follows a wait of the
+    squad, may refill the operand's bytes."""
+    a, b = random_operands(3)
+    assert_exact(run(kernel_module(overwrite=overwrite), shared_image(a, b), race_check=True), a, b)

@@ -297,10 +297,12 @@ def run_one_tile_matmul(M: int, N: int, K: int, BM: int, BN: int, BK: int, *, nu
     return remark
 
 
-def test_matrix_unit_in_flight_where_the_slot_is_free() -> None:
+def test_matrix_unit_in_flight_where_the_slot_is_free(monkeypatch: pytest.MonkeyPatch) -> None:
     """mp_31, 128x256x64 on 8 warps, num_stages 3: the rings hold one block per SM with or without a
     fourth slot, so the planner keeps each sqmma in flight into the next iteration (its wait moved to
-    just before the next one); ragged M, N and K, against torch."""
+    just before the next one); ragged M, N and K, against torch, with the race check on (which fails a
+    copy into a slot the sqmma in flight still reads)."""
+    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
     remark = run_one_tile_matmul(120, 250, 224, 128, 256, 64, num_warps=8, num_stages=3, seed=7)
     assert "rings of 4 slots" in remark and "the matrix unit in flight" in remark, remark
 
