@@ -22,11 +22,13 @@
 //    layout's linear layout whatever it is, so the conversion is dropped;
 //  * an elementwise operand broadcast from a row or column vector
 //    (tt.broadcast of tt.expand_dims, e.g. `s - m[:, None]`, also with a
-//    conversion of the N x 1 tile between the two) is rebuilt in the
-//    accumulator layout from the vector, converted into its slice (or, an
-//    index vector such as `start_n + tl.arange(0, BN)`, recomputed there):
-//    the vector moves, not the tile; so is an elementwise tree of such operands
-//    and splats (a causal mask `rm[:, None] >= rn[None, :]`);
+//    conversion of the N x 1 tile between the two, or elementwise ops on it:
+//    `start_n + rn[None, :]`) is rebuilt in the accumulator layout from the
+//    vector, converted into its slice (where the vector is defined, once,
+//    when that is outside the loop) or, an index vector such as
+//    `start_n + tl.arange(0, BN)`, recomputed there: the vector moves, not
+//    the tile; so is an elementwise tree of such operands and splats (a
+//    causal mask `rm[:, None] >= rn[None, :]`);
 //  * an operand extended from a narrower tile (`x.to(tl.float32)` of an
 //    f16 tile, an addmm's bias) is converted in before the extension: the
 //    narrow tile moves, not the accumulator;
@@ -121,23 +123,6 @@ struct CollapseConversionChain
   }
 };
 
-/// `value` = tt.broadcast(tt.expand_dims(v)) of a rank-2 tile from a
-/// vector `v` (the expand_dims' source), or null.
-triton::ExpandDimsOp getBroadcastVector(Value value) {
-  auto broadcast = value.getDefiningOp<triton::BroadcastOp>();
-  if (!broadcast)
-    return {};
-  // Triton's layout passes may have converted the expanded vector (an
-  // N x 1 tile) between the expand_dims and the broadcast.
-  Value expanded = broadcast.getSrc();
-  if (auto cvt = expanded.getDefiningOp<ttg::ConvertLayoutOp>())
-    expanded = cvt.getSrc();
-  auto expand = expanded.getDefiningOp<triton::ExpandDimsOp>();
-  if (!expand || cast<RankedTensorType>(value.getType()).getRank() != 2)
-    return {};
-  return expand;
-}
-
 /// Whether `vector` is computed, through conversions, from a make_range,
 /// splats and splat constants by elementwise ops alone (a row or column
 /// index such as `start_n + tl.arange(0, BN)`): then it is recomputed in a
@@ -188,27 +173,19 @@ Value rebuildIndexVector(RewriterBase &rewriter, Location loc, Value vector,
   return rebuilt->getResult(0);
 }
 
-/// The broadcast `value` (getBroadcastVector) rebuilt in `encoding`: its
-/// vector converted into (or, an index vector, recomputed in) the slice of
-/// `encoding`, expanded and broadcast.
-Value broadcastInLayout(RewriterBase &rewriter, Location loc, Value value,
-                        Attribute encoding) {
-  triton::ExpandDimsOp expand = getBroadcastVector(value);
-  unsigned axis = expand.getAxis();
-  auto slice = ttg::SliceEncodingAttr::get(
-      rewriter.getContext(), axis,
-      cast<ttg::DistributedEncodingTrait>(encoding));
-  Value vector =
-      isIndexVector(expand.getSrc())
-          ? rebuildIndexVector(rewriter, loc, expand.getSrc(), slice)
-          : ttg::ConvertLayoutOp::create(
-                rewriter, loc, withEncoding(expand.getSrc().getType(), slice),
-                expand.getSrc());
-  Value expanded = triton::ExpandDimsOp::create(
-      rewriter, loc, withEncoding(expand.getType(), encoding), vector,
-      rewriter.getI32IntegerAttr(axis));
-  return triton::BroadcastOp::create(
-      rewriter, loc, withEncoding(value.getType(), encoding), expanded);
+/// The vector `vector` of a tt.expand_dims brought into `slice`: an index
+/// vector recomputed there, any other converted; a vector defined outside
+/// the block of the insertion point (a loop-invariant row of a loop's
+/// operand) is converted where it is defined, once, not every iteration.
+Value vectorInSlice(RewriterBase &rewriter, Location loc, Value vector,
+                    Attribute slice) {
+  if (isIndexVector(vector))
+    return rebuildIndexVector(rewriter, loc, vector, slice);
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (vector.getParentBlock() != rewriter.getInsertionBlock())
+    rewriter.setInsertionPointAfterValue(vector);
+  return ttg::ConvertLayoutOp::create(
+      rewriter, loc, withEncoding(vector.getType(), slice), vector);
 }
 
 /// How an operand of an elementwise op on accumulators is brought into
@@ -229,8 +206,24 @@ enum class Rebuild {
 Rebuild getRebuild(Value value, unsigned accBits, unsigned depth = 0) {
   DenseElementsAttr splat;
   if ((matchPattern(value, m_Constant(&splat)) && splat.isSplat()) ||
-      value.getDefiningOp<triton::SplatOp>() || getBroadcastVector(value))
+      value.getDefiningOp<triton::SplatOp>())
     return Rebuild::FromVectors;
+  // A row or column vector made a tile: only the vector moves.
+  if (auto expand = value.getDefiningOp<triton::ExpandDimsOp>())
+    return cast<RankedTensorType>(expand.getType()).getRank() == 2
+               ? Rebuild::FromVectors
+               : Rebuild::No;
+  if (depth >= 8)
+    return Rebuild::No;
+  // A broadcast of such a tile (`rm[:, None]`, `start_n + rn[None, :]`),
+  // and Triton's conversion of one (an N x 1 tile between its expand_dims
+  // and its broadcast): rebuilt from their sources.
+  if (isa_and_nonnull<triton::BroadcastOp, ttg::ConvertLayoutOp>(
+          value.getDefiningOp()))
+    return getRebuild(value.getDefiningOp()->getOperand(0), accBits,
+                      depth + 1) == Rebuild::FromVectors
+               ? Rebuild::FromVectors
+               : Rebuild::No;
   Operation *def = value.getDefiningOp();
   if (!def || def->getNumResults() != 1 || def->getNumRegions() != 0 ||
       !def->hasTrait<OpTrait::Elementwise>() || !isMemoryEffectFree(def))
@@ -262,8 +255,22 @@ Value rebuildInLayout(RewriterBase &rewriter, Location loc, Value value,
                                      splat.resizeSplat(type));
   if (auto scalar = value.getDefiningOp<triton::SplatOp>())
     return triton::SplatOp::create(rewriter, loc, type, scalar.getSrc());
-  if (getBroadcastVector(value))
-    return broadcastInLayout(rewriter, loc, value, encoding);
+  if (auto expand = value.getDefiningOp<triton::ExpandDimsOp>()) {
+    unsigned axis = expand.getAxis();
+    auto slice = ttg::SliceEncodingAttr::get(
+        rewriter.getContext(), axis,
+        cast<ttg::DistributedEncodingTrait>(encoding));
+    return triton::ExpandDimsOp::create(
+        rewriter, loc, type,
+        vectorInSlice(rewriter, loc, expand.getSrc(), slice),
+        rewriter.getI32IntegerAttr(axis));
+  }
+  if (auto broadcast = value.getDefiningOp<triton::BroadcastOp>())
+    return triton::BroadcastOp::create(
+        rewriter, loc, type,
+        rebuildInLayout(rewriter, loc, broadcast.getSrc(), encoding));
+  if (auto cvt = value.getDefiningOp<ttg::ConvertLayoutOp>())
+    return rebuildInLayout(rewriter, loc, cvt.getSrc(), encoding);
   Operation *def = value.getDefiningOp();
   SmallVector<Value> operands;
   for (Value operand : def->getOperands()) {

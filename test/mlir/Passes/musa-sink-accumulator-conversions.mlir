@@ -332,3 +332,82 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Tutorial 06's on-band causal mask, as Triton 3.6 prints it: the row index
+// `offs_m[:, None]` is broadcast before the loop (hoisted there), and the
+// column offset is added to the 1 x N tile (`start_n + offs_n[None, :]`),
+// which is then broadcast. The mask is rebuilt in the SQMMA layout through
+// both broadcasts, so the scores stay there: before, the 64x64 f32 scores
+// went through shared memory every iteration (the scratch also cost the
+// kernel its second block per SM).
+// CHECK-LABEL: @causal_mask_of_tile_offset
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for
+// CHECK-NOT: ttg.convert_layout
+// CHECK-DAG: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #sqmma}>>
+// CHECK-DAG: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #sqmma}>>
+// CHECK-DAG: %[[OFF:.*]] = tt.splat %{{.*}} : i32 -> tensor<1x64xi32, #sqmma>
+// CHECK: %[[COL:.*]] = arith.addi %[[OFF]], %{{.*}} : tensor<1x64xi32, #sqmma>
+// CHECK: %[[COLS:.*]] = tt.broadcast %[[COL]] : tensor<1x64xi32, #sqmma> -> tensor<64x64xi32, #sqmma>
+// CHECK: %[[MASK:.*]] = arith.cmpi sge, %{{.*}}, %[[COLS]] : tensor<64x64xi32, #sqmma>
+// CHECK: arith.select %[[MASK]], %{{.*}}, %{{.*}} : tensor<64x64xi1, #sqmma>, tensor<64x64xf32, #sqmma>
+// CHECK: %[[S:.*]] = arith.addf %{{.*}}, %{{.*}} : tensor<64x64xf32, #sqmma>
+// CHECK-NEXT: ttg.convert_layout %[[S]] : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+
+// A row vector that is not an index (here an argument) broadcast before a
+// loop is converted into the SQMMA layout's slice once, where it is
+// defined, not in every iteration.
+// CHECK-LABEL: @row_vector_before_loop
+// CHECK: %[[V:.*]] = ttg.convert_layout %arg1 : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>>
+// CHECK: scf.for
+// CHECK-NOT: ttg.convert_layout %arg1
+// CHECK: %[[E:.*]] = tt.expand_dims %[[V]] {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #sqmma}>> -> tensor<64x1xf32, #sqmma>
+// CHECK: %[[B:.*]] = tt.broadcast %[[E]] : tensor<64x1xf32, #sqmma> -> tensor<64x64xf32, #sqmma>
+// CHECK: arith.mulf %{{.*}}, %[[B]] : tensor<64x64xf32, #sqmma>
+
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 64]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @causal_mask_of_tile_offset(%q: !ttg.memdesc<64x64xf16, #sh, #smem>, %k: !ttg.memdesc<64x64xf16, #sh, #smem>, %start_m: i32, %lo: i32, %hi: i32, %out: tensor<64x64x!tt.ptr<f32>, #blocked>) {
+    %c64 = arith.constant 64 : i32
+    %szero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %neg = arith.constant dense<-1.000000e+06> : tensor<64x64xf32, #blocked>
+    %rm0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %sm = tt.splat %start_m : i32 -> tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %rm = arith.addi %sm, %rm0 : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %rme = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %rmb = tt.broadcast %rme : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %rn0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %rne = tt.expand_dims %rn0 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    scf.for %n = %lo to %hi step %c64 : i32 {
+      %qk = musagpu.sqmma %q, %k, %szero : !ttg.memdesc<64x64xf16, #sh, #smem>, !ttg.memdesc<64x64xf16, #sh, #smem> -> tensor<64x64xf32, #sqmma>
+      %qkw = musagpu.sqmma_wait %qk : tensor<64x64xf32, #sqmma>
+      %s0 = ttg.convert_layout %qkw : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+      %off = tt.splat %n : i32 -> tensor<1x64xi32, #blocked>
+      %col = arith.addi %off, %rne : tensor<1x64xi32, #blocked>
+      %cols = tt.broadcast %col : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+      %mask = arith.cmpi sge, %rmb, %cols : tensor<64x64xi32, #blocked>
+      %bias = arith.select %mask, %zero, %neg : tensor<64x64xi1, #blocked>, tensor<64x64xf32, #blocked>
+      %s = arith.addf %s0, %bias : tensor<64x64xf32, #blocked>
+      tt.store %out, %s : tensor<64x64x!tt.ptr<f32>, #blocked>
+    }
+    tt.return
+  }
+  tt.func public @row_vector_before_loop(%acc: tensor<64x64xf32, #sqmma>, %v: tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, %n: i32, %out: tensor<64x64x!tt.ptr<f32>, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ve = tt.expand_dims %v {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xf32, #blocked>
+    %vb = tt.broadcast %ve : tensor<64x1xf32, #blocked> -> tensor<64x64xf32, #blocked>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %d = ttg.convert_layout %acc : tensor<64x64xf32, #sqmma> -> tensor<64x64xf32, #blocked>
+      %m = arith.mulf %d, %vb : tensor<64x64xf32, #blocked>
+      tt.store %out, %m : tensor<64x64x!tt.ptr<f32>, #blocked>
+    }
+    tt.return
+  }
+}
