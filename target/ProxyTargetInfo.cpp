@@ -221,6 +221,9 @@ public:
   Value threadId(OpBuilder &b, Location loc, unsigned dim) const override {
     return readSpecialRegister(b, loc, kSpecialRegisters, "tid", dim);
   }
+  Value warpUniform(OpBuilder &b, Location loc, Value warp) const override {
+    return shuffleIdx(b, loc, warp, i32Const(b, loc, 0));
+  }
   Value blockId(OpBuilder &b, Location loc, unsigned dim) const override {
     return readSpecialRegister(b, loc, kSpecialRegisters, "ctaid", dim);
   }
@@ -954,14 +957,22 @@ ProxyTargetInfo::sqmmaOnTiles(OpBuilder &b, Location loc,
   WGMMAType type = getWGMMAType(instr.row.a);
   if (failed(checkWGMMA(loc, instr, type, c.size())))
     return failure();
-  // The descriptor of the sub-tile `offset` bytes into `tile`.
-  auto descriptorAt = [&](const SQMMAOperandTile &tile,
-                          int64_t offset) -> FailureOr<Value> {
-    SQMMAOperandTile sub = tile;
-    sub.tileStart = LLVM::GEPOp::create(
-        b, loc, tile.tileStart.getType(), b.getI8Type(), tile.tileStart,
-        ArrayRef<LLVM::GEPArg>{int32_t(offset)});
-    return sqmmaDescriptor(b, loc, sub);
+  // The descriptor of the sub-tile `offset` bytes into `tile`: the tile's
+  // own plus offset / 16 in the start address field, as ptxas adds it to a
+  // descriptor in uniform registers. Exact: offsets are multiples of 16 and
+  // a shared address (below 2^18) plus one stays inside the 14-bit field.
+  FailureOr<Value> baseA = sqmmaDescriptor(b, loc, a);
+  FailureOr<Value> baseB = sqmmaDescriptor(b, loc, bTile);
+  if (failed(baseA) || failed(baseB))
+    return failure();
+  auto descriptorAt = [&](Value base, int64_t offset) -> Value {
+    if (offset == 0)
+      return base;
+    assert(offset % 16 == 0 && "wgmma sub-tiles start on 16-byte units");
+    return LLVM::AddOp::create(
+        b, loc, base,
+        LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                 b.getI64IntegerAttr(offset >> 4)));
   };
   unsigned perWGMMA = instr.row.n / 2;
   SmallVector<Value> d(c);
@@ -978,12 +989,9 @@ ProxyTargetInfo::sqmmaOnTiles(OpBuilder &b, Location loc,
                                      : tileOffset(a, k0, m0);
       int64_t offsetB = instr.transB ? tileOffset(bTile, k0, 0)
                                      : tileOffset(bTile, 0, k0);
-      FailureOr<Value> descA = descriptorAt(a, offsetA);
-      FailureOr<Value> descB = descriptorAt(bTile, offsetB);
-      if (failed(descA) || failed(descB))
-        return failure();
-      SmallVector<Value> next = emitWGMMA(b, loc, type, instr.row.n, instr.transA,
-                                          instr.transB, *descA, *descB, acc);
+      SmallVector<Value> next = emitWGMMA(
+          b, loc, type, instr.row.n, instr.transA, instr.transB,
+          descriptorAt(*baseA, offsetA), descriptorAt(*baseB, offsetB), acc);
       llvm::copy(next, acc.begin());
     }
   }

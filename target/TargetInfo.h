@@ -199,6 +199,15 @@ public:
 
   /// Thread index in the block along `dim` (0 = x, 1 = y, 2 = z), i32.
   virtual Value threadId(OpBuilder &b, Location loc, unsigned dim) const = 0;
+  /// `warp`, the calling thread's warp index, in a form the target's
+  /// compiler knows is the same on every lane (as is). The proxy reads it
+  /// through a shuffle from lane 0, as Triton's NVIDIA backend does: ptxas
+  /// then keeps what is computed from it (a wgmma descriptor of a squad's
+  /// operand) in uniform registers instead of moving it there before every
+  /// instruction.
+  virtual Value warpUniform(OpBuilder &b, Location loc, Value warp) const {
+    return warp;
+  }
   /// Block index in the grid along `dim`, i32.
   virtual Value blockId(OpBuilder &b, Location loc, unsigned dim) const = 0;
   /// Number of blocks in the grid along `dim`, i32.

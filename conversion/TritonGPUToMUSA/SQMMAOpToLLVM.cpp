@@ -221,7 +221,11 @@ struct SQMMAOpConversion : public MUSAPattern<mgpu::SQMMAOp> {
       return LLVM::ConstantOp::create(rewriter, loc, i32,
                                       rewriter.getI32IntegerAttr(v));
     };
-    Value warp = emitLaneAndWarpId(rewriter, loc, targetInfo).second;
+    // (Warp-uniform: what a squad's operand address is computed from.)
+    Value warp;
+    if (lc->getInDimSize(kWarp) > 4)
+      warp = targetInfo.warpUniform(
+          rewriter, loc, emitLaneAndWarpId(rewriter, loc, targetInfo).second);
     // Coordinates are [batch, row, col]; a rank-2 dot has batch 0.
     Value squad[3] = {c(0), c(0), c(0)};
     auto coords3 = [&](ArrayRef<int32_t> coords) {

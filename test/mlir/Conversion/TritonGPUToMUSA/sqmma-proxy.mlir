@@ -20,15 +20,38 @@
 // RUN: musa-translate --proxy-to-nvptx-llvmir --emit-ptx %t.mlir -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
 // RUN: %ptxas --gpu-name=sm_90a %t.ptx -o %t.cubin
+// RUN: musa-opt %S/Inputs/sqmma-proxy.8warps.mlir --musa-allocate-shared-memory=arch=mp_31 --musa-insert-barriers=arch=mp_31 --convert-tritongpu-to-musa="arch=mp_31 target=proxy" -o %t.8.mlir
+// RUN: musa-translate --proxy-to-nvptx-llvmir %t.8.mlir -o %t.8.ll
+// RUN: FileCheck %s --check-prefix=PROXY8 --input-file=%t.8.ll
+
+// Two squads along M (8 warps): the second squad's A starts 64 rows (2048
+// bytes) down. The squad is read from the warp index through a shuffle
+// from lane 0, as Triton's NVIDIA backend reads warp ids, so ptxas keeps
+// the descriptors made from it in uniform registers (before, it moved them
+// there before every wgmma). mp_31 reads the warp index as it is
+// (sqmma.mlir's MUSA8).
+// PROXY8-LABEL: define ptx_kernel void @sqmma_two_squads(
+// PROXY8: %[[TID:.*]] = tail call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+// PROXY8-NEXT: %[[WARP:.*]] = lshr i32 %[[TID]], 5
+// PROXY8: %[[U:.*]] = tail call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %[[WARP]], i32 0, i32 31)
+// PROXY8-NEXT: %[[S:.*]] = shl i32 %[[U]], 9
+// PROXY8-NEXT: %[[OFF:.*]] = and i32 %[[S]], 2048
+// PROXY8: %[[A:.*]] = getelementptr i8, ptr addrspace(3) @global_smem, i32 %[[OFF]]
+// PROXY8-NEXT: ptrtoint ptr addrspace(3) %[[A]] to i32
+// PROXY8: call void @llvm.nvvm.wgmma.fence.sync.aligned()
+// PROXY8-NEXT: wgmma.mma_async
 
 // A (128x64 f16, K-major) at offset 0: 128-byte rows, pieces 16384 bytes
 // apart (1024 in bits 16-29, unused K-major), so its descriptor fields are
 // 1 << 62 | 64 << 32 | 1024 << 16 = 4611686293372403712. B (64x64 f16,
 // N-major) at 16384: 128-byte rows of N, pieces 8192 bytes apart (512):
-// 4611686293338849280. The K steps move 32 bytes along A's rows and 16
-// rows (2048 bytes) down B; the second M half starts 64 rows (8192 bytes)
-// down A and reuses B's descriptors. The accumulators are tied through
-// each wgmma ($0..$31 in and out, then the two descriptors $64, $65).
+// 4611686293338849280. Each operand's descriptor is made once from its
+// address; a sub-tile's is that plus its byte offset / 16 in the start
+// address field (LLVM folds the fields and the offset into one add): the
+// K steps move 32 bytes along A's rows (+2) and 16 rows (2048 bytes, +128)
+// down B; the second M half starts 64 rows (8192 bytes, +512) down A and
+// reuses B's descriptors. The accumulators are tied through each wgmma
+// ($0..$31 in and out, then the two descriptors $64, $65).
 // LLIR-LABEL: define ptx_kernel void @sqmma_f16_proxy(
 // LLIR: store {{.*}} addrspace(3)
 // LLIR: call void asm sideeffect "fence.proxy.async.shared::cta;"
@@ -37,30 +60,32 @@
 // LLIR-NOT: store {{.*}} addrspace(3)
 // LLIR: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 // LLIR-NOT: fence.proxy.async
-// LLIR: call void @llvm.nvvm.wgmma.fence.sync.aligned()
-// LLIR-NEXT: lshr exact i32 ptrtoint (ptr addrspace(3) @global_smem to i32), 4
-// LLIR: %[[A0:.*]] = or disjoint i64 %{{.*}}, 4611686293372403712
+// LLIR: lshr exact i32 ptrtoint (ptr addrspace(3) @global_smem to i32), 4
+// LLIR: %[[AS:.*]] = zext nneg i32 %{{.*}} to i64
+// LLIR-NEXT: %[[A0:.*]] = or disjoint i64 %[[AS]], 4611686293372403712
 // LLIR-NEXT: lshr exact i32 ptrtoint (ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @global_smem, i32 16384) to i32), 4
-// LLIR: %[[B0:.*]] = or disjoint i64 %{{.*}}, 4611686293338849280
+// LLIR: %[[BS:.*]] = zext nneg i32 %{{.*}} to i64
+// LLIR-NEXT: %[[B0:.*]] = or disjoint i64 %[[BS]], 4611686293338849280
+// LLIR-NEXT: call void @llvm.nvvm.wgmma.fence.sync.aligned()
 // LLIR-NEXT: asm sideeffect "{{.*}}wgmma.mma_async{{.*}}", "{{.*}}"({{.*}}, i64 %[[A0]], i64 %[[B0]], i32 1)
-// LLIR: @global_smem, i32 32) to i32), 4
-// LLIR: @global_smem, i32 18432) to i32), 4
-// LLIR: wgmma.mma_async
-// LLIR: @global_smem, i32 64) to i32), 4
-// LLIR: @global_smem, i32 20480) to i32), 4
-// LLIR: wgmma.mma_async
-// LLIR: @global_smem, i32 96) to i32), 4
-// LLIR: @global_smem, i32 22528) to i32), 4
-// LLIR: wgmma.mma_async
-// LLIR: @global_smem, i32 8192) to i32), 4
-// LLIR: %[[A4:.*]] = or disjoint i64 %{{.*}}, 4611686293372403712
+// LLIR-NOT: lshr exact
+// LLIR-DAG: %[[B1:.*]] = add nuw nsw i64 %[[BS]], 4611686293338849408
+// LLIR-DAG: %[[A1:.*]] = add nuw nsw i64 %[[AS]], 4611686293372403714
+// LLIR: wgmma.mma_async{{.*}}, i64 %[[A1]], i64 %[[B1]], i32 1)
+// LLIR-DAG: %[[B2:.*]] = add nuw nsw i64 %[[BS]], 4611686293338849536
+// LLIR-DAG: %[[A2:.*]] = add nuw nsw i64 %[[AS]], 4611686293372403716
+// LLIR: wgmma.mma_async{{.*}}, i64 %[[A2]], i64 %[[B2]], i32 1)
+// LLIR-DAG: %[[B3:.*]] = add nuw nsw i64 %[[BS]], 4611686293338849664
+// LLIR-DAG: %[[A3:.*]] = add nuw nsw i64 %[[AS]], 4611686293372403718
+// LLIR: wgmma.mma_async{{.*}}, i64 %[[A3]], i64 %[[B3]], i32 1)
+// LLIR: %[[A4:.*]] = add nuw nsw i64 %[[AS]], 4611686293372404224
 // LLIR-NEXT: asm sideeffect "{{.*}}wgmma.mma_async{{.*}}", "{{.*}}"({{.*}}, i64 %[[A4]], i64 %[[B0]], i32 1)
-// LLIR: @global_smem, i32 8224) to i32), 4
-// LLIR: wgmma.mma_async
-// LLIR: @global_smem, i32 8256) to i32), 4
-// LLIR: wgmma.mma_async
-// LLIR: @global_smem, i32 8288) to i32), 4
-// LLIR: wgmma.mma_async
+// LLIR: %[[A5:.*]] = add nuw nsw i64 %[[AS]], 4611686293372404226
+// LLIR-NEXT: asm sideeffect "{{.*}}wgmma.mma_async{{.*}}", "{{.*}}"({{.*}}, i64 %[[A5]], i64 %[[B1]], i32 1)
+// LLIR: %[[A6:.*]] = add nuw nsw i64 %[[AS]], 4611686293372404228
+// LLIR-NEXT: asm sideeffect "{{.*}}wgmma.mma_async{{.*}}", "{{.*}}"({{.*}}, i64 %[[A6]], i64 %[[B2]], i32 1)
+// LLIR: %[[A7:.*]] = add nuw nsw i64 %[[AS]], 4611686293372404230
+// LLIR-NEXT: asm sideeffect "{{.*}}wgmma.mma_async{{.*}}", "{{.*}}"({{.*}}, i64 %[[A7]], i64 %[[B3]], i32 1)
 // LLIR-NEXT: extractvalue
 // LLIR-NOT: wgmma.mma_async
 // LLIR: call void @llvm.nvvm.wgmma.commit_group.sync.aligned()
@@ -72,7 +97,8 @@
 // PTX: .target sm_90a
 // PTX: fence.proxy.async.shared::cta
 // PTX: bar.sync
-// PTX-NEXT: wgmma.fence.sync.aligned
+// PTX-NOT: wgmma.mma_async
+// PTX: wgmma.fence.sync.aligned
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // PTX: wgmma.commit_group.sync.aligned
 // PTX: wgmma.wait_group.sync.aligned 0
