@@ -85,13 +85,18 @@ struct Stages {
   SmallVector<Operation *> consumerHead;
 };
 
-/// Records every op `b` creates from now on into `ops`.
+/// Records into `ops` every op `b` creates from now on directly in `block`
+/// (the loop's body: the ops a stage owns; those nested in them move with
+/// them), or anywhere where `block` is null.
 struct Recorder : public OpBuilder::Listener {
   SmallVectorImpl<Operation *> &ops;
-  explicit Recorder(SmallVectorImpl<Operation *> &ops) : ops(ops) {}
+  Block *block;
+  explicit Recorder(SmallVectorImpl<Operation *> &ops, Block *block = nullptr)
+      : ops(ops), block(block) {}
   void notifyOperationInserted(Operation *op,
                                OpBuilder::InsertPoint) override {
-    ops.push_back(op);
+    if (!block || op->getBlock() == block)
+      ops.push_back(op);
   }
 };
 
@@ -348,7 +353,7 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
     b.setListener(nullptr);
   }
   {
-    Recorder recorder(stages.consumerHead);
+    Recorder recorder(stages.consumerHead, loop.getBody());
     b.setListener(&recorder);
     Value it = iterationNumber(b, loop);
     Value slots = i32Constant(b, loc, plan.slots);
@@ -364,10 +369,6 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
       OpBuilder inside = OpBuilder::atBlockBegin(wait.thenBlock());
       mgpu::AsyncCopyWaitOp::create(inside, loc, Value());
       ttg::LocalBarrierOp::create(inside, loc);
-      // (The recorder saw the scf.if's terminator too: it moves with it.)
-      llvm::erase_if(stages.consumerHead, [&](Operation *op) {
-        return op->getBlock() != loop.getBody();
-      });
     }
     if (plan.hasCopies() && plan.batch == 1) {
       Value waits;
@@ -383,11 +384,9 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
   if (plan.batch > 1) {
     // The batch and what its condition is computed from: the producer.
     SmallVector<Operation *> created;
-    Recorder recorder(created);
+    Recorder recorder(created, loop.getBody());
     issueInBatches(plan, rings, &recorder);
-    for (Operation *op : created)
-      if (op->getBlock() == loop.getBody())
-        stages.producer.insert(op);
+    stages.producer.insert(created.begin(), created.end());
   }
   for (auto [ringed, ring, barrierBase] :
        llvm::zip(plan.loads, rings, barrierBases)) {
@@ -471,8 +470,7 @@ void keepThroughTileEnd(const CarriedSQMMA &carried) {
 Value waitOnceARound(scf::ForOp loop, Value acc, unsigned every,
                      SmallVectorImpl<Operation *> &head) {
   Location loc = acc.getLoc();
-  SmallVector<Operation *> created;
-  Recorder recorder(created);
+  Recorder recorder(head, loop.getBody());
   OpBuilder b = OpBuilder::atBlockBegin(loop.getBody(), &recorder);
   Value due = isMultipleOf(b, loc, iterationNumber(b, loop), every);
   auto round =
@@ -482,9 +480,6 @@ Value waitOnceARound(scf::ForOp loop, Value acc, unsigned every,
   scf::YieldOp::create(b, loc, waited.getResult(0));
   b.setInsertionPointToStart(round.elseBlock());
   scf::YieldOp::create(b, loc, acc);
-  for (Operation *op : created)
-    if (op->getBlock() == loop.getBody())
-      head.push_back(op);
   return round.getResult(0);
 }
 
