@@ -307,6 +307,20 @@ def test_matrix_unit_in_flight_where_the_slot_is_free(monkeypatch: pytest.Monkey
     assert "rings of 4 slots" in remark and "the matrix unit in flight" in remark, remark
 
 
+@pytest.mark.parametrize("num_stages", [3, 4])
+def test_matrix_unit_in_flight_within_the_slots(monkeypatch: pytest.MonkeyPatch, num_stages: int) -> None:
+    """mp_31, tutorial 03's 128x128x32 on 4 warps: an extra slot would cost a block per SM, so the sqmma
+    stays in flight within num_stages slots and the copies go one iteration less ahead (num_stages - 2),
+    never into the slot the sqmma in flight reads; 7 K steps, the last masked, ragged M and N, against torch,
+    with the race check on (which fails a copy into that slot)."""
+    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
+    remark = run_one_tile_matmul(100, 90, 208, 128, 128, 32, num_warps=4, num_stages=num_stages,
+                                 seed=num_stages)
+    ahead = num_stages - 2
+    assert (f"rings of {num_stages} slots, copies issued {ahead} iteration{'s' if ahead > 1 else ''} ahead"
+            in remark and "the matrix unit in flight" in remark), remark
+
+
 @pytest.mark.parametrize("k_steps", [4, 5])
 def test_matrix_unit_waited_for_once_a_round(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, k_steps: int) -> None:
     """mp_31 with unit-waits-per-round, 128x256x64 on 8 warps, num_stages 3 (the sqmma in flight, 4 slots,
