@@ -258,11 +258,14 @@ def _flattened_persistent_matmul(a_desc, b_desc, c_desc, M, N, K, BM: tl.constex
 
 
 @pytest.mark.parametrize("num_stages, tile", [(2, 32), (3, 32), (3, 128)])
-def test_flattened_persistent_descriptor_loop(arch: str, num_stages: int, tile: int) -> None:
+def test_flattened_persistent_descriptor_loop(monkeypatch: pytest.MonkeyPatch, arch: str, num_stages: int,
+                                              tile: int) -> None:
     """6 tiles on 4 programs, 3 K steps each (the last one ragged): the TME tiles of the next tile are
     issued during this tile's epilogue, across the tile boundary; against torch.matmul. With 128x128x64
     tiles (one block per SM with or without a fourth slot) the sqmma stays in flight on mp_31: the
-    epilogue's scf.if waits for it, and the tile-end reset happens there."""
+    epilogue's scf.if waits for it, and the tile-end reset happens there. The race check is on: a TME
+    tile into the slot of the sqmma in flight fails it."""
+    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
     from triton_musa.backend.lowering import pipeline_report
     kernel = fresh(_flattened_persistent_matmul)
     BM, BN, BK = tile, tile, tile // 2 if tile > 32 else 32
