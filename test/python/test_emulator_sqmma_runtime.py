@@ -15,7 +15,7 @@ from __future__ import annotations
 import ctypes
 import random
 import struct
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import pytest
 
@@ -163,11 +163,16 @@ def run(module: str, image: bytes, race_check: bool = False) -> List[float]:
     return list(struct.unpack(f"<{128 * REGS}f", bytes(out)))
 
 
-def test_sqmma_fragment_and_swizzle_exact() -> None:
-    rng = random.Random(0)
+def random_operands(seed: int) -> Tuple[List[List[int]], List[List[int]]]:
+    """A (M x K) and B (K x N) of small integers: every product and sum is exact in f16 and f32."""
+    rng = random.Random(seed)
     a = [[rng.randint(-4, 4) for _ in range(K)] for _ in range(M)]
     b = [[rng.randint(-4, 4) for _ in range(N)] for _ in range(K)]
-    result = run(kernel_module(), shared_image(a, b))
+    return a, b
+
+
+def assert_exact(result: List[float], a: List[List[int]], b: List[List[int]]) -> None:
+    """Each thread's accumulators are A x B where the fragment of MUSA-FACTS.md puts them."""
     for t in range(128):
         lane, warp = t % 32, t // 32
         for r in range(REGS):
@@ -175,6 +180,11 @@ def test_sqmma_fragment_and_swizzle_exact() -> None:
             row, col = (lane >> 3) + 4 * warp + 16 * rm, (lane & 7) + 8 * rn
             expected = sum(a[row][k] * b[k][col] for k in range(K))
             assert result[t * REGS + r] == expected, (t, r, row, col)
+
+
+def test_sqmma_fragment_and_swizzle_exact() -> None:
+    a, b = random_operands(0)
+    assert_exact(run(kernel_module(), shared_image(a, b)), a, b)
 
 
 def test_sqmma_without_wait_fails() -> None:
@@ -195,22 +205,6 @@ def test_sqmma_operand_outside_shared_memory_fails() -> None:
     with pytest.raises(_musa_mlir.EmulatorError, match=r"out-of-bounds shared-memory load of 2 bytes at offset "
                        rf"\d+: the kernel has {SHARED} bytes of shared memory"):
         run(kernel_module(b_base=SHARED - 512), bytes(SHARED))
-
-
-def random_operands(seed: int) -> tuple:
-    rng = random.Random(seed)
-    a = [[rng.randint(-4, 4) for _ in range(K)] for _ in range(M)]
-    b = [[rng.randint(-4, 4) for _ in range(N)] for _ in range(K)]
-    return a, b
-
-
-def assert_exact(result: List[float], a: List[List[int]], b: List[List[int]]) -> None:
-    for t in range(128):
-        lane, warp = t % 32, t // 32
-        for r in range(REGS):
-            rn, rm = r % (N // 8), r // (N // 8)
-            row, col = (lane >> 3) + 4 * warp + 16 * rm, (lane & 7) + 8 * rn
-            assert result[t * REGS + r] == sum(a[row][k] * b[k][col] for k in range(K)), (t, r)
 
 
 @pytest.mark.parametrize("operand, base, end", [("A", A_BASE, A_BASE + 2 * M * K), ("B", B_BASE, B_BASE + 2 * K * N)])
