@@ -437,11 +437,16 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
       sqmmaOperandOffsets(uint32_t(descA), transA, M, K, elemBytes);
   const SQMMAOperandOffsets &bOffsets =
       sqmmaOperandOffsets(uint32_t(descB), transB, K, N, elemBytes);
-  if (w.config->raceCheck)
+  if (w.config->raceCheck) {
+    // (The reads that are over go here, not on every store's check.)
+    llvm::erase_if(w.sqmmaReads, [&](const Worker::SQMMARead &read) {
+      return read.isOver(w.blockGen + 1);
+    });
     w.sqmmaReads.push_back({{aOffsets.begin, bOffsets.begin},
                             {aOffsets.end, bOffsets.end},
                             f.warp / kSquadWarps,
                             /*waitedEpoch=*/0});
+  }
   auto value = [&](uint64_t offset) -> float {
     const char *p = w.shared + offset;
     switch (sqKind) {

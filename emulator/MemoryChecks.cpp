@@ -178,14 +178,12 @@ void runtime::checkSQMMAReads(uint64_t offset, uint64_t bytes,
   Fiber &f = *tlsFiber;
   uint64_t epoch = w.blockGen + 1;
   uint32_t squad = f.warp / kSquadWarps;
-  // Reads waited for before the last block barrier are over for everyone.
-  llvm::erase_if(w.sqmmaReads, [&](const Worker::SQMMARead &read) {
-    return read.waitedEpoch != 0 && read.waitedEpoch < epoch;
-  });
   for (const Worker::SQMMARead &read : w.sqmmaReads) {
-    // A thread of the squad that has waited since its last SQMMA knows the
-    // unit is done with every operand the squad gave it.
-    if (read.waitedEpoch != 0 && read.squad == squad && f.pendingSQMMA == 0)
+    // Reads waited for before the last block barrier are over for
+    // everyone; a thread of the squad that has waited since its last SQMMA
+    // knows the unit is done with every operand the squad gave it.
+    if (read.isOver(epoch) ||
+        (read.waitedEpoch != 0 && read.squad == squad && f.pendingSQMMA == 0))
       continue;
     for (int operand = 0; operand < 2; ++operand) {
       if (offset >= read.end[operand] || offset + bytes <= read.begin[operand])

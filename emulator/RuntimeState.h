@@ -232,6 +232,10 @@ struct Worker {
     uint32_t squad;
     /// The barrier epoch of the squad's first wait for it; 0: none yet.
     uint64_t waitedEpoch;
+    /// Waited for before a block barrier that precedes `epoch`.
+    bool isOver(uint64_t epoch) const {
+      return waitedEpoch != 0 && waitedEpoch < epoch;
+    }
   };
   std::vector<SQMMARead> sqmmaReads;
 
