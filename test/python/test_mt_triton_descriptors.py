@@ -130,3 +130,46 @@ def test_a_filled_descriptor_is_one_or_two_dimensional(arch: str) -> None:
     x = torch.zeros(2, 8, 8)
     with pytest.raises(triton.CompilationError, match=r"is 1-D or 2-D; the tile asked for is 3-D"):
         three_d_kernel[(1, )](filled_descriptor(x.view(16, 8), 16, 8, 8, 8))
+
+
+# MT's fifth argument, is_transpose: the operand is stored transposed and its descriptor is over the stored
+# (reversed) dims, while the kernel names the tile of the logical matrix (FlagGems' addmm for a column-major A).
+
+@triton.jit
+def transposed_a_mm_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    m, n = tl.program_id(0) * BM, tl.program_id(1) * BN
+    acc = tl.zeros([BM, BN], tl.float32)
+    for k in range(0, K, BK):
+        a = tl._experimental_descriptor_load(a_desc, [m, k], [BM, BK], tl.float16, True)
+        b = tl._experimental_descriptor_load(b_desc, [k, n], [BK, BN], tl.float16, False)
+        acc = tl.dot(a, b, acc)
+    tl._experimental_descriptor_store(c_desc, acc.to(tl.float16), [m, n])
+
+
+@pytest.mark.parametrize("kind", ["filled", "created"])
+def test_is_transpose_reads_the_logical_tile_of_a_transposed_operand(arch: str, kind: str) -> None:
+    M, N, K, BM, BN, BK = 80, 64, 96, 32, 32, 32  # the last row of tiles hangs past M
+    gen = torch.Generator().manual_seed(47)
+    a_stored = torch.randn(K, M, generator=gen).to(torch.float16)  # A (M x K) column-major
+    b = torch.randn(K, N, generator=gen).to(torch.float16)
+    c = torch.full((M, N), -1.0, dtype=torch.float16)
+    # (tensor, dims outermost first, block): A's descriptor is over its stored K x M layout.
+    layouts = ((a_stored, K, M, BK, BM), (b, K, N, BK, BN), (c, M, N, BM, BN))
+    if kind == "filled":
+        descs = [filled_descriptor(t, rows, cols, br, bc) for t, rows, cols, br, bc in layouts]
+    else:
+        descs = [create_2d_tma_descriptor(t, rows, cols, br, bc, t.element_size()) for t, rows, cols, br, bc in layouts]
+    transposed_a_mm_kernel[(triton.cdiv(M, BM), N // BN)](*descs, K, BM, BN, BK, num_warps=4)
+    torch.testing.assert_close(c.double(), a_stored.t().double() @ b.double(), rtol=2e-3, atol=2e-2)
+
+
+@triton.jit
+def transpose_flag_kernel(desc, out, FLAG: tl.constexpr):
+    tile = tl._experimental_descriptor_load(desc, [0, 0], [8, 8], tl.float32, FLAG)
+    tl.store(out + tl.arange(0, 8)[:, None] * 8 + tl.arange(0, 8)[None, :], tile)
+
+
+def test_is_transpose_must_be_a_constexpr_bool(arch: str) -> None:
+    x = torch.zeros(8, 8)
+    with pytest.raises(triton.CompilationError, match=r"is_transpose must be a constexpr bool, got 1"):
+        transpose_flag_kernel[(1, )](filled_descriptor(x, 8, 8, 8, 8), torch.empty(64), 1)

@@ -72,16 +72,29 @@ def _as_dtype(value: core.tensor, dtype: core.dtype, api: str, _semantic: Any) -
 
 @core.builtin
 def _experimental_descriptor_load(desc_pointer: Any, offsets: Sequence[Any], shape: Sequence[Any], dtype: Any,
-                                  _semantic: Any = None) -> core.tensor:
-    """The `shape` tile at `offsets` through the descriptor, as `dtype` elements."""
+                                  is_transpose: Any = False, _semantic: Any = None) -> core.tensor:
+    """The `shape` tile at `offsets` through the descriptor, as `dtype` elements.
+
+    `is_transpose` is MT's fifth argument (FlagGems' addmm and w8a8 SQMMA kernels pass it, True for an operand
+    stored transposed, whose descriptor their host code fills over the reversed dims): `offsets` and `shape`
+    name the tile of the logical matrix, so the tile read is the `shape[::-1]` one at `offsets[::-1]` of the
+    tensor behind the descriptor, returned transposed."""
     shape = [core._unwrap_if_constexpr(s) for s in shape]
     dtype = core._unwrap_if_constexpr(dtype)
+    is_transpose = core._unwrap_if_constexpr(is_transpose)
+    if not isinstance(is_transpose, bool):
+        raise TypeError(f"tl._experimental_descriptor_load: is_transpose must be a constexpr bool, got "
+                        f"{is_transpose!r}")
+    if is_transpose:
+        if len(shape) != 2:
+            raise ValueError(f"tl._experimental_descriptor_load: is_transpose needs a 2-D tile, got shape {shape}")
+        shape, offsets = shape[::-1], list(offsets)[::-1]
     desc = _descriptor(desc_pointer, "_experimental_descriptor_load", shape, dtype, _semantic)
     if shape != list(desc.block_shape):
         raise ValueError(f"tl._experimental_descriptor_load: shape {shape} is not the descriptor's block "
                          f"{list(desc.block_shape)}")
-    value = desc.load(offsets, _semantic=_semantic)
-    return _as_dtype(value, dtype, "_experimental_descriptor_load", _semantic)
+    value = _as_dtype(desc.load(offsets, _semantic=_semantic), dtype, "_experimental_descriptor_load", _semantic)
+    return _semantic.permute(value, [1, 0]) if is_transpose else value
 
 
 @core.builtin
