@@ -51,6 +51,8 @@ static AsyncBarrier &getAsyncBarrier(int32_t id, const char *what,
 static void advanceAsyncBarrier(AsyncBarrier &bar) {
   if (bar.pending != 0 || bar.bytes != 0)
     return;
+  learn(bar.released, bar.arriving);
+  bar.arriving = SQMMAKnowledge{};
   bar.phase ^= 1;
   bar.pending = bar.count;
   ++bar.completed;
@@ -93,6 +95,8 @@ static void emuAsyncBarArrive(int32_t id) {
     failThread("async.arrive: more arrivals than the count on " +
                describeAsyncBarrier(id, bar));
   --bar.pending;
+  if (tlsWorker->config->raceCheck)
+    learn(bar.arriving, tlsFiber->knownOver);
   advanceAsyncBarrier(bar);
 }
 
@@ -106,12 +110,14 @@ static void emuAsyncBarWait(int32_t id, int32_t phase) {
                              phase, id));
   // The phase of parity `phase` has completed once the one in progress has
   // the other parity.
-  if (bar.phase != uint32_t(phase))
-    return;
-  f.wait = Fiber::Wait::Async;
-  f.waitBarrier = id;
-  f.waitGen = uint64_t(phase);
-  yieldToNext(w, f);
+  if (bar.phase == uint32_t(phase)) {
+    f.wait = Fiber::Wait::Async;
+    f.waitBarrier = id;
+    f.waitGen = uint64_t(phase);
+    yieldToNext(w, f);
+  }
+  if (w.config->raceCheck)
+    learn(f.knownOver, w.asyncBarriers[id].released);
 }
 
 /// The emulator's TME descriptor at `address` (see EmulatorABI.h).

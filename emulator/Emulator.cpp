@@ -249,7 +249,9 @@ EmulatedKernel::load(const std::string &llvmDialectText,
       return attr.getValue().getZExtValue();
     return 0;
   };
-  kernel->numWarps = unsigned(intAttr("ttg.num-warps"));
+  // A block runs the warps of the kernel's warp-specialized partitions too.
+  kernel->numWarps = unsigned(std::max(intAttr("ttg.num-warps"),
+                                       intAttr("ttg.total-num-warps")));
   kernel->warpSize = unsigned(intAttr("ttg.threads-per-warp"));
   kernel->sharedBytes = intAttr("ttg.shared");
 

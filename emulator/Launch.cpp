@@ -160,6 +160,7 @@ static bool runBlock(Worker &w) {
     f.collectives = 0;
     f.squadCollectives = 0;
     f.pendingSQMMA = 0;
+    f.knownOver = SQMMAKnowledge{};
     // Copies never waited for are dropped with their block, as their data
     // was never guaranteed to land.
     f.pendingCopies.clear();
@@ -192,6 +193,7 @@ static bool runBlock(Worker &w) {
   if (config.raceCheck)
     w.shadow.assign(config.sharedBytes, ShadowByte());
   w.sqmmaReads.clear();
+  w.sqmmaIssues = 0;
   // What checkGlobal's own fast path accepts.
   w.fastBounds = FastBounds();
   if (w.lastBuffer < config.buffers.size()) {

@@ -392,10 +392,12 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
     failThread(llvm::formatv("SQMMA needs 32-thread warps, the kernel has "
                              "{0}",
                              w.config->warpSize));
-  if (w.warps.size() % kSquadWarps != 0)
-    failThread(llvm::formatv("SQMMA needs whole squads of 4 warps, the block "
-                             "has {0} warps",
-                             w.warps.size()));
+  // (A warp-specialized block has more warps, which issue no SQMMA.)
+  if ((f.warp / kSquadWarps + 1) * kSquadWarps > w.warps.size())
+    failThread(llvm::formatv("SQMMA needs whole squads of 4 warps: warp {0} "
+                             "is in a squad of fewer (the block has {1} "
+                             "warps)",
+                             f.warp, w.warps.size()));
   if (kind < 0 || kind > abi::toABI(MmaElementKind::E5M2) || m <= 0 || n <= 0 ||
       k <= 0 || m % 16 != 0 || n % 8 != 0)
     failThread(llvm::formatv("sqmma: invalid instruction (kind {0}, "
@@ -444,7 +446,7 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
     });
     w.sqmmaReads.push_back({{aOffsets.begin, bOffsets.begin},
                             {aOffsets.end, bOffsets.end},
-                            f.warp / kSquadWarps,
+                            f.warp / kSquadWarps, ++w.sqmmaIssues,
                             /*waitedEpoch=*/0});
   }
   auto value = [&](uint64_t offset) -> float {
@@ -557,9 +559,12 @@ static void emuSqmmaWait() {
   Fiber &f = *tlsFiber;
   f.pendingSQMMA = 0;
   // The squad's SQMMAs are done once one of its threads has waited.
+  uint32_t squad = f.warp / kSquadWarps;
   for (Worker::SQMMARead &read : w.sqmmaReads)
-    if (read.squad == f.warp / kSquadWarps && read.waitedEpoch == 0)
+    if (read.squad == squad && read.waitedEpoch == 0)
       read.waitedEpoch = w.blockGen + 1;
+  if (w.config->raceCheck && squad < kRaceCheckSquads)
+    f.knownOver[squad] = w.sqmmaIssues;
 }
 
 } // extern "C"

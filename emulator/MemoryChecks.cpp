@@ -185,6 +185,10 @@ void runtime::checkSQMMAReads(uint64_t offset, uint64_t bytes,
     if (read.isOver(epoch) ||
         (read.waitedEpoch != 0 && read.squad == squad && f.pendingSQMMA == 0))
       continue;
+    // Known over through an async barrier (SQMMAKnowledge).
+    if (read.squad < kRaceCheckSquads &&
+        read.issue <= f.knownOver[read.squad])
+      continue;
     for (int operand = 0; operand < 2; ++operand) {
       if (offset >= read.end[operand] || offset + bytes <= read.begin[operand])
         continue;
@@ -197,7 +201,9 @@ void runtime::checkSQMMAReads(uint64_t offset, uint64_t bytes,
           read.waitedEpoch == 0
               ? std::string("no thread of the squad has waited for it")
               : std::string("the squad waited for it, but this thread did "
-                            "not, and no block barrier came between")));
+                            "not, and neither a block barrier nor an async "
+                            "barrier a waiting thread arrived on came "
+                            "between")));
     }
   }
 }

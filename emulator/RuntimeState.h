@@ -62,6 +62,19 @@ using abi::FastBounds;
 
 struct Worker;
 
+/// Race-check mode: per squad (up to kRaceCheckSquads), the issue number
+/// (Worker::sqmmaIssues) of the last of its SQMMAs a thread knows to be
+/// over: by its own wait for the squad's SQMMAs, or from the threads that
+/// had waited for them and then arrived on an async barrier whose phase it
+/// waited for (a warp-specialized loop's producer learns so that the
+/// consumers are done with a ring slot).
+constexpr uint32_t kRaceCheckSquads = 16;
+using SQMMAKnowledge = std::array<uint64_t, kRaceCheckSquads>;
+inline void learn(SQMMAKnowledge &into, const SQMMAKnowledge &from) {
+  for (uint32_t squad = 0; squad < kRaceCheckSquads; ++squad)
+    into[squad] = std::max(into[squad], from[squad]);
+}
+
 /// One GPU thread.
 struct Fiber {
   Worker *worker = nullptr;
@@ -81,6 +94,8 @@ struct Fiber {
   uint64_t squadCollectives = 0;
   /// SQMMA instructions issued and not yet waited for.
   uint32_t pendingSQMMA = 0;
+  /// Race-check mode: the SQMMAs this thread knows to be over.
+  SQMMAKnowledge knownOver{};
   /// Asynchronous global->shared copies started and not yet waited for:
   /// the source bytes as read when started, written at the thread's wait.
   struct PendingCopy {
@@ -135,6 +150,9 @@ struct AsyncBarrier {
   int64_t bytes = 0; // expected bytes not yet transferred
   uint32_t phase = 0;
   uint64_t completed = 0; // phases completed, for messages
+  /// Race-check mode: what the arrivals of the phase in progress knew of
+  /// the SQMMAs, and what a wait for a completed phase learns.
+  SQMMAKnowledge arriving{}, released{};
 };
 
 /// The memory a launch's `LaunchConfig::liveBuffers` names: looked up once,
@@ -230,6 +248,8 @@ struct Worker {
     /// A's and B's bytes, [begin, end) offsets into shared memory.
     uint64_t begin[2], end[2];
     uint32_t squad;
+    /// Its issue number (Worker::sqmmaIssues), for SQMMAKnowledge.
+    uint64_t issue;
     /// The barrier epoch of the squad's first wait for it; 0: none yet.
     uint64_t waitedEpoch;
     /// Waited for before a block barrier that precedes `epoch`.
@@ -238,6 +258,8 @@ struct Worker {
     }
   };
   std::vector<SQMMARead> sqmmaReads;
+  /// SQMMAs issued in the block so far.
+  uint64_t sqmmaIssues = 0;
 
   std::array<uint32_t, 3> blockId = {0, 0, 0};
   uint32_t live = 0, arrived = 0;

@@ -249,6 +249,20 @@ private:
       return processRegion(whileOp.getBefore(), entry, /*insert=*/false);
     }
 
+    // A warp-specialized loop's groups order their accesses of the rings
+    // with async barriers; neither can wait for the whole block.
+    if (auto specialized = dyn_cast<ttg::WarpSpecializeOp>(op)) {
+      bool outer = inWarpSpecialized;
+      inWarpSpecialized = true;
+      Pending out =
+          processRegion(specialized.getDefaultRegion(), pending, insert);
+      for (Region &partition :
+           specialized.getPartitionOp().getPartitionRegions())
+        out = join(out, processRegion(partition, pending, insert));
+      inWarpSpecialized = outer;
+      return out;
+    }
+
     // Other ops with regions (e.g. tt.reduce's combine region): their
     // bodies may run any number of times.
     for (Region &region : op->getRegions()) {
@@ -276,10 +290,8 @@ private:
       SmallVector<Access> writes;
       addViewed(tmeLoad.getDst(), /*write=*/true, writes);
       if (conflictsWithPending(writes, pending)) {
-        if (insert) {
-          OpBuilder b(op);
-          ttg::LocalBarrierOp::create(b, op->getLoc());
-        }
+        if (insert)
+          insertBarrier(op);
         pending.clear();
       }
       return pending;
@@ -296,10 +308,8 @@ private:
 
     SmallVector<Access> accesses = getAccesses(op);
     if (conflictsWithPending(accesses, pending)) {
-      if (insert) {
-        OpBuilder b(op);
-        ttg::LocalBarrierOp::create(b, op->getLoc());
-      }
+      if (insert)
+        insertBarrier(op);
       pending.clear();
     }
     pending.append(accesses.begin(), accesses.end());
@@ -307,8 +317,25 @@ private:
     return pending;
   }
 
+  /// A block barrier before `op`; in a warp-specialized region, an error
+  /// instead (the other group of warps would never arrive).
+  void insertBarrier(Operation *op) {
+    if (inWarpSpecialized) {
+      op->emitError() << "--musa-insert-barriers: '" << op->getName()
+                      << "' needs a block barrier for an earlier "
+                         "shared-memory access, which a warp-specialized "
+                         "region cannot wait for";
+      sawError = true;
+      return;
+    }
+    OpBuilder b(op);
+    ttg::LocalBarrierOp::create(b, op->getLoc());
+  }
+
   const TargetInfo &targetInfo;
   bool sawError = false;
+  /// Inside a ttg.warp_specialize region.
+  bool inWarpSpecialized = false;
 };
 
 struct MUSAInsertBarriers

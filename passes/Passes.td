@@ -272,10 +272,26 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
     the shared memory, its only dot-feeding loads are descriptor loads
     that stay without TME (saying why), a TME slot is not a whole number of
     its swizzle period, or its TME rings need more async barriers than the
-    function has left. A loop that asks for warp specialization
-    (`tt.warp_specialize`, from `tl.range(..., warp_specialize=True)`) is
-    planned as any other, and its remark ends in "warp_specialize is not
-    done": every warp runs it.
+    function has left.
+
+    A loop that asks for warp specialization (`tt.warp_specialize`, from
+    `tl.range(..., warp_specialize=True)`) is planned as any other; where
+    the target has TME (mp_31, not the GPU proxy yet), every ringed load is
+    a TME tile read in place by the one SQMMA the loop carries, the loop
+    lies directly in a kernel's body, nothing before it accesses memory
+    with a tensor (a producer warp runs that code too), the tiles'
+    coordinates come from the induction variable and values defined before
+    the loop, and the rest of its body has no memory effects, it becomes a
+    `ttg.warp_specialize` (WarpSpecialize.cpp): a one-warp partition
+    issues the TME tiles into rings of `slots` slots, each slot with a
+    "full" barrier (the tiles' bytes and the producer's arrival) and an
+    "empty" one (one arrival per consumer warp, starting in phase 1); the
+    loop in the default region waits on full, keeps its SQMMA in flight
+    into the next iteration, and releases the previous iteration's slot
+    after waiting for its SQMMA. The module's "ttg.total-num-warps" counts
+    the producer warp. Remark: `loop warp-specialized: ...`; otherwise the
+    loop is pipelined on every warp and its remark ends in
+    "warp_specialize is not done: <why>".
 
     Before (`num-stages=3`):
     ```mlir
@@ -433,6 +449,12 @@ def MUSAInsertBarriers : Pass<"musa-insert-barriers", "mlir::ModuleOp"> {
     between the end of one iteration and the start of the next gets a
     barrier. Straight-line accesses to disjoint bytes, or reads after reads,
     get none. `gpu.barrier` and existing `ttg.local_barrier`s count.
+
+    The regions of a `ttg.warp_specialize` run on different warps, which
+    order their accesses of the rings with async barriers: each region is
+    analysed from the state before the op, and a hazard inside one is an
+    error (a block barrier there would wait for warps that never arrive).
+    After the op, the default region's accesses are pending.
 
     Non-kernel functions assume anything may be pending at their entry (a
     caller may have touched their buffers in an earlier call); their buffers

@@ -56,7 +56,8 @@ _T09_CHECK = (
     "ref = torch.matmul(a.float(), b.float())",
     "bt = b.T.contiguous()",
     "checks = [('naive', matmul(a, b)), ('persistent', matmul_persistent(a, b)), "
-    "('tma', matmul_tma(a, bt, False)), ('tma persistent', matmul_tma_persistent(a, bt, False)), "
+    "('tma', matmul_tma(a, bt, False)), ('tma warp-specialized', matmul_tma(a, bt, True)), "
+    "('tma persistent', matmul_tma_persistent(a, bt, False)), "
     "('descriptor persistent', matmul_descriptor_persistent(a, bt, False))]",
     "[torch.testing.assert_close(c.float(), ref, atol=0.125, rtol=0.01, msg=n) for n, c in checks]",
     "print('tutorial 09 kernels match torch:', [n for n, _ in checks])",

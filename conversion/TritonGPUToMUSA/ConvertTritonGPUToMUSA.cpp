@@ -66,11 +66,14 @@ LogicalResult checkSupported(ModuleOp module, RewritePatternSet &patterns) {
       ok = false;
       return WalkResult::skip();
     }
-    // Terminators such as scf.yield go with their parent's pattern.
-    bool loweredWithParent = op->hasTrait<OpTrait::IsTerminator>() &&
-                             op->getParentOp() &&
-                             lowered.contains(op->getParentOp()->getName()
-                                                  .getStringRef());
+    // Terminators such as scf.yield go with their parent's pattern (the
+    // nearest that is not a terminator itself: ttg.warp_return's parent is
+    // the holder of ttg.warp_specialize's partitions).
+    Operation *owner = op;
+    while (owner->hasTrait<OpTrait::IsTerminator>() && owner->getParentOp())
+      owner = owner->getParentOp();
+    bool loweredWithParent =
+        owner != op && lowered.contains(owner->getName().getStringRef());
     if (!lowered.contains(name) && !loweredWithParent) {
       if (reported.insert(name).second)
         op->emitError() << "'" << name << "' is not supported by " << kPassFlag
@@ -209,13 +212,16 @@ struct ConvertTritonGPUToMUSA
     populateDebugOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateDescriptorOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
     populateTMEOpToLLVMPatterns(typeConverter, patterns, *targetInfo);
+    populateWarpSpecializeOpToLLVMPatterns(typeConverter, patterns,
+                                           *targetInfo);
     // Structured control flow becomes branches, then LLVM branches, in the
     // same conversion (block arguments carry the converted tensor structs).
     populateSCFToControlFlowConversionPatterns(patterns);
     cf::populateControlFlowToLLVMConversionPatterns(typeConverter, patterns);
     ub::populateUBToLLVMConversionPatterns(typeConverter, patterns);
 
-    if (failed(checkSupported(module, patterns)))
+    if (failed(checkSupported(module, patterns)) ||
+        failed(prepareWarpSpecializedRegions(module)))
       return signalPassFailure();
 
     markSQMMAOperandWrites(module);

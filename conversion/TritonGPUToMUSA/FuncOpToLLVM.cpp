@@ -63,7 +63,7 @@ struct FuncOpConversion : public MUSAPattern<triton::FuncOp> {
                             "\"ttg.threads-per-warp\"");
       func->setAttr(kKernelAttrName, rewriter.getUnitAttr());
       func->setAttr(kMaxNTidXAttrName,
-                    rewriter.getI32IntegerAttr(launch->numWarps *
+                    rewriter.getI32IntegerAttr(launch->totalNumWarps *
                                                launch->threadsPerWarp));
     } else {
       func.setLinkage(LLVM::Linkage::Internal);

@@ -171,6 +171,25 @@ void populateDescriptorOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo);
 
+/// ttg.warp_specialize: the block's warps past the module's num-warps run
+/// the partitions, then return; the others run the default region.
+void populateWarpSpecializeOpToLLVMPatterns(
+    TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+
+/// Before the conversion: checks that each ttg.warp_specialize lies
+/// directly in a kernel's body and that neither its default region nor a
+/// partition holds an op that lowers to a block barrier (reports and fails
+/// otherwise), and marks each partition's ops with its first thread
+/// (kPartitionFirstThreadAttr).
+LogicalResult prepareWarpSpecializedRegions(ModuleOp module);
+
+/// On an op of a warp-specialized partition (set before the conversion):
+/// the partition's first thread, which issues what thread 0
+/// issues for the block elsewhere (a TME load, an async-barrier arrival).
+constexpr StringLiteral kPartitionFirstThreadAttr =
+    "musagpu.partition_first_thread";
+
 /// musagpu TME tile loads/stores and async barriers (architectures with TME).
 void populateTMEOpToLLVMPatterns(
     TritonGPUToMUSATypeConverter &typeConverter, RewritePatternSet &patterns,

@@ -5,7 +5,8 @@
 // `llvm.musa.tme.*` / `llvm.musa.async.*` calls on the GPU, the emulator
 // runtime's `__musa_emu_tme_*` / `__musa_emu_async_bar_*` on the CPU).
 //
-// Who issues what (MUSA-FACTS.md, last section): thread 0 of the block
+// Who issues what (MUSA-FACTS.md, last section): thread 0 of the block (of
+// a warp-specialized partition: its first thread)
 // issues TME loads and stores after a block barrier (so every thread's
 // earlier shared-memory accesses of the buffer are done: for a load,
 // --musa-insert-barriers places it where one is pending), commits stores,
@@ -47,12 +48,36 @@ LogicalResult requireTME(Operation *op, const TargetInfo &target) {
                          << target.getArchName() << " does not have";
 }
 
-/// Runs `body` on thread 0 of the block only.
-void onThreadZero(ConversionPatternRewriter &rewriter, Location loc,
+/// Runs `body` on the first thread of the warps that run `op` only: thread
+/// 0 of the block, or the first thread of the warp-specialized partition
+/// `op` was inlined from (kPartitionFirstThreadAttr).
+void onFirstThread(Operation *op, ConversionPatternRewriter &rewriter,
+                   Location loc, const TargetInfo &target,
+                   function_ref<void()> body) {
+  int64_t firstThread = 0;
+  if (auto attr = op->getAttrOfType<IntegerAttr>(kPartitionFirstThreadAttr))
+    firstThread = attr.getInt();
+  Value tid = target.threadId(rewriter, loc, 0);
+  Value first =
+      LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid,
+                           i32Const(rewriter, loc, int32_t(firstThread)));
+  emitIfThen(
+      rewriter, loc, first,
+      [&]() -> Value {
+        body();
+        return {};
+      },
+      Value());
+}
+
+/// Runs `body` on the first lane of each warp only.
+void onFirstLanes(ConversionPatternRewriter &rewriter, Location loc,
                   const TargetInfo &target, function_ref<void()> body) {
   Value tid = target.threadId(rewriter, loc, 0);
+  Value lane = LLVM::URemOp::create(
+      rewriter, loc, tid, i32Const(rewriter, loc, target.getWarpSize()));
   Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                     tid, i32Const(rewriter, loc, 0));
+                                     lane, i32Const(rewriter, loc, 0));
   emitIfThen(
       rewriter, loc, first,
       [&]() -> Value {
@@ -191,7 +216,7 @@ struct TMETransferOpConversion : public MUSAPattern<OpTy> {
         op, op.getDesc(), adaptor.getDesc(), rewriter, targetInfo);
     if (failed(desc))
       return failure();
-    onThreadZero(rewriter, loc, targetInfo, [&] {
+    onFirstThread(op, rewriter, loc, targetInfo, [&] {
       for (TMETransfer &t : *transfers) {
         t.descriptor = *desc;
         t.innerPersist = int32_t(op.getInnerPersist());
@@ -216,7 +241,8 @@ struct TMETransferOpConversion : public MUSAPattern<OpTy> {
 ///   async_barrier_record        -> the record call, from every thread;
 ///   async_barrier_init          -> thread 0 initializes, then a block barrier;
 ///   async_barrier_expect_bytes  -> thread 0 adds the bytes;
-///   async_barrier_arrive        -> thread 0 arrives once;
+///   async_barrier_arrive        -> thread 0 arrives once (per_warp: the
+///                                  first lane of each warp);
 ///   async_barrier_wait          -> every thread waits.
 template <typename OpTy>
 struct TMEHookOpConversion : public MUSAPattern<OpTy> {
@@ -257,10 +283,15 @@ struct TMEHookOpConversion : public MUSAPattern<OpTy> {
                                     adaptor.getPhase());
       }
     };
+    bool perWarp = false;
+    if constexpr (std::is_same_v<OpTy, mgpu::AsyncBarrierArriveOp>)
+      perWarp = op.getPerWarp();
     if constexpr (kEveryThread)
       emitHook();
+    else if (perWarp)
+      onFirstLanes(rewriter, loc, targetInfo, emitHook);
     else
-      onThreadZero(rewriter, loc, targetInfo, emitHook);
+      onFirstThread(op, rewriter, loc, targetInfo, emitHook);
     if constexpr (kBarrierAfter)
       targetInfo.barrier(rewriter, loc);
     rewriter.eraseOp(op);

@@ -228,7 +228,8 @@ def test_race_check_reports_a_store_by_a_warp_that_has_not_waited() -> None:
     with pytest.raises(_musa_mlir.EmulatorError,
                        match=r"thread \d+ \(warp [123], lane \d+\): shared-memory race: store of 4 bytes at offset "
                        r"\d+ overwrites operand B \(bytes \[4096, 5120\)\) of an SQMMA of squad 0 still in flight: "
-                       r"the squad waited for it, but this thread did not, and no block barrier came between"):
+                       r"the squad waited for it, but this thread did not, and neither a block barrier nor an "
+                       r"async barrier a waiting thread arrived on came between"):
         run(kernel_module(overwrite="after_one_warps_wait"), shared_image(a, b), race_check=True)
 
 

@@ -233,14 +233,19 @@ def MUSAGPU_AsyncBarrierArriveOp : MUSAGPU_Op<"async_barrier_arrive"> {
   let description = [{
     Counts one arrival of the block on `barrier` (one thread arrives, so an
     `arrive_count` of 1 waits for one such op per phase). Lowers to
-    `llvm.musa.async.arrive.none.phaseid` issued by one thread.
+    `llvm.musa.async.arrive.none.phaseid` issued by one thread. With
+    `per_warp`, the first lane of each warp that runs the op arrives (an
+    `arrive_count` of N waits for N warps): a warp-specialized loop's
+    consumer warps release a ring slot so, each after its own wait for the
+    matrix unit that read it.
 
     ```mlir
     musagpu.async_barrier_arrive %bar
+    musagpu.async_barrier_arrive %bar per_warp
     ```
   }];
-  let arguments = (ins I32:$barrier);
-  let assemblyFormat = "$barrier attr-dict";
+  let arguments = (ins I32:$barrier, UnitAttr:$perWarp);
+  let assemblyFormat = "$barrier (`per_warp` $perWarp^)? attr-dict";
 }
 
 def MUSAGPU_AsyncBarrierWaitOp : MUSAGPU_Op<"async_barrier_wait"> {

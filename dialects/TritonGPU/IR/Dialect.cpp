@@ -66,6 +66,8 @@ mlir::triton::gpu::getModuleLaunchInfo(ModuleOp module) {
     return std::nullopt;
   ModuleLaunchInfo info;
   info.numWarps = *numWarps;
+  info.totalNumWarps = std::max(*numWarps, getInt("ttg.total-num-warps")
+                                               .value_or(*numWarps));
   info.threadsPerWarp = *threadsPerWarp;
   info.numCTAs = getInt(TritonGPUDialect::getNumCTAsAttrName()).value_or(1);
   if (auto target = module->getAttrOfType<StringAttr>(

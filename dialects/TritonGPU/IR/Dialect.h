@@ -52,13 +52,16 @@ namespace mlir::triton::gpu {
 /// Launch shape of a module, read from its "ttg.*" attributes.
 struct ModuleLaunchInfo {
   unsigned numWarps = 0;
+  /// The warps a block is launched with: numWarps and those of the
+  /// functions' warp-specialized partitions ("ttg.total-num-warps").
+  unsigned totalNumWarps = 0;
   unsigned threadsPerWarp = 0;
   unsigned numCTAs = 1;
   StringRef target;
 };
 
-/// Reads "ttg.num-warps", "ttg.threads-per-warp", "ttg.num-ctas" and
-/// "ttg.target" from `module`; std::nullopt if num-warps or
+/// Reads "ttg.num-warps", "ttg.total-num-warps" (default: num-warps),
+/// "ttg.threads-per-warp", "ttg.num-ctas" and "ttg.target" from `module`; std::nullopt if num-warps or
 /// threads-per-warp is missing.
 std::optional<ModuleLaunchInfo> getModuleLaunchInfo(ModuleOp module);
 

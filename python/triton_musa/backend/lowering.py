@@ -47,6 +47,9 @@ class LoweredModule:
     # Per tensor-descriptor argument of the kernel, in order: 1 where the host passes a 64-byte
     # MUtensorDescriptor, 0 where the tensor's base address (GPU target only; empty on the emulator).
     tme_descriptor_args: Tuple[int, ...] = ()
+    # The warps a block is launched with where a loop is warp-specialized (the module's
+    # ttg.total-num-warps: num_warps and the producer warps); None: num_warps.
+    total_num_warps: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -368,8 +371,10 @@ def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str,
         raise
     shared = module_attribute(module, "ttg.shared") or 0
     tme_args = tuple(module_attribute(module, "musagpu.tme_descriptor_args") or ())
+    total_warps = module_attribute(module, "ttg.total-num-warps")
     return module, LoweredModule(pipeline=pipeline, llvm_dialect=str(module), shared_bytes=int(shared),
-                                 tme_descriptor_args=tme_args)
+                                 tme_descriptor_args=tme_args,
+                                 total_num_warps=int(total_warps) if total_warps is not None else None)
 
 
 def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel.ttgir",
@@ -399,7 +404,7 @@ def lower_to_llir(ttgir: str, arch: MusaArch, *, opt_level: int = 3, source_name
     timer.report()
     return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
                          shared_bytes=lowered.shared_bytes, tme_descriptor_args=lowered.tme_descriptor_args,
-                         llir=llir,
+                         total_num_warps=lowered.total_num_warps, llir=llir,
                          shared_memory_from_zero=SHARED_MEMORY_FROM_ZERO_ATTR in module.operation.attributes)
 
 

@@ -593,10 +593,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// `tl.range(..., warp_specialize=True)`: the loop is pipelined as any other
-// and its remark says the specialization was not done.
-// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 4 slots, copies issued 2 iterations ahead, a wait every 2 iterations, the matrix unit in flight into the next iteration; warp_specialize is not done: warp specialization is not implemented for MUSA yet, every warp runs the loop
-// SERIAL-REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 3 slots, copies issued 2 iterations ahead, a wait every 2 iterations; warp_specialize is not done: warp specialization is not implemented for MUSA yet, every warp runs the loop
+// `tl.range(..., warp_specialize=True)` over pointer loads: the loop is
+// pipelined on every warp and its remark says why it is not specialized.
+// REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 4 slots, copies issued 2 iterations ahead, a wait every 2 iterations, the matrix unit in flight into the next iteration; warp_specialize is not done: a load of the loop is not a TME tile (the producer warp issues whole tiles)
+// SERIAL-REMARK: remark: loop pipelined: 2 loads as async copies (2 read in place), rings of 3 slots, copies issued 2 iterations ahead, a wait every 2 iterations; warp_specialize is not done: a load of the loop is not a TME tile (the producer warp issues whole tiles)
 // CHECK-LABEL: @asks_warp_specialize
 // CHECK: scf.for
 

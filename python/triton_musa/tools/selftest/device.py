@@ -502,6 +502,39 @@ def descriptor_args_probe() -> "DeviceProbe":
     return probe
 
 
+def warp_specialized_probe() -> "DeviceProbe":
+    m, n, bk, steps = 64, 64, 32, 5
+
+    def run(runner: Runner, hyp: Hypotheses) -> ProbeResult:
+        import torch
+
+        from .kernels import warp_specialized_probe as kernel
+
+        def make() -> Tuple[Any, Any, Any, int]:
+            a, b = _ints((m, bk * steps), 10), _ints((bk * steps, n), 11)
+            out = torch.zeros(m, n, dtype=torch.float32, device=runner.device)
+            compiled = launch(runner, kernel, "mp_31",
+                              {"a_desc": f"tensordesc<fp16[{m}, {bk}]>", "b_desc": f"tensordesc<fp16[{bk}, {n}]>",
+                               "c": "*fp32", "K": "i32", "M": "constexpr", "N": "constexpr", "BK": "constexpr"},
+                              dict(a_desc=_descriptor(a.half().to(runner.device), (m, bk)),
+                                   b_desc=_descriptor(b.half().to(runner.device), (bk, n)), c=out, K=bk * steps,
+                                   M=m, N=n, BK=bk), num_stages=2)
+            return a, b, out.cpu().double(), compiled.metadata.num_warps
+        a, b, out, warps = runner.cached("warp-specialized", make)
+        if warps != 5:
+            raise RuntimeError(f"the probe's loop was not warp-specialized (the block runs {warps} warps, not 5)")
+        return _verdict(probe, _compare(out, a @ b),
+                        "the producer/consumer protocol of passes/pipeline/WarpSpecialize.cpp (empty barriers "
+                        "initialized in phase 1, per-warp arrivals counted in warps) and the partition's return "
+                        "in conversion/TritonGPUToMUSA/WarpSpecializeOpToLLVM.cpp (a hang instead: the block "
+                        "barriers after the loop wait for the returned producer warp)",
+                        f"{steps} K steps through 2 slots, 4 consumer warps and a producer warp")
+    probe = DeviceProbe("warp-specialized loop", "a producer warp on async barriers (count in warps, phase 1 "
+                        "start) that returns early, block barriers after it counting the warps still running "
+                        "[inferred]", "mp_31", run)
+    return probe
+
+
 # --- The list ----------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -553,6 +586,7 @@ PROBES: Tuple[DeviceProbe, ...] = (
     tme_oob_probe(),
     tme_ring_probe(),
     descriptor_args_probe(),
+    warp_specialized_probe(),
 )
 
 

@@ -41,6 +41,18 @@ def tme_ring_probe(desc, out, ITERS: tl.constexpr, R: tl.constexpr, C: tl.conste
 
 
 @triton.jit
+def warp_specialized_probe(a_desc, b_desc, c, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
+    """c (M x N) = a @ b over a warp-specialized K loop: a producer warp streams the TME tiles, returns at the
+    loop's end, and the epilogue after it synchronizes the remaining warps."""
+    acc = tl.zeros((M, N), dtype=tl.float32)
+    for k in tl.range(0, K, BK, num_stages=2, warp_specialize=True):
+        acc = tl.dot(a_desc.load([0, k]), b_desc.load([k, 0]), acc)
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
 def descriptor_args_probe(da, db, out, scale, R: tl.constexpr, C: tl.constexpr):
     """out = a + scale * b from two descriptor arguments followed by a scalar one."""
     ta = da.load([0, 0])

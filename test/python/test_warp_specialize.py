@@ -1,0 +1,81 @@
+"""Warp-specialized loops on the CPU emulator: ``tl.range(..., warp_specialize=True)`` over a
+descriptor matmul's K loop. On mp_31 one producer warp streams the TME tiles into the rings and the
+kernel's warps consume them with SQMMA, ordered by a full and an empty async barrier per slot; the block
+runs num_warps + 1 warps. mp_22 (no TME) runs the loop on every warp and says why. Every case runs against
+torch with the emulator's race check on, which fails a TME tile written into a slot an SQMMA may still
+read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
+
+from triton_musa.backend.emulator import emulator_active  # noqa: E402
+from triton_musa.backend.environment import ARCH_ENV, RACECHECK_ENV  # noqa: E402
+from triton_musa.backend.lowering import pipeline_report  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
+                                "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
+
+
+def _specialized_matmul(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                        STAGES: tl.constexpr):
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in tl.range(0, K, BK, num_stages=STAGES, warp_specialize=True):
+        acc = tl.dot(a_desc.load([m, k]), b_desc.load([k, n]), acc)
+    rm = m + tl.arange(0, BM)[:, None]
+    rn = n + tl.arange(0, BN)[None, :]
+    tl.store(c_ptr + rm * N + rn, acc, mask=(rm < M) & (rn < N))
+
+
+def run_specialized(M: int, N: int, K: int, BM: int, BN: int, BK: int, warps: int, stages: int,
+                    dtype: torch.dtype = torch.float16, seed: int = 0) -> Any:
+    """The matmul on (cdiv(M, BM), cdiv(N, BN)) programs against torch; returns the compiled kernel."""
+    kernel = triton.jit(_specialized_matmul)
+    gen = torch.Generator().manual_seed(seed)
+    a = torch.randn(M, K, generator=gen).to(dtype)
+    b = torch.randn(K, N, generator=gen).to(dtype)
+    c = torch.full((M, N), float("nan"), dtype=torch.float32)
+    compiled = kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](
+        TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BK, BN]), c, M, N, K,
+        BM=BM, BN=BN, BK=BK, STAGES=stages, num_warps=warps)
+    torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-3)
+    return compiled
+
+
+@pytest.mark.parametrize("M, N, K, BM, BN, BK, warps, stages, slots",
+                         [(64, 64, 7 * 32, 64, 64, 32, 4, 3, 3),        # 7 K steps over 3 slots: rounds wrap
+                          (100, 88, 5 * 64 - 16, 128, 128, 64, 4, 2, 2),  # ragged, the last K tile past K
+                          (128, 128, 4 * 32, 128, 128, 32, 8, 3, 3)])    # two squads release each slot
+def test_specialized_matmul(arch: str, monkeypatch: pytest.MonkeyPatch, M: int, N: int, K: int, BM: int, BN: int,
+                            BK: int, warps: int, stages: int, slots: int) -> None:
+    """mp_31: a producer warp beside the kernel's warps (the block runs warps + 1), the loop's remark says
+    so; mp_22: the loop runs on every warp and its remark says why. Both against torch, race-checked.
+    The rings have the planned depth (here num_stages slots)."""
+    monkeypatch.setenv(RACECHECK_ENV, "1")
+    compiled = run_specialized(M, N, K, BM, BN, BK, warps, stages, seed=BK + warps)
+    [remark] = pipeline_report(compiled.asm["ttgir"], stages, target="emulator")
+    if arch == "mp_31":
+        assert compiled.metadata.num_warps == warps + 1
+        assert ("remark: loop warp-specialized: a producer warp issues 2 loads as TME tiles into rings of "
+                f"{slots} slots") in remark, remark
+    else:
+        assert compiled.metadata.num_warps == warps
+        assert remark.endswith("; warp_specialize is not done: mp_22 has no tensor memory engine and async "
+                               "barriers for a producer warp"), remark
+
+
+def test_bf16_specialized_matmul(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mp_31, bf16 operands, 4 slots."""
+    monkeypatch.setenv(RACECHECK_ENV, "1")
+    monkeypatch.setenv(ARCH_ENV, "mp_31")
+    compiled = run_specialized(64, 128, 6 * 64, 64, 128, 64, 4, 4, dtype=torch.bfloat16, seed=3)
+    assert compiled.metadata.num_warps == 5
