@@ -31,7 +31,8 @@ block shapes from the config's own ``pre_hook``, as the autotuner sets them.
   test's tolerance; torch times fp16 SDPA.
 * 09 ``matmul_kernel_persistent`` (pointers), ``matmul_kernel_tma_persistent`` (host descriptors) and
   ``matmul_kernel_descriptor_persistent`` (device descriptors), fp16 at 4096^3 without warp specialization,
-  NUM_SMS 132 (H100 SXM and H200).
+  NUM_SMS 132 (H100 SXM and H200); ``matmul_kernel_tma`` (one program per tile, host descriptors) without
+  (``t09_tma``) and with (``t09_tma_ws``) warp specialization of its K loop.
 
 A case is named ``<group>_<config>``: the group names the tutorial, kernel and problem, the config its tile
 (the BLOCK_* values), the other meta-parameters that vary within the list, warps and stages; ``proxy_gpu.py``
@@ -64,8 +65,8 @@ SRC_DIR = "tutorials_src"  # the copied tutorials, inside the bundle
 FILES = {"03": "03-matrix-multiplication.py", "06": "06-fused-attention.py", "09": "09-persistent-matmul.py"}
 # What the cases take from each tutorial: the kernels they launch and the helpers their wrappers call.
 USES = {"03": ("matmul_kernel", ), "06": ("_attn_fwd", "is_hopper", "TensorDescriptor"),
-        "09": ("matmul_kernel_persistent", "matmul_kernel_tma_persistent", "matmul_kernel_descriptor_persistent",
-               "TensorDescriptor")}
+        "09": ("matmul_kernel_persistent", "matmul_kernel_tma", "matmul_kernel_tma_persistent",
+               "matmul_kernel_descriptor_persistent", "TensorDescriptor")}
 HOPPER_CAPABILITY = (9, 0)  # proxy_sm90 runs on sm_90a; the run's reference is cuda:90
 
 
@@ -494,9 +495,23 @@ def _problems_09(module: types.ModuleType, s: Sizes) -> List[Problem]:
         return {"a_ptr": a, "b_ptr": b, "c_ptr": c, "M": n, "N": n, "K": n, "NUM_SMS": sms,
                 "WARP_SPECIALIZE": False, "FLATTEN": True}
 
+    def tma_tiles(warp_specialize: bool) -> Callable[[Any], Dict[str, Any]]:
+        """matmul_tma(a, b, warp_specialize): one program per tile."""
+        def args(device: Any) -> Dict[str, Any]:
+            a, b, c = operands(device)
+            dummy_block = [1, 1]
+            return {"a_desc": module.TensorDescriptor.from_tensor(a, dummy_block),
+                    "b_desc": module.TensorDescriptor.from_tensor(b, dummy_block),
+                    "c_desc": module.TensorDescriptor.from_tensor(c, dummy_block), "M": n, "N": n, "K": n,
+                    "FP8_OUTPUT": False, "WARP_SPECIALIZE": warp_specialize}
+        return args
+
     def grid(a: Dict[str, Any]) -> Tuple[int, ...]:
         tiles = triton.cdiv(a["M"], a["BLOCK_SIZE_M"]) * triton.cdiv(a["N"], a["BLOCK_SIZE_N"])
         return (min(a["NUM_SMS"], tiles), )
+
+    def tiles_grid(a: Dict[str, Any]) -> Tuple[int, ...]:
+        return (triton.cdiv(a["M"], a["BLOCK_SIZE_M"]) * triton.cdiv(a["N"], a["BLOCK_SIZE_N"]), )
 
     def product(a_name: str, b_name: str, nk: bool) -> Tuple[Callable[..., Any], Callable[..., Any]]:
         """(reference, torch_fn) of A @ B, with B stored (N, K) when ``nk``."""
@@ -517,6 +532,10 @@ def _problems_09(module: types.ModuleType, s: Sizes) -> List[Problem]:
     return [
         Problem("t09_persistent_fp16", module.matmul_kernel_persistent, pointers, grid, ("a_ptr", "b_ptr"), "c_ptr",
                 *product("a_ptr", "b_ptr", False), flops, 2e-2, 0.25),
+        Problem("t09_tma_fp16", module.matmul_kernel_tma, tma_tiles(False), tiles_grid, ("a_desc", "b_desc"),
+                "c_desc", *product("a_desc", "b_desc", True), flops, 2e-2, 0.25),
+        Problem("t09_tma_ws_fp16", module.matmul_kernel_tma, tma_tiles(True), tiles_grid, ("a_desc", "b_desc"),
+                "c_desc", *product("a_desc", "b_desc", True), flops, 2e-2, 0.25),
         Problem("t09_tma_persistent_fp16", module.matmul_kernel_tma_persistent, tma, grid, ("a_desc", "b_desc"),
                 "c_desc", *product("a_desc", "b_desc", True), flops, 2e-2, 0.25),
         Problem("t09_descriptor_persistent_fp16", module.matmul_kernel_descriptor_persistent, descriptors, grid,

@@ -116,8 +116,15 @@ static void emuAsyncBarWait(int32_t id, int32_t phase) {
     f.waitGen = uint64_t(phase);
     yieldToNext(w, f);
   }
-  if (w.config->raceCheck)
-    learn(f.knownOver, w.asyncBarriers[id].released);
+  if (w.config->raceCheck) {
+    const AsyncBarrier &done = w.asyncBarriers[id];
+    learn(f.knownOver, done.released);
+    f.seenPhases[id] = done.completed;
+    for (Worker::TMELanding &landing : w.tmeLandings)
+      if (landing.barrier == id && landing.waitedEpoch == 0 &&
+          landing.phase <= done.completed)
+        landing.waitedEpoch = w.blockGen + 1;
+  }
 }
 
 /// The emulator's TME descriptor at `address` (see EmulatorABI.h).
@@ -258,14 +265,21 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
   int32_t box[] = {b0, b1, b2, b3, b4}, coords[] = {c0, c1, c2, c3, c4};
   bool padNaN = desc[abi::kTMEDescPadNaN] != 0;
   int64_t bytes = 0;
+  if (w.config->raceCheck)
+    llvm::erase_if(w.tmeLandings, [&](const Worker::TMELanding &landing) {
+      return landing.isOver(w.blockGen + 1);
+    });
   forEachBoxRun(
       what, desc, smem, rank, box, coords, sg, ss, sl,
       [&](uint64_t global, uint64_t shared, int64_t runBytes,
           int64_t elemBytes) {
         char *dst = w.shared + shared;
         bytes += runBytes;
-        if (w.config->raceCheck)
+        if (w.config->raceCheck) {
           checkSQMMAReads(shared, uint64_t(runBytes), what);
+          w.tmeLandings.push_back({shared, shared + uint64_t(runBytes), barId,
+                                   bar.completed + 1, /*waitedEpoch=*/0});
+        }
         if (global) {
           checkGlobalRun(global, runBytes, elemBytes, abi::AccessKind::Load);
           std::memcpy(dst, reinterpret_cast<const void *>(global),

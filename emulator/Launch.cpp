@@ -161,6 +161,7 @@ static bool runBlock(Worker &w) {
     f.squadCollectives = 0;
     f.pendingSQMMA = 0;
     f.knownOver = SQMMAKnowledge{};
+    f.seenPhases.fill(0);
     // Copies never waited for are dropped with their block, as their data
     // was never guaranteed to land.
     f.pendingCopies.clear();
@@ -194,6 +195,7 @@ static bool runBlock(Worker &w) {
     w.shadow.assign(config.sharedBytes, ShadowByte());
   w.sqmmaReads.clear();
   w.sqmmaIssues = 0;
+  w.tmeLandings.clear();
   // What checkGlobal's own fast path accepts.
   w.fastBounds = FastBounds();
   if (w.lastBuffer < config.buffers.size()) {

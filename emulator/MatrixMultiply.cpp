@@ -440,6 +440,12 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
   const SQMMAOperandOffsets &bOffsets =
       sqmmaOperandOffsets(uint32_t(descB), transB, K, N, elemBytes);
   if (w.config->raceCheck) {
+    // The operands must have landed for the squad (its first thread
+    // stands for it: the squad issues in lockstep).
+    checkTMELandings(aOffsets.begin, aOffsets.end - aOffsets.begin,
+                     "sqmma operand A");
+    checkTMELandings(bOffsets.begin, bOffsets.end - bOffsets.begin,
+                     "sqmma operand B");
     // (The reads that are over go here, not on every store's check.)
     llvm::erase_if(w.sqmmaReads, [&](const Worker::SQMMARead &read) {
       return read.isOver(w.blockGen + 1);

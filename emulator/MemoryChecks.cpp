@@ -133,6 +133,8 @@ void runtime::checkSharedSlow(const void *address, uint64_t bytes,
     return;
   if (abi::AccessKind(kind) == abi::AccessKind::Store)
     checkSQMMAReads(addr - base, bytes, what);
+  else
+    checkTMELandings(addr - base, bytes, what);
   // Epochs count block barriers from 1; accesses of one epoch by two
   // threads conflict unless one of them is a load of a load, or both threads
   // are lanes of one warp separated by a warp sync.
@@ -205,6 +207,29 @@ void runtime::checkSQMMAReads(uint64_t offset, uint64_t bytes,
                             "barrier a waiting thread arrived on came "
                             "between")));
     }
+  }
+}
+
+void runtime::checkTMELandings(uint64_t offset, uint64_t bytes,
+                               const char *what) {
+  Worker &w = *tlsWorker;
+  Fiber &f = *tlsFiber;
+  uint64_t epoch = w.blockGen + 1;
+  for (const Worker::TMELanding &landing : w.tmeLandings) {
+    if (offset >= landing.end || offset + bytes <= landing.begin ||
+        landing.isOver(epoch) ||
+        f.seenPhases[landing.barrier] >= landing.phase)
+      continue;
+    failThread(llvm::formatv(
+        "shared-memory race: {0} of {1} bytes at offset {2} reads bytes "
+        "[{3}, {4}) of a TME tile load that lands with phase {5} of async "
+        "barrier {6}, which this thread has not waited for{7}",
+        what, bytes, offset, landing.begin, landing.end, landing.phase,
+        landing.barrier,
+        landing.waitedEpoch == 0
+            ? std::string(" (no thread has)")
+            : std::string(" (another thread has, with no block barrier "
+                          "since)")));
   }
 }
 

@@ -96,6 +96,9 @@ struct Fiber {
   uint32_t pendingSQMMA = 0;
   /// Race-check mode: the SQMMAs this thread knows to be over.
   SQMMAKnowledge knownOver{};
+  /// Race-check mode: per async barrier, the phases completed when this
+  /// thread's last wait on it returned (TMELanding).
+  std::array<uint64_t, abi::kAsyncBarrierMaxId + 1> seenPhases{};
   /// Asynchronous global->shared copies started and not yet waited for:
   /// the source bytes as read when started, written at the thread's wait.
   struct PendingCopy {
@@ -260,6 +263,24 @@ struct Worker {
   std::vector<SQMMARead> sqmmaReads;
   /// SQMMAs issued in the block so far.
   uint64_t sqmmaIssues = 0;
+  /// Race-check mode: the bytes of TME tile loads, which the emulator
+  /// writes at the issue and the hardware writes until the load's barrier
+  /// completes its phase: a read of them by a thread that has not waited
+  /// for that phase (nor passed a block barrier after a thread's wait for
+  /// it) may see the old bytes.
+  struct TMELanding {
+    uint64_t begin, end;
+    int32_t barrier;
+    /// The barrier's phase (its count of completed phases) the bytes land
+    /// with.
+    uint64_t phase;
+    /// The barrier epoch of the first wait that saw it; 0: none yet.
+    uint64_t waitedEpoch;
+    bool isOver(uint64_t epoch) const {
+      return waitedEpoch != 0 && waitedEpoch < epoch;
+    }
+  };
+  std::vector<TMELanding> tmeLandings;
 
   std::array<uint32_t, 3> blockId = {0, 0, 0};
   uint32_t live = 0, arrived = 0;
@@ -545,6 +566,10 @@ inline void checkGlobal(const void *address, uint64_t bytes, uint64_t align,
 /// `offset` overwrites operand bytes an SQMMA in flight may still read
 /// (Worker::sqmmaReads); `what` names the store.
 void checkSQMMAReads(uint64_t offset, uint64_t bytes, const char *what);
+/// Race-check mode: fails the thread if bytes [offset, offset + bytes) of
+/// shared memory are a TME tile still landing for it (Worker::TMELanding);
+/// `what` names the read.
+void checkTMELandings(uint64_t offset, uint64_t bytes, const char *what);
 
 inline void checkShared(const void *address, uint64_t bytes, uint64_t align,
                         int32_t kind) {

@@ -335,6 +335,29 @@ private:
                               const TargetInfo &targetInfo);
 };
 
+/// Whether every use of `desc` moves a tile through TME: a TME op, a
+/// transfer TME takes (`reasons`), or the capture of a warp-specialized
+/// partition whose argument is used so.
+static bool usedOnlyThroughTME(Value desc,
+                               const tme::TransferReasons &reasons) {
+  for (OpOperand &use : desc.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<mgpu::TMELoadOp, mgpu::TMEStoreOp>(user))
+      continue;
+    if (auto partitions = dyn_cast<ttg::WarpSpecializePartitionsOp>(user)) {
+      for (Region &partition : partitions.getPartitionRegions())
+        if (!usedOnlyThroughTME(
+                partition.getArgument(use.getOperandNumber()), reasons))
+          return false;
+      continue;
+    }
+    auto it = reasons.find(user);
+    if (it == reasons.end() || !it->second.empty())
+      return false;
+  }
+  return true;
+}
+
 /// Marks the descriptor arguments the host encodes (every use through TME:
 /// tme::collectTransfers keeps all uses of an argument on one form) and
 /// records the form of each descriptor argument on the module.
@@ -348,13 +371,7 @@ void MUSALowerDescriptorsToTME::markHostEncodedArguments(
     encodedArgs.push_back(0);
     if (arg.use_empty() || !tme::isKernelArgument(arg))
       continue;
-    bool allTME = llvm::all_of(arg.getUsers(), [&](Operation *user) {
-      if (isa<mgpu::TMELoadOp, mgpu::TMEStoreOp>(user))
-        return true;
-      auto it = reasons.find(user);
-      return it != reasons.end() && it->second.empty();
-    });
-    if (!allTME)
+    if (!usedOnlyThroughTME(arg, reasons))
       continue;
     func.setArgAttr(arg.getArgNumber(), kTMEDescriptorArgAttrName,
                     UnitAttr::get(ctx));

@@ -276,16 +276,18 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
 
     A loop that asks for warp specialization (`tt.warp_specialize`, from
     `tl.range(..., warp_specialize=True)`) is planned as any other; where
-    the target has TME (mp_31, not the GPU proxy yet), every ringed load is
-    a TME tile read in place by the one SQMMA the loop carries, the loop
-    lies directly in a kernel's body, nothing before it accesses memory
+    the target has TME (mp_31, and the GPU proxy, which runs it as TMA,
+    mbarriers and wgmma), every ringed load is a TME tile read in place by
+    the one SQMMA the loop carries, the loop lies directly in a kernel's
+    body, nothing before it accesses memory
     with a tensor (a producer warp runs that code too), the tiles'
     coordinates come from the induction variable and values defined before
     the loop, and the rest of its body has no memory effects, it becomes a
     `ttg.warp_specialize` (WarpSpecialize.cpp): a one-warp partition
     issues the TME tiles into rings of `slots` slots, each slot with a
     "full" barrier (the tiles' bytes and the producer's arrival) and an
-    "empty" one (one arrival per consumer warp, starting in phase 1); the
+    "empty" one (one arrival per consumer warp; the producer waits for the
+    parity before the round's, so its first round passes at once); the
     loop in the default region waits on full, keeps its SQMMA in flight
     into the next iteration, and releases the previous iteration's slot
     after waiting for its SQMMA. The module's "ttg.total-num-warps" counts

@@ -4,16 +4,19 @@
 // of a loop with rings of S slots, slot = it % S, round = it / S:
 //
 //   producer warp (partition 0):
-//     wait empty[slot] (parity round & 1); expect the tiles' bytes on
-//     full[slot]; one TME load per ring into the slot; arrive on full[slot]
+//     wait empty[slot] (parity (round & 1) ^ 1); expect the tiles' bytes
+//     on full[slot]; one TME load per ring into the slot; arrive on
+//     full[slot]
 //   consumer warps (the default region, the kernel's num_warps):
 //     wait full[slot] (parity round & 1); wait for the SQMMA of it - 1
 //     (kept in flight, decision 5); each warp then arrives on
 //     empty[(it - 1) % S]; issue the SQMMA of it on the slot
 //
 // full[s] counts one arrival (the producer's) and the tiles' bytes; empty[s]
-// counts the consumer warps, and starts in phase 1 so that the producer's
-// first round finds every slot free (its wait for parity 0 passes at once).
+// counts the consumer warps. Both start in phase 0; a wait for parity p
+// returns once the phase in progress has the other parity, so the
+// producer's first round (parity 1 on empty) finds every slot free, and
+// its round r waits for the consumers' release in round r - 1.
 // Every warp runs the code before the loop (the partition's captures, the
 // barriers' initialization and its block barrier); the producer warp
 // returns at its loop's end (WarpSpecializeOpToLLVM.cpp).
@@ -84,8 +87,6 @@ std::string pipeline::whyNotWarpSpecialized(const LoopPlan &plan,
     return targetInfo.getArchName().str() +
            " has no tensor memory engine and async barriers for a producer "
            "warp";
-  if (targetInfo.getKind() == TargetKind::Proxy)
-    return "the GPU proxy has no warp-specialized lowering yet";
   for (const RingedLoad &ringed : plan.loads) {
     if (!ringed.viaTME)
       return "a load of the loop is not a TME tile (the producer warp "
@@ -196,7 +197,7 @@ void pipeline::expandWarpSpecialized(LoopPlan &plan, int32_t firstBarrier) {
         b, loc, i32Constant(b, loc, firstBarrier + slot), one, zero);
   for (unsigned slot = 0; slot < slots; ++slot)
     mgpu::AsyncBarrierInitOp::create(
-        b, loc, i32Constant(b, loc, emptyBase + slot), consumers, one);
+        b, loc, i32Constant(b, loc, emptyBase + slot), consumers, zero);
 
   // The producer's captures: what its ops read from before the loop, but
   // constants, which it makes itself.
@@ -268,13 +269,17 @@ void pipeline::expandWarpSpecialized(LoopPlan &plan, int32_t firstBarrier) {
   Value it = iterationNumber(p, producerLoop);
   Value numSlots = i32Constant(p, loc, slots);
   Value slot = arith::RemUIOp::create(p, loc, it, numSlots);
-  Value phase = arith::AndIOp::create(
-      p, loc, arith::DivUIOp::create(p, loc, it, numSlots),
-      i32Constant(p, loc, 1));
+  Value pOne = i32Constant(p, loc, 1);
+  Value freed = arith::XOrIOp::create(
+      p, loc,
+      arith::AndIOp::create(p, loc,
+                            arith::DivUIOp::create(p, loc, it, numSlots),
+                            pOne),
+      pOne);
   mgpu::AsyncBarrierWaitOp::create(
       p, loc,
       arith::AddIOp::create(p, loc, i32Constant(p, loc, emptyBase), slot),
-      phase);
+      freed);
   Value full =
       arith::AddIOp::create(p, loc, i32Constant(p, loc, firstBarrier), slot);
   mgpu::AsyncBarrierExpectBytesOp::create(p, loc, full,

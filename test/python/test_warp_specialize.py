@@ -79,3 +79,35 @@ def test_bf16_specialized_matmul(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ARCH_ENV, "mp_31")
     compiled = run_specialized(64, 128, 6 * 64, 64, 128, 64, 4, 4, dtype=torch.bfloat16, seed=3)
     assert compiled.metadata.num_warps == 5
+
+
+def test_proxy_specializes_as_mp31() -> None:
+    """The GPU proxy times mp_31's decision: after the matrix and pipeline passes its TTGIR is mp_31's up to
+    the encodings of its own rows (the same warp_specialize, barriers and rings), and the kernel is launched
+    with the producer warp (Hopper's bar.sync does not wait for the warp that returned: PTX's `exit`), its
+    TME tiles TMA loads completing on mbarriers, its SQMMA wgmma."""
+    import re
+
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    from test_proxy import _after_matrix_passes, _without_matrix_encodings
+    from triton_musa.backend.compiler import compile_to_ttgir
+    BM, BN, BK, stages = 128, 128, 64, 3
+    signature = {"a_desc": f"tensordesc<fp16[{BM}, {BK}]>", "b_desc": f"tensordesc<fp16[{BK}, {BN}]>",
+                 "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+                 "BK": "constexpr", "STAGES": "constexpr"}
+    source = ASTSource(triton.jit(_specialized_matmul), signature=signature,
+                       constexprs={"BM": BM, "BN": BN, "BK": BK, "STAGES": stages})
+    options = {"num_warps": 4, "num_stages": stages}
+    ttgir = compile_to_ttgir(source, GPUTarget("musa", "mp_31", 32), options)["ttgir"]
+    mp31 = _after_matrix_passes(ttgir, "musa", stages)
+    proxy = _after_matrix_passes(ttgir, "proxy", stages)
+    assert "ttg.warp_specialize" in mp31 and '"ttg.total-num-warps" = 5' in mp31
+    assert _without_matrix_encodings(proxy).replace(", fragment = wgmma_warpgroup", "") == \
+        _without_matrix_encodings(mp31)
+    kernel = triton.compile(source, target=GPUTarget("musa", "proxy_sm90", 32), options=options)
+    ptx = kernel.asm["ptx"]
+    assert kernel.metadata.num_warps == 5 and re.search(r"\.maxntid 160\b", ptx)
+    assert "cp.async.bulk.tensor.2d" in ptx and "mbarrier.try_wait.parity" in ptx and "wgmma.mma_async" in ptx
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"

@@ -28,7 +28,7 @@ from . import emulator
 from .cache_key import backend_key
 from .environment import llvm_opt_disabled
 from .errors import user_errors
-from .lowering import MatmulOptions, check_num_stages, lower_for_emulator
+from .lowering import MatmulOptions, check_num_stages, lower_for_emulator, record_launch_warps
 from .proxy import proxy_target
 from .target import DEFAULT_ARCH, MusaArch, parse_arch
 from .toolchain import libdevice_path
@@ -329,7 +329,7 @@ class MusaBackend(BaseBackend):
         metadata["shared"] = lowered.shared_bytes
         metadata["tensordesc_meta"] = tensordesc_meta(lowered.tme_descriptor_args)
         metadata["shared_memory_from_zero"] = lowered.shared_memory_from_zero
-        _launch_partition_warps(metadata, lowered)
+        record_launch_warps(metadata, lowered)
         return lowered.llir
 
     @staticmethod
@@ -340,7 +340,7 @@ class MusaBackend(BaseBackend):
             lowered = lower_for_emulator(str(ttgir), opt.musa_arch, source_name=f"{name}.ttgir",
                                          num_stages=opt.num_stages, matmul=opt.matmul)
         metadata["shared"] = lowered.shared_bytes
-        _launch_partition_warps(metadata, lowered)
+        record_launch_warps(metadata, lowered)
         return lowered.llvm_dialect
 
     @staticmethod
@@ -355,13 +355,6 @@ class MusaBackend(BaseBackend):
                 llir, opt.musa_arch, name, shared_memory_from_zero=metadata.get("shared_memory_from_zero", False))
         timer.report()
         return mubin
-
-
-def _launch_partition_warps(metadata: Dict[str, Any], lowered: Any) -> None:
-    """A kernel with a warp-specialized loop is launched with its partitions' warps too (the module's
-    ttg.total-num-warps): the launchers size the block from metadata num_warps."""
-    if lowered.total_num_warps is not None:
-        metadata["num_warps"] = lowered.total_num_warps
 
 
 def tensordesc_meta(tme_flags: Sequence[int]) -> Optional[List[Optional[Dict[str, Any]]]]:

@@ -377,6 +377,13 @@ def _lower(ttgir: str, arch: MusaArch, target: str, source_name: str,
                                  total_num_warps=int(total_warps) if total_warps is not None else None)
 
 
+def record_launch_warps(metadata: Dict[str, Any], lowered: LoweredModule) -> None:
+    """A kernel with a warp-specialized loop is launched with its partitions' warps too (the module's
+    ttg.total-num-warps): the launchers size the block from metadata num_warps."""
+    if lowered.total_num_warps is not None:
+        metadata["num_warps"] = lowered.total_num_warps
+
+
 def lower_for_emulator(ttgir: str, arch: MusaArch, *, source_name: str = "kernel.ttgir",
                        num_stages: int = 1, matmul: Optional[MatmulOptions] = None) -> LoweredModule:
     """TTGIR -> LLVM dialect for the CPU emulator emulating ``arch`` (what the emulator JIT loads);
@@ -421,5 +428,5 @@ def lower_for_proxy(ttgir: str, arch: MusaArch, *, sm: str, ptx_version: int, li
                                                      libdevice=libdevice)
     from .proxy_tensor_maps import tensor_map_meta
     return LoweredKernel(pipeline=lowered.pipeline, llvm_dialect=lowered.llvm_dialect,
-                         shared_bytes=lowered.shared_bytes, llir=llir,
+                         shared_bytes=lowered.shared_bytes, total_num_warps=lowered.total_num_warps, llir=llir,
                          tensor_maps=tensor_map_meta(module, lowered.tme_descriptor_args))

@@ -99,7 +99,7 @@ def ptx_version() -> int:
 def make_llir(ttgir: Any, metadata: Dict[str, Any], proxy: ProxyTarget, opt: Any) -> str:
     """TTGIR (for ``proxy.musa_arch``) -> LLVM IR for nvptx64-nvidia-cuda."""
     from .errors import user_errors
-    from .lowering import lower_for_proxy
+    from .lowering import lower_for_proxy, record_launch_warps
     from .target import parse_arch
     name = metadata.get("name", "kernel")
     with user_errors(name, proxy.name):
@@ -108,6 +108,7 @@ def make_llir(ttgir: Any, metadata: Dict[str, Any], proxy: ProxyTarget, opt: Any
                                   source_name=f"{name}.ttgir", num_stages=opt.num_stages, matmul=opt.matmul)
     metadata["shared"] = lowered.shared_bytes
     metadata["tensordesc_meta"] = lowered.tensor_maps
+    record_launch_warps(metadata, lowered)
     return lowered.llir
 
 

@@ -5,9 +5,10 @@
 // read in place by one SQMMA (mp_31): the loop becomes a
 // ttg.warp_specialize. Before it, the rings of 3 slots and two barriers
 // per slot: full (ids 1..3, one arrival, phase 0) and empty (ids 4..6, one
-// arrival per consumer warp, phase 1: the producer's first round passes).
+// arrival per consumer warp), all in phase 0.
 // Partition 0 (one warp) runs the loop's bounds with the descriptors and
-// rings as captures: wait for empty[slot] in parity round & 1, expect both
+// rings as captures: wait for empty[slot] in parity (round & 1) ^ 1 (a
+// fresh barrier's wait for parity 1 passes), expect both
 // tiles' bytes on full[slot], load both tiles, arrive. The default region
 // keeps the loop: wait for full[slot], read the slots in place, wait for
 // the previous SQMMA, then (from iteration 1) every warp releases the
@@ -28,9 +29,9 @@
 // CHECK: musagpu.async_barrier_init %{{.*}}, arrive_count %[[ONE]], phase %[[ZERO]]
 // CHECK: musagpu.async_barrier_init %{{.*}}, arrive_count %[[ONE]], phase %[[ZERO]]
 // CHECK: musagpu.async_barrier_init %{{.*}}, arrive_count %[[ONE]], phase %[[ZERO]]
-// CHECK: musagpu.async_barrier_init %{{.*}}, arrive_count %[[FOUR]], phase %[[ONE]]
-// CHECK: musagpu.async_barrier_init %{{.*}}, arrive_count %[[FOUR]], phase %[[ONE]]
-// CHECK: musagpu.async_barrier_init %{{.*}}, arrive_count %[[FOUR]], phase %[[ONE]]
+// CHECK: musagpu.async_barrier_init %{{.*}}, arrive_count %[[FOUR]], phase %[[ZERO]]
+// CHECK: musagpu.async_barrier_init %{{.*}}, arrive_count %[[FOUR]], phase %[[ZERO]]
+// CHECK: musagpu.async_barrier_init %{{.*}}, arrive_count %[[FOUR]], phase %[[ZERO]]
 // CHECK-NOT: musagpu.async_barrier_init
 // CHECK: %[[RESULT:.*]] = ttg.warp_specialize(%[[K]], %[[RA]], %[[RB]], %[[A]], %[[M]], %[[B]], %[[N]])
 // CHECK-NEXT: default {
@@ -58,7 +59,8 @@
 // CHECK-NEXT: partition0(%[[PK:[^:]*]]: i32, %[[PRA:[^:]*]]: !ttg.memdesc<3x64x32xf16, {{.*}}>, %[[PRB:[^:]*]]: !ttg.memdesc<3x32x64xf16, {{.*}}>, %[[PA:[^:]*]]: !tt.tensordesc<tensor<64x32xf16>>, %[[PM:[^:]*]]: i32, %[[PB:[^:]*]]: !tt.tensordesc<tensor<32x64xf16>>, %[[PN:[^:]*]]: i32) num_warps(1) {
 // CHECK: scf.for %[[PIV:.*]] = %{{.*}} to %[[PK]] step %{{.*}} : i32 {
 // CHECK: %[[PSLOT:.*]] = arith.remui
-// CHECK: %[[PPHASE:.*]] = arith.andi
+// CHECK: %[[PROUND:.*]] = arith.andi
+// CHECK-NEXT: %[[PPHASE:.*]] = arith.xori %[[PROUND]], %{{.*}} : i32
 // CHECK: %[[PEMPTY:.*]] = arith.addi %{{.*}}, %[[PSLOT]] : i32
 // CHECK-NEXT: musagpu.async_barrier_wait %[[PEMPTY]], phase %[[PPHASE]]
 // CHECK: %[[PFULL:.*]] = arith.addi %{{.*}}, %[[PSLOT]] : i32

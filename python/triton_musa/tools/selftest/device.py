@@ -524,13 +524,13 @@ def warp_specialized_probe() -> "DeviceProbe":
         if warps != 5:
             raise RuntimeError(f"the probe's loop was not warp-specialized (the block runs {warps} warps, not 5)")
         return _verdict(probe, _compare(out, a @ b),
-                        "the producer/consumer protocol of passes/pipeline/WarpSpecialize.cpp (empty barriers "
-                        "initialized in phase 1, per-warp arrivals counted in warps) and the partition's return "
+                        "the producer/consumer protocol of passes/pipeline/WarpSpecialize.cpp (a wait for the "
+                        "parity before a fresh barrier's passes at once, per-warp arrivals counted in warps) and the partition's return "
                         "in conversion/TritonGPUToMUSA/WarpSpecializeOpToLLVM.cpp (a hang instead: the block "
                         "barriers after the loop wait for the returned producer warp)",
                         f"{steps} K steps through 2 slots, 4 consumer warps and a producer warp")
-    probe = DeviceProbe("warp-specialized loop", "a producer warp on async barriers (count in warps, phase 1 "
-                        "start) that returns early, block barriers after it counting the warps still running "
+    probe = DeviceProbe("warp-specialized loop", "a producer warp on async barriers (count in warps, a fresh "
+                        "barrier's parity-1 wait passing) that returns early, block barriers after it counting the warps still running "
                         "[inferred]", "mp_31", run)
     return probe
 
