@@ -19,6 +19,7 @@ from triton.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
 from triton_musa import _musa_mlir  # noqa: E402
 from triton_musa.backend.emulator import emulator_active  # noqa: E402
+from triton_musa.backend.environment import RACECHECK_ENV  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
                                 "the emulator runs where none is (or with TRITON_MUSA_EMULATOR=1)")
@@ -265,7 +266,7 @@ def test_flattened_persistent_descriptor_loop(monkeypatch: pytest.MonkeyPatch, a
     tiles (one block per SM with or without a fourth slot) the sqmma stays in flight on mp_31: the
     epilogue's scf.if waits for it, and the tile-end reset happens there. The race check is on: a TME
     tile into the slot of the sqmma in flight fails it."""
-    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
+    monkeypatch.setenv(RACECHECK_ENV, "1")
     from triton_musa.backend.lowering import pipeline_report
     kernel = fresh(_flattened_persistent_matmul)
     BM, BN, BK = tile, tile, tile // 2 if tile > 32 else 32

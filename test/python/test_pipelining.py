@@ -24,6 +24,7 @@ from triton.compiler import ASTSource  # noqa: E402
 from corpus import TARGETS  # noqa: E402
 from jit_compile import compile_specialized, launch  # noqa: E402
 from triton_musa.backend.emulator import emulator_active  # noqa: E402
+from triton_musa.backend.environment import RACECHECK_ENV  # noqa: E402
 from triton_musa.backend.lowering import dot_path_report, matrix_passes, parse_ttgir, run_passes  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not emulator_active(), reason="a MUSA device or another GPU driver is active here; "
@@ -302,7 +303,7 @@ def test_matrix_unit_in_flight_where_the_slot_is_free(monkeypatch: pytest.Monkey
     fourth slot, so the planner keeps each sqmma in flight into the next iteration (its wait moved to
     just before the next one); ragged M, N and K, against torch, with the race check on (which fails a
     copy into a slot the sqmma in flight still reads)."""
-    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
+    monkeypatch.setenv(RACECHECK_ENV, "1")
     remark = run_one_tile_matmul(120, 250, 224, 128, 256, 64, num_warps=8, num_stages=3, seed=7)
     assert "rings of 4 slots" in remark and "the matrix unit in flight" in remark, remark
 
@@ -313,7 +314,7 @@ def test_matrix_unit_in_flight_within_the_slots(monkeypatch: pytest.MonkeyPatch,
     stays in flight within num_stages slots and the copies go one iteration less ahead (num_stages - 2),
     never into the slot the sqmma in flight reads; 7 K steps, the last masked, ragged M and N, against torch,
     with the race check on (which fails a copy into that slot)."""
-    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
+    monkeypatch.setenv(RACECHECK_ENV, "1")
     remark = run_one_tile_matmul(100, 90, 208, 128, 128, 32, num_warps=4, num_stages=num_stages,
                                  seed=num_stages)
     ahead = num_stages - 2
@@ -328,7 +329,7 @@ def test_matrix_unit_waited_for_once_a_round(monkeypatch: pytest.MonkeyPatch, tm
     the accumulator unwaited in between; an even and an odd number of K steps (the last round cut short by
     the loop's end), ragged M, N and K, against torch, with the race check on."""
     enable_pipeline_option(monkeypatch, tmp_path, "unit-waits-per-round=true")
-    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
+    monkeypatch.setenv(RACECHECK_ENV, "1")
     remark = run_one_tile_matmul(120, 250, k_steps * 64 - 16, 128, 256, 64, num_warps=8, num_stages=3,
                                  seed=k_steps)
     assert "the matrix unit in flight into the next iteration and waited for every 2 iterations" in remark, remark
@@ -341,7 +342,7 @@ def test_matrix_unit_waited_for_once_a_round_across_tiles(monkeypatch: pytest.Mo
     rounds straddle the tiles' ends, where the epilogue waits for its own sqmma; 6 tiles on 4 programs (two
     take a second), against torch."""
     enable_pipeline_option(monkeypatch, tmp_path, "unit-waits-per-round=true")
-    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
+    monkeypatch.setenv(RACECHECK_ENV, "1")
     remark = run_flattened_persistent_matmul("mp_31", 100, 64, seed=11)
     assert "the matrix unit in flight into the next iteration and waited for every 2 iterations" in remark, remark
 
@@ -368,7 +369,7 @@ def test_batches_beside_the_matrix_unit_in_flight(monkeypatch: pytest.MonkeyPatc
     reports a missing barrier. (The emulator lands copies at the thread's wait, so a copy refilling a slot
     an sqmma in flight reads does not show here: the lit test checks that order.)"""
     enable_pipeline_option(monkeypatch, tmp_path, "batch-beside-matrix-unit=true")
-    monkeypatch.setenv("TRITON_MUSA_EMULATOR_RACECHECK", "1")
+    monkeypatch.setenv(RACECHECK_ENV, "1")
     remark = run_one_tile_matmul(BM - 8, BN - 6, 5 * BK - 16, BM, BN, BK, num_warps=warps, num_stages=stages,
                                  seed=BK)
     assert ("rings of 4 slots, copies issued 2 iterations ahead in batches of 2 iterations' tiles after the "
