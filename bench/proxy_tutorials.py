@@ -481,13 +481,17 @@ def _problems_09(module: types.ModuleType, s: Sizes) -> List[Problem]:
         a, b, c = operands(device)
         return dict(_matmul_args(a, b.T, c), NUM_SMS=sms)
 
-    def tma(device: Any) -> Dict[str, Any]:
+    def tma_args(device: Any, warp_specialize: bool) -> Dict[str, Any]:
+        """The host descriptors (their block shapes the config's pre_hook sets) and sizes of 09's TMA kernels."""
         a, b, c = operands(device)
         dummy_block = [1, 1]
         return {"a_desc": module.TensorDescriptor.from_tensor(a, dummy_block),
                 "b_desc": module.TensorDescriptor.from_tensor(b, dummy_block),
                 "c_desc": module.TensorDescriptor.from_tensor(c, dummy_block), "M": n, "N": n, "K": n,
-                "FP8_OUTPUT": False, "NUM_SMS": sms, "WARP_SPECIALIZE": False}
+                "FP8_OUTPUT": False, "WARP_SPECIALIZE": warp_specialize}
+
+    def tma(device: Any) -> Dict[str, Any]:
+        return dict(tma_args(device, False), NUM_SMS=sms)
 
     def descriptors(device: Any) -> Dict[str, Any]:
         a, b, c = operands(device)
@@ -497,14 +501,7 @@ def _problems_09(module: types.ModuleType, s: Sizes) -> List[Problem]:
 
     def tma_tiles(warp_specialize: bool) -> Callable[[Any], Dict[str, Any]]:
         """matmul_tma(a, b, warp_specialize): one program per tile."""
-        def args(device: Any) -> Dict[str, Any]:
-            a, b, c = operands(device)
-            dummy_block = [1, 1]
-            return {"a_desc": module.TensorDescriptor.from_tensor(a, dummy_block),
-                    "b_desc": module.TensorDescriptor.from_tensor(b, dummy_block),
-                    "c_desc": module.TensorDescriptor.from_tensor(c, dummy_block), "M": n, "N": n, "K": n,
-                    "FP8_OUTPUT": False, "WARP_SPECIALIZE": warp_specialize}
-        return args
+        return lambda device: tma_args(device, warp_specialize)
 
     def grid(a: Dict[str, Any]) -> Tuple[int, ...]:
         tiles = triton.cdiv(a["M"], a["BLOCK_SIZE_M"]) * triton.cdiv(a["N"], a["BLOCK_SIZE_N"])

@@ -48,6 +48,21 @@ LogicalResult requireTME(Operation *op, const TargetInfo &target) {
                          << target.getArchName() << " does not have";
 }
 
+/// Runs `body` where `tid` (thread 0's index along x, or its lane) equals
+/// `value`.
+void onThreadIndex(ConversionPatternRewriter &rewriter, Location loc,
+                   Value tid, int32_t value, function_ref<void()> body) {
+  Value match = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                     tid, i32Const(rewriter, loc, value));
+  emitIfThen(
+      rewriter, loc, match,
+      [&]() -> Value {
+        body();
+        return {};
+      },
+      Value());
+}
+
 /// Runs `body` on the first thread of the warps that run `op` only: thread
 /// 0 of the block, or the first thread of the warp-specialized partition
 /// `op` was inlined from (kPartitionFirstThreadAttr).
@@ -57,34 +72,17 @@ void onFirstThread(Operation *op, ConversionPatternRewriter &rewriter,
   int64_t firstThread = 0;
   if (auto attr = op->getAttrOfType<IntegerAttr>(kPartitionFirstThreadAttr))
     firstThread = attr.getInt();
-  Value tid = target.threadId(rewriter, loc, 0);
-  Value first =
-      LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid,
-                           i32Const(rewriter, loc, int32_t(firstThread)));
-  emitIfThen(
-      rewriter, loc, first,
-      [&]() -> Value {
-        body();
-        return {};
-      },
-      Value());
+  onThreadIndex(rewriter, loc, target.threadId(rewriter, loc, 0),
+                int32_t(firstThread), body);
 }
 
 /// Runs `body` on the first lane of each warp only.
 void onFirstLanes(ConversionPatternRewriter &rewriter, Location loc,
                   const TargetInfo &target, function_ref<void()> body) {
-  Value tid = target.threadId(rewriter, loc, 0);
   Value lane = LLVM::URemOp::create(
-      rewriter, loc, tid, i32Const(rewriter, loc, target.getWarpSize()));
-  Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                     lane, i32Const(rewriter, loc, 0));
-  emitIfThen(
-      rewriter, loc, first,
-      [&]() -> Value {
-        body();
-        return {};
-      },
-      Value());
+      rewriter, loc, target.threadId(rewriter, loc, 0),
+      i32Const(rewriter, loc, target.getWarpSize()));
+  onThreadIndex(rewriter, loc, lane, 0, body);
 }
 
 /// The i64 descriptor address of a TME op's `desc` operand (`lowered` its
