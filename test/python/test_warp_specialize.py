@@ -116,3 +116,32 @@ def test_proxy_specializes_as_mp31() -> None:
     assert kernel.metadata.num_warps == 5 and re.search(r"\.maxntid 160\b", ptx)
     assert "cp.async.bulk.tensor.2d" in ptx and "mbarrier.try_wait.parity" in ptx and "wgmma.mma_async" in ptx
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+def test_device_llvm_ir_specializes() -> None:
+    """mp_31's LLVM IR for the device (the SDK's llc input): the kernel's maximum block is 5 warps; the
+    producer warp's TME tile loads and its arrivals on the full barriers, the consumers' per-warp arrivals on
+    the empty ones, and every group's waits (llvm.musa.async.*)."""
+    import re
+
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    from triton_musa.backend.compiler import compile_to_ttgir
+    from triton_musa.backend.lowering import lower_to_llir
+    from triton_musa.backend.target import parse_arch
+    signature = {"a_desc": "tensordesc<fp16[64, 32]>", "b_desc": "tensordesc<fp16[32, 64]>", "c_ptr": "*fp32",
+                 "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr",
+                 "STAGES": "constexpr"}
+    source = ASTSource(triton.jit(_specialized_matmul), signature=signature,
+                       constexprs={"BM": 64, "BN": 64, "BK": 32, "STAGES": 3})
+    ttgir = compile_to_ttgir(source, GPUTarget("musa", "mp_31", 32), {"num_warps": 4, "num_stages": 3})["ttgir"]
+    lowered = lower_to_llir(ttgir, parse_arch("mp_31"), num_stages=3)
+    llir = lowered.llir
+    assert lowered.total_num_warps == 5
+    assert re.search(r'!"maxntidx", i32 160\}', llir)
+    assert len(re.findall(r"call void @llvm\.musa\.tme\.ld\.tile\.2d\(", llir)) == 2
+    # full: the producer's arrival; empty: the consumers' (per warp); init of 3 + 3 barriers
+    assert len(re.findall(r"call void @llvm\.musa\.async\.arrive\.none\.phaseid\(", llir)) == 2
+    assert len(re.findall(r"call void @llvm\.musa\.async\.init\.arrival\(", llir)) >= 1
+    assert len(re.findall(r"call void @llvm\.musa\.async\.wait\(", llir)) == 2
