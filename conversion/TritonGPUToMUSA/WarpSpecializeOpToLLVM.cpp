@@ -23,6 +23,8 @@
 #include "dialects/Triton/IR/Dialect.h"
 #include "dialects/TritonGPU/IR/Dialect.h"
 
+#include "target/Scratch.h"
+
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 
 using namespace mlir;
@@ -33,11 +35,16 @@ namespace mgpu = mlir::musagpu;
 namespace {
 
 /// The op of `region` (or nested in it) that lowers to a block barrier,
-/// which a warp-specialized region cannot run, or null.
+/// which a warp-specialized region cannot run, or null: those that
+/// synchronize the block themselves, and those with a scratch buffer (a
+/// layout conversion or reduction through shared memory).
 Operation *findBlockBarrier(Region &region) {
   Operation *found = nullptr;
   region.walk([&](Operation *op) {
-    if (isa<ttg::LocalBarrierOp, mgpu::AsyncBarrierInitOp, mgpu::TMEStoreOp,
+    bool scratch =
+        op->hasAttr(kAllocationOffsetAttr) && !isa<ttg::LocalAllocOp>(op);
+    if (scratch ||
+        isa<ttg::LocalBarrierOp, mgpu::AsyncBarrierInitOp, mgpu::TMEStoreOp,
             mgpu::TMEStoreWaitOp, ttg::AsyncWaitOp>(op)) {
       found = op;
       return WalkResult::interrupt();

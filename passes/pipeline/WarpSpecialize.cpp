@@ -25,6 +25,7 @@
 
 #include "passes/pipeline/WarpSpecialize.h"
 
+#include "passes/SharedMemoryBuffers.h"
 #include "passes/TMETransfers.h"
 #include "passes/pipeline/Expansion.h"
 
@@ -143,20 +144,34 @@ std::string pipeline::whyNotWarpSpecialized(const LoopPlan &plan,
                " of the loop's compute";
     }
   }
-  // The consumer warps cannot wait for the whole block in the loop.
+  // The consumer warps cannot wait for the whole block in the loop: no
+  // memory effects, and no op exchanging values through shared memory
+  // (a layout conversion, a cross-warp reduction), whose lowering does.
+  // (Sizes it cannot compute are --musa-allocate-shared-memory's to report.)
+  ScopedDiagnosticHandler quiet(loop->getContext(),
+                                [](Diagnostic &) { return success(); });
   for (Operation &op : body->without_terminator()) {
     if (plan.producer.contains(&op) || ringed.contains(&op) ||
         isa<mgpu::SQMMAOp, mgpu::SQMMAWaitOp>(op))
       continue;
-    Operation *effect = nullptr;
+    Operation *effect = nullptr, *exchange = nullptr;
     op.walk([&](Operation *inner) {
       if (!isMemoryEffectFree(inner))
         effect = inner;
+      FailureOr<std::optional<OwnedBuffer>> owned =
+          getOwnedBuffer(inner, targetInfo);
+      if (succeeded(owned) && *owned && (*owned)->isScratch &&
+          (*owned)->bytes > 0)
+        exchange = inner;
     });
     if (effect)
       return quoted(effect) + " in the loop's body has memory effects the "
                               "consumer warps would order with a block "
                               "barrier";
+    if (exchange)
+      return quoted(exchange) +
+             " in the loop's body exchanges values through shared memory, "
+             "which the consumer warps would order with a block barrier";
   }
   return "";
 }
