@@ -293,7 +293,9 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
     after waiting for its SQMMA. The module's "ttg.total-num-warps" counts
     the producer warp. Remark: `loop warp-specialized: ...`; otherwise the
     loop is pipelined on every warp and its remark ends in
-    "warp_specialize is not done: <why>".
+    "warp_specialize is not done: <why>". With `warp-specialize-all`, every
+    loop the form takes is specialized, asked for or not (the others keep
+    their remarks).
 
     Before (`num-stages=3`):
     ```mlir
@@ -355,7 +357,11 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
     Option<"unitWaitsPerRound", "unit-waits-per-round", "bool", "false",
            "Wait for the SQMMAs in flight once a round of iterations (a "
            "batch, or the slots past the lookahead), not before every SQMMA "
-           "(see the description)">
+           "(see the description)">,
+    Option<"warpSpecializeAll", "warp-specialize-all", "bool", "false",
+           "Warp-specialize every loop the warp-specialized form takes, not "
+           "only those that ask for it (`tl.range(..., "
+           "warp_specialize=True)`); for measuring where it pays">
   ];
 }
 

@@ -608,7 +608,7 @@ private:
     scf::ForOp loop = plan.loop;
     Location loc = loop.getLoc();
     std::string specialization;
-    if (loop->hasAttr(kWarpSpecializeAttr)) {
+    if (loop->hasAttr(kWarpSpecializeAttr) || warpSpecializeAll) {
       std::string why = whyNotWarpSpecialized(plan, targetInfo);
       if (why.empty())
         return specialize(plan, hasCopies);

@@ -1,5 +1,6 @@
 // RUN: musa-opt %s -split-input-file --musa-pipeline-loops="num-stages=3 target=emulator" 2>/dev/null | FileCheck %s
 // RUN: musa-opt %s -split-input-file --musa-pipeline-loops="num-stages=3 target=emulator" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: musa-opt %s -split-input-file --musa-pipeline-loops="num-stages=3 target=emulator warp-specialize-all=true" 2>/dev/null | FileCheck %s --check-prefix=ALL
 
 // `tl.range(..., warp_specialize=True)` over a K loop of two TME tiles
 // read in place by one SQMMA (mp_31): the loop becomes a
@@ -175,5 +176,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       scf.yield %w, %tr : tensor<64x64xf32, #sqmma>, tensor<64x64xf32, #rows>
     } {tt.num_stages = 3 : i32, tt.warp_specialize}
     tt.return %r#0, %r#1 : tensor<64x64xf32, #sqmma>, tensor<64x64xf32, #rows>
+  }
+}
+
+// -----
+
+// The first case's loop without `tt.warp_specialize`: pipelined on every
+// warp, unless warp-specialize-all takes every loop the form can.
+// CHECK-LABEL: tt.func public @unasked(
+// CHECK-NOT: ttg.warp_specialize
+// CHECK: tt.return
+// ALL-LABEL: tt.func public @unasked(
+// ALL: ttg.warp_specialize
+// ALL: partition0(
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #musagpu.tme_shared<{swizzleGranularity = b16, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#shared1 = #musagpu.tme_shared<{swizzleGranularity = b32, swizzleStride = b256, swizzleLine = b256, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+#sqmma = #musagpu.sqmma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "musa:mp_31", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @unasked(%a: !tt.tensordesc<tensor<64x32xf16>>, %am: i32, %ak: i32, %asm: i64, %ask: i64, %b: !tt.tensordesc<tensor<32x64xf16>>, %bk: i32, %bn: i32, %bsk: i64, %bsn: i64, %K: i32) -> tensor<64x64xf32, #sqmma> {
+    %c32 = arith.constant 32 : i32
+    %c0 = arith.constant 0 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #sqmma>
+    %r = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero) -> (tensor<64x64xf32, #sqmma>) : i32 {
+      %x = tt.descriptor_load %a[%c0, %k] : !tt.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16, #blocked>
+      %xs = ttg.local_alloc %x {alignment = 4096 : i32} : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+      %y = tt.descriptor_load %b[%k, %c0] : !tt.tensordesc<tensor<32x64xf16>> -> tensor<32x64xf16, #blocked1>
+      %ys = ttg.local_alloc %y {alignment = 2048 : i32} : (tensor<32x64xf16, #blocked1>) -> !ttg.memdesc<32x64xf16, #shared1, #smem>
+      %d = musagpu.sqmma %xs, %ys, %acc : !ttg.memdesc<64x32xf16, #shared, #smem>, !ttg.memdesc<32x64xf16, #shared1, #smem> -> tensor<64x64xf32, #sqmma>
+      %w = musagpu.sqmma_wait %d : tensor<64x64xf32, #sqmma>
+      scf.yield %w : tensor<64x64xf32, #sqmma>
+    } {tt.num_stages = 3 : i32}
+    tt.return %r : tensor<64x64xf32, #sqmma>
   }
 }
