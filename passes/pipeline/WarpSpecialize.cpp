@@ -39,6 +39,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::triton_musa;
 using namespace mlir::triton_musa::pipeline;
@@ -215,17 +217,26 @@ void pipeline::expandWarpSpecialized(LoopPlan &plan, int32_t firstBarrier) {
         b, loc, i32Constant(b, loc, emptyBase + slot), consumers, zero);
 
   // The producer's captures: what its ops read from before the loop, but
-  // constants, which it makes itself.
+  // constants and descriptors the kernel makes (their lowering traces a
+  // descriptor to its tt.make_tensor_descriptor), which it makes itself,
+  // after what they read (`remade` in def-before-use order).
   Block *body = loop.getBody();
   SmallVector<Operation *> producerOps;
   llvm::SetVector<Value> captures;
-  llvm::SetVector<Operation *> constants;
-  auto capture = [&](Value value) {
+  llvm::SetVector<Operation *> remade;
+  std::function<void(Value)> capture = [&](Value value) {
     Operation *def = value.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::ConstantLike>())
-      constants.insert(def);
-    else
+    if (def && remade.contains(def))
+      return;
+    if (def && def->hasTrait<OpTrait::ConstantLike>()) {
+      remade.insert(def);
+    } else if (def && isa<triton::MakeTensorDescOp>(def)) {
+      for (Value operand : def->getOperands())
+        capture(operand);
+      remade.insert(def);
+    } else {
       captures.insert(value);
+    }
   };
   capture(loop.getLowerBound());
   capture(loop.getUpperBound());
@@ -273,8 +284,8 @@ void pipeline::expandWarpSpecialized(LoopPlan &plan, int32_t firstBarrier) {
   inHolder.create(partitionState);
 
   OpBuilder p = OpBuilder::atBlockBegin(entry);
-  for (Operation *constant : constants)
-    p.clone(*constant, mapping);
+  for (Operation *op : remade)
+    p.clone(*op, mapping);
   auto producerLoop = scf::ForOp::create(
       p, loc, mapping.lookup(loop.getLowerBound()),
       mapping.lookup(loop.getUpperBound()), mapping.lookup(loop.getStep()));

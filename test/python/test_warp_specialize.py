@@ -145,3 +145,31 @@ def test_device_llvm_ir_specializes() -> None:
     assert len(re.findall(r"call void @llvm\.musa\.async\.arrive\.none\.phaseid\(", llir)) == 2
     assert len(re.findall(r"call void @llvm\.musa\.async\.init\.arrival\(", llir)) >= 1
     assert len(re.findall(r"call void @llvm\.musa\.async\.wait\(", llir)) == 2
+
+
+def _made_descriptor_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BK, BN])
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in tl.range(0, K, BK, num_stages=3, warp_specialize=True):
+        acc = tl.dot(a_desc.load([m, k]), b_desc.load([k, n]), acc)
+    rm = m + tl.arange(0, BM)[:, None]
+    rn = n + tl.arange(0, BN)[None, :]
+    tl.store(c_ptr + rm * N + rn, acc, mask=(rm < M) & (rn < N))
+
+
+def test_descriptors_made_in_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mp_31: descriptors from tl.make_tensor_descriptor before the loop; the producer warp makes its own
+    (what it reads is captured), as their lowering traces a descriptor to the op that made it."""
+    monkeypatch.setenv(RACECHECK_ENV, "1")
+    monkeypatch.setenv(ARCH_ENV, "mp_31")
+    M, N, K = 96, 64, 5 * 32
+    gen = torch.Generator().manual_seed(5)
+    a = torch.randn(M, K, generator=gen).half()
+    b = torch.randn(K, N, generator=gen).half()
+    c = torch.full((M, N), float("nan"))
+    compiled = triton.jit(_made_descriptor_matmul)[(2, 1)](a, b, c, M, N, K, BM=64, BN=64, BK=32)
+    torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-2, rtol=1e-3)
+    assert compiled.metadata.num_warps == 5
