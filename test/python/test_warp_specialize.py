@@ -77,6 +77,7 @@ def test_specialized_matmul(arch: str, monkeypatch: pytest.MonkeyPatch, M: int, 
 
 @pytest.mark.parametrize("dtype, K, BK", [(torch.bfloat16, 6 * 64, 64),   # 4 slots
                                           (torch.float32, 5 * 32, 32),    # tf32 SQMMA
+                                          (torch.float8_e4m3fn, 5 * 64, 64),  # fp8 SQMMA
                                           (torch.float16, 64, 64)])       # one iteration only
 def test_specialized_matmul_kinds(monkeypatch: pytest.MonkeyPatch, dtype: torch.dtype, K: int, BK: int) -> None:
     """mp_31: other operand types, and a loop of one iteration (the producer's only tile, no slot reused)."""
