@@ -265,10 +265,8 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
   int32_t box[] = {b0, b1, b2, b3, b4}, coords[] = {c0, c1, c2, c3, c4};
   bool padNaN = desc[abi::kTMEDescPadNaN] != 0;
   int64_t bytes = 0;
-  if (w.config->raceCheck)
-    llvm::erase_if(w.tmeLandings, [&](const Worker::TMELanding &landing) {
-      return landing.isOver(w.blockGen + 1);
-    });
+  // The bytes the load writes, as one span (its runs fill the buffer).
+  uint64_t landsFrom = UINT64_MAX, landsTo = 0;
   forEachBoxRun(
       what, desc, smem, rank, box, coords, sg, ss, sl,
       [&](uint64_t global, uint64_t shared, int64_t runBytes,
@@ -277,8 +275,8 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
         bytes += runBytes;
         if (w.config->raceCheck) {
           checkSQMMAReads(shared, uint64_t(runBytes), what);
-          w.tmeLandings.push_back({shared, shared + uint64_t(runBytes), barId,
-                                   bar.completed + 1, /*waitedEpoch=*/0});
+          landsFrom = std::min(landsFrom, shared);
+          landsTo = std::max(landsTo, shared + uint64_t(runBytes));
         }
         if (global) {
           checkGlobalRun(global, runBytes, elemBytes, abi::AccessKind::Load);
@@ -302,6 +300,16 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
                              "expected on {3}",
                              what, bytes, bar.bytes,
                              describeAsyncBarrier(barId, bar)));
+  if (w.config->raceCheck && landsFrom < landsTo) {
+    // Landings that are over, or whose bytes this load overwrites (a reader
+    // of them now waits for this one), are dropped: one per ring slot stays.
+    llvm::erase_if(w.tmeLandings, [&](const Worker::TMELanding &landing) {
+      return landing.isOver(w.blockGen + 1) ||
+             (landsFrom <= landing.begin && landing.end <= landsTo);
+    });
+    w.tmeLandings.push_back(
+        {landsFrom, landsTo, barId, bar.completed + 1, /*waitedEpoch=*/0});
+  }
   bar.bytes -= bytes;
   advanceAsyncBarrier(bar);
 }
