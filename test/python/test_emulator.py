@@ -211,3 +211,33 @@ def test_masked_lanes_may_divide_by_zero(arch: str) -> None:
     # Triton's integer division and remainder truncate toward zero (C semantics).
     torch.testing.assert_close(q, torch.div(a, b, rounding_mode="trunc"))
     torch.testing.assert_close(r, a - b * torch.div(a, b, rounding_mode="trunc"))
+
+
+@triton.jit
+def _through_shared_memory(x_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    rows = tl.arange(0, ROWS)[:, None]
+    cols = tl.arange(0, COLS)[None, :]
+    x = tl.load(x_ptr + rows * COLS + cols)
+    tl.store(out_ptr + cols * ROWS + rows, x + 1.0)
+
+
+def test_an_arch_launched_after_another_gets_its_own_shared_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Triton caches the device's shared memory by device; the emulator's one device changes arch with
+    TRITON_MUSA_ARCH: a kernel of mp_31 that needs more than mp_22's 72 KiB runs after one of mp_22 in the
+    same process (the cache is dropped when the arch changes)."""
+    from triton_musa.backend.environment import ARCH_ENV
+    monkeypatch.setenv(ARCH_ENV, "mp_22")
+    n = 64
+    x, out = torch.randn(n), torch.empty(n)
+    compile_for(add_kernel, "mp_22", {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"},
+                {"BLOCK": 128})[(1, 1, 1)](x, x, out, n, 128)
+    torch.testing.assert_close(out, x + x)
+    monkeypatch.setenv(ARCH_ENV, "mp_31")
+    rows, cols = 128, 256  # 128 KiB of fp32 through shared memory: past mp_22's 72 KiB
+    y = torch.randn(rows, cols)
+    res = torch.empty(cols, rows)
+    kernel = compile_for(_through_shared_memory, "mp_31", {"x_ptr": "*fp32", "out_ptr": "*fp32"},
+                         {"ROWS": rows, "COLS": cols}, num_warps=4)
+    assert kernel.metadata.shared > 72 * 1024, kernel.metadata.shared
+    kernel[(1, 1, 1)](y, res, rows, cols)
+    torch.testing.assert_close(res, y.T + 1.0)

@@ -66,6 +66,7 @@ class MusaDriver(DriverBase):
         self.emulated: bool = self.device.emulated
         self.utils = self.device.utils
         self.launcher_cls = self.device.launcher_cls
+        self._emulated_arch: Optional[str] = None
 
     @classmethod
     def is_active(cls) -> bool:
@@ -79,7 +80,20 @@ class MusaDriver(DriverBase):
 
     def get_current_device(self) -> Union[int, str]:
         """The device index on a MUSA GPU; "cpu" on the emulator (what torch.cpu.current_device() says)."""
+        if self.emulated:
+            self._forget_properties_of_another_arch()
         return self.device.current_device()
+
+    def _forget_properties_of_another_arch(self) -> None:
+        """Triton caches a device's shared memory by device (``triton.compiler.compiler.max_shared_mem``, asked
+        right after this method at each first launch of a kernel); the emulator's one device takes the arch of
+        TRITON_MUSA_ARCH at each launch, so the cache goes when that arch changes (else a kernel of mp_31 launched
+        after one of mp_22 in the same process was refused with mp_22's 72 KiB)."""
+        from triton.compiler import compiler as triton_compiler
+        arch = self.device.arch().name
+        if arch != self._emulated_arch:
+            triton_compiler.max_shared_mem.cache_clear()
+            self._emulated_arch = arch
 
     def set_current_device(self, device: Union[int, str]) -> None:
         self.device.set_current_device(device)
