@@ -80,6 +80,19 @@ static void propagateMutability(Value value) {
   }
 }
 
+/// A ring of `slots` mutable slots for `ringed`'s tiles, allocated at `b`.
+Value pipeline::allocateRing(OpBuilder &b, const RingedLoad &ringed,
+                             unsigned slots) {
+  SmallVector<int64_t> shape = {int64_t(slots)};
+  llvm::append_range(shape, ringed.slotType.getShape());
+  auto ringType = ttg::MemDescType::get(
+      shape, ringed.slotType.getElementType(), ringed.slotType.getEncoding(),
+      ringed.slotType.getMemorySpace(), /*mutableMemory=*/true);
+  return ttg::LocalAllocOp::create(b, ringed.load->getLoc(), ringType,
+                                   /*src=*/Value(),
+                                   b.getI32IntegerAttr(ringed.alignment));
+}
+
 /// Reads `ring`'s slot `from` in place of `ringed`'s load: the slot itself
 /// where the tile was only stored into operand buffers, else a
 /// `ttg.local_load` (straight into the layout of a tile converted once).

@@ -49,6 +49,9 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 /// Whether iteration number `it` (i32) is a multiple of `n`.
 Value isMultipleOf(OpBuilder &b, Location loc, Value it, unsigned n);
 
+/// A ring of `slots` mutable slots for `ringed`'s tiles, allocated at `b`.
+Value allocateRing(OpBuilder &b, const RingedLoad &ringed, unsigned slots);
+
 /// Reads `ring`'s slot `from` in place of `ringed`'s load: the slot itself
 /// where the tile was only stored into operand buffers, else a
 /// `ttg.local_load` (straight into the layout of a tile converted once).

@@ -207,16 +207,7 @@ SmallVector<Value> rewriteLoads(LoopPlan &plan, Stages &stages,
   stages.producer.insert(plan.producer.begin(), plan.producer.end());
   SmallVector<Value> rings;
   for (RingedLoad &ringed : plan.loads) {
-    SmallVector<int64_t> shape = {int64_t(plan.slots)};
-    llvm::append_range(shape, ringed.slotType.getShape());
-    auto ringType = ttg::MemDescType::get(
-        shape, ringed.slotType.getElementType(),
-        ringed.slotType.getEncoding(), ringed.slotType.getMemorySpace(),
-        /*mutableMemory=*/true);
-    auto ring = ttg::LocalAllocOp::create(
-        b, ringed.load->getLoc(), ringType, /*src=*/Value(),
-        b.getI32IntegerAttr(ringed.alignment));
-    rings.push_back(ring.getResult());
+    rings.push_back(allocateRing(b, ringed, plan.slots));
   }
   // Each loop run starts its TME barriers in phase 0. In an enclosing
   // loop, every thread must be past its last wait on them first.

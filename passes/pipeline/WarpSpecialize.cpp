@@ -196,15 +196,7 @@ void pipeline::expandWarpSpecialized(LoopPlan &plan, int32_t firstBarrier) {
   SmallVector<Value> rings;
   int64_t tileBytes = 0;
   for (RingedLoad &ringed : plan.loads) {
-    SmallVector<int64_t> shape = {int64_t(slots)};
-    llvm::append_range(shape, ringed.slotType.getShape());
-    auto ringType = ttg::MemDescType::get(
-        shape, ringed.slotType.getElementType(),
-        ringed.slotType.getEncoding(), ringed.slotType.getMemorySpace(),
-        /*mutableMemory=*/true);
-    rings.push_back(ttg::LocalAllocOp::create(
-        b, ringed.load->getLoc(), ringType, /*src=*/Value(),
-        b.getI32IntegerAttr(ringed.alignment)));
+    rings.push_back(allocateRing(b, ringed, slots));
     tileBytes += tme::getTileBytes(ringed.getTileType());
   }
   Value one = i32Constant(b, loc, 1), zero = i32Constant(b, loc, 0);
