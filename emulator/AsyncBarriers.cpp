@@ -121,9 +121,8 @@ static void emuAsyncBarWait(int32_t id, int32_t phase) {
     learn(f.knownOver, done.released);
     f.seenPhases[id] = done.completed;
     for (Worker::TMELanding &landing : w.tmeLandings)
-      if (landing.barrier == id && landing.waitedEpoch == 0 &&
-          landing.phase <= done.completed)
-        landing.waitedEpoch = w.blockGen + 1;
+      if (landing.barrier == id && landing.phase <= done.completed)
+        landing.waited.record(w.blockGen + 1);
   }
 }
 
@@ -304,11 +303,11 @@ static void emuTMELoad(int32_t barId, char *smem, uint64_t descAddress,
     // Landings that are over, or whose bytes this load overwrites (a reader
     // of them now waits for this one), are dropped: one per ring slot stays.
     llvm::erase_if(w.tmeLandings, [&](const Worker::TMELanding &landing) {
-      return landing.isOver(w.blockGen + 1) ||
+      return landing.waited.isOver(w.blockGen + 1) ||
              (landsFrom <= landing.begin && landing.end <= landsTo);
     });
     w.tmeLandings.push_back(
-        {landsFrom, landsTo, barId, bar.completed + 1, /*waitedEpoch=*/0});
+        {landsFrom, landsTo, barId, bar.completed + 1, Worker::FirstWait()});
   }
   bar.bytes -= bytes;
   advanceAsyncBarrier(bar);

@@ -448,12 +448,12 @@ static void emuSqmma(int32_t kind, int32_t m, int32_t n, int32_t k,
                      "sqmma operand B");
     // (The reads that are over go here, not on every store's check.)
     llvm::erase_if(w.sqmmaReads, [&](const Worker::SQMMARead &read) {
-      return read.isOver(w.blockGen + 1);
+      return read.waited.isOver(w.blockGen + 1);
     });
     w.sqmmaReads.push_back({{aOffsets.begin, bOffsets.begin},
                             {aOffsets.end, bOffsets.end},
                             f.warp / kSquadWarps, ++w.sqmmaIssues,
-                            /*waitedEpoch=*/0});
+                            Worker::FirstWait()});
   }
   auto value = [&](uint64_t offset) -> float {
     const char *p = w.shared + offset;
@@ -567,8 +567,8 @@ static void emuSqmmaWait() {
   // The squad's SQMMAs are done once one of its threads has waited.
   uint32_t squad = f.warp / kSquadWarps;
   for (Worker::SQMMARead &read : w.sqmmaReads)
-    if (read.squad == squad && read.waitedEpoch == 0)
-      read.waitedEpoch = w.blockGen + 1;
+    if (read.squad == squad)
+      read.waited.record(w.blockGen + 1);
   if (w.config->raceCheck && squad < kRaceCheckSquads)
     f.knownOver[squad] = w.sqmmaIssues;
 }

@@ -184,8 +184,9 @@ void runtime::checkSQMMAReads(uint64_t offset, uint64_t bytes,
     // Reads waited for before the last block barrier are over for
     // everyone; a thread of the squad that has waited since its last SQMMA
     // knows the unit is done with every operand the squad gave it.
-    if (read.isOver(epoch) ||
-        (read.waitedEpoch != 0 && read.squad == squad && f.pendingSQMMA == 0))
+    if (read.waited.isOver(epoch) ||
+        (read.waited.happened() && read.squad == squad &&
+         f.pendingSQMMA == 0))
       continue;
     // Known over through an async barrier (SQMMAKnowledge).
     if (read.squad < kRaceCheckSquads &&
@@ -200,7 +201,7 @@ void runtime::checkSQMMAReads(uint64_t offset, uint64_t bytes,
           "flight: {7}",
           what, bytes, offset, operand == 0 ? "A" : "B", read.begin[operand],
           read.end[operand], read.squad,
-          read.waitedEpoch == 0
+          !read.waited.happened()
               ? std::string("no thread of the squad has waited for it")
               : std::string("the squad waited for it, but this thread did "
                             "not, and neither a block barrier nor an async "
@@ -217,7 +218,7 @@ void runtime::checkTMELandings(uint64_t offset, uint64_t bytes,
   uint64_t epoch = w.blockGen + 1;
   for (const Worker::TMELanding &landing : w.tmeLandings) {
     if (offset >= landing.end || offset + bytes <= landing.begin ||
-        landing.isOver(epoch) ||
+        landing.waited.isOver(epoch) ||
         f.seenPhases[landing.barrier] >= landing.phase)
       continue;
     failThread(llvm::formatv(
@@ -226,7 +227,7 @@ void runtime::checkTMELandings(uint64_t offset, uint64_t bytes,
         "barrier {6}, which this thread has not waited for{7}",
         what, bytes, offset, landing.begin, landing.end, landing.phase,
         landing.barrier,
-        landing.waitedEpoch == 0
+        !landing.waited.happened()
             ? std::string(" (no thread has)")
             : std::string(" (another thread has, with no block barrier "
                           "since)")));

@@ -242,6 +242,20 @@ struct Worker {
   size_t stackBytes = 0;
   char *shared = nullptr;
   std::vector<ShadowByte> shadow; // race-check mode only
+  /// Race-check mode: the first wait for an asynchronous access (an SQMMA's
+  /// operand reads, a TME tile's landing), by the block-barrier epoch it
+  /// happened in: once a block barrier follows it, every thread knows the
+  /// access is over.
+  struct FirstWait {
+    uint64_t epoch = 0; // 0: nobody has waited yet
+    bool happened() const { return epoch != 0; }
+    void record(uint64_t now) {
+      if (epoch == 0)
+        epoch = now;
+    }
+    /// Waited for before the block barrier that opened `now`.
+    bool isOver(uint64_t now) const { return epoch != 0 && epoch < now; }
+  };
   /// Race-check mode: the operand bytes of the SQMMAs in flight. The
   /// emulator computes an SQMMA at its issue, the hardware reads the
   /// operands until the squad waits for it: a shared store into them before
@@ -253,12 +267,8 @@ struct Worker {
     uint32_t squad;
     /// Its issue number (Worker::sqmmaIssues), for SQMMAKnowledge.
     uint64_t issue;
-    /// The barrier epoch of the squad's first wait for it; 0: none yet.
-    uint64_t waitedEpoch;
-    /// Waited for before a block barrier that precedes `epoch`.
-    bool isOver(uint64_t epoch) const {
-      return waitedEpoch != 0 && waitedEpoch < epoch;
-    }
+    /// The squad's first wait for it.
+    FirstWait waited;
   };
   std::vector<SQMMARead> sqmmaReads;
   /// SQMMAs issued in the block so far.
@@ -274,11 +284,8 @@ struct Worker {
     /// The barrier's phase (its count of completed phases) the bytes land
     /// with.
     uint64_t phase;
-    /// The barrier epoch of the first wait that saw it; 0: none yet.
-    uint64_t waitedEpoch;
-    bool isOver(uint64_t epoch) const {
-      return waitedEpoch != 0 && waitedEpoch < epoch;
-    }
+    /// The first wait that saw it land.
+    FirstWait waited;
   };
   std::vector<TMELanding> tmeLandings;
 
