@@ -358,6 +358,10 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
            "Wait for the SQMMAs in flight once a round of iterations (a "
            "batch, or the slots past the lookahead), not before every SQMMA "
            "(see the description)">,
+    Option<"copiesAfterUnit", "copies-after-unit", "bool", "false",
+           "Where the SQMMAs stay in flight and one iteration's copies are "
+           "issued at a time, issue them after the iteration's SQMMA instead "
+           "of before it (see the description)">,
     Option<"warpSpecializeAll", "warp-specialize-all", "bool", "false",
            "Warp-specialize every loop the warp-specialized form takes, not "
            "only those that ask for it (`tl.range(..., "

@@ -571,7 +571,17 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                       !carried.empty() && llvm::all_of(carried, shortKStep);
   bool extraSlot = (switches.overlapMatrixUnit || freeSlot) &&
                    ringBytes(slots + 1) <= sharedBudget;
-  if ((extraSlot || withinStages) && readInPlace)
+  // copies-after-unit: the copies follow the unit's next instruction and a
+  // barrier after every thread's wait for the one before, so they may
+  // refill that one's slot: the unit stays in flight at no slot and no
+  // lookahead (one barrier more an iteration); an extra slot that costs no
+  // block is one more iteration of lookahead.
+  bool afterUnit = switches.copiesAfterUnit && !switches.unitWaitsPerRound &&
+                   !carried.empty() &&
+                   llvm::all_of(carried, [&](const CarriedSQMMA &c) {
+                     return c.sqmma->getBlock() == loop.getBody();
+                   });
+  if ((extraSlot || withinStages || afterUnit) && readInPlace)
     for (const CarriedSQMMA &one : carried)
       if (readsOnlyRingsOrInvariants(cast<mgpu::SQMMAOp>(one.sqmma),
                                      plan.loads, loop))
@@ -592,32 +602,35 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
                           .str();
   // In flight within the slots: one iteration less of lookahead, which a
   // ring made shallower to fit may not have.
-  bool shortened = !plan.inFlight.empty() && !extraSlot;
+  afterUnit = afterUnit && !plan.inFlight.empty();
+  bool shortened = !plan.inFlight.empty() && !extraSlot && !afterUnit;
   if (shortened && slots < 3) {
     plan.inFlight.clear();
     shortened = false;
   }
-  plan.lookahead = slots - 1 - (shortened ? 1 : 0);
-  plan.slots = slots + (!plan.inFlight.empty() && !shortened ? 1 : 0);
+  plan.slots = slots + (!plan.inFlight.empty() && extraSlot ? 1 : 0);
+  plan.lookahead =
+      afterUnit ? plan.slots - 1 : slots - 1 - (shortened ? 1 : 0);
   plan.waitEvery = plan.lookahead;
   // Decision 6, the batches (async copies only: TME slots have their own
   // barriers). A batch of b iterations' tiles issued b iterations ahead
-  // takes 2b slots, and a matrix unit in flight keeps its own slot.
-  if (plan.countTMERings() == 0) {
+  // takes 2b slots, and a matrix unit in flight keeps its own slot. (Not
+  // with copies after the unit, which take one iteration's at a time.)
+  if (plan.countTMERings() == 0 && !afterUnit) {
     bool inFlight = !plan.inFlight.empty();
     unsigned total = plan.slots;
+    bool batchAfter = false;
     unsigned batch = (total - (inFlight ? 1 : 0)) / 2;
-    bool afterUnit = false;
     if (batch < 2 && inFlight && switches.batchBesideMatrixUnit) {
       batch = total / 2;
-      afterUnit = true;
+      batchAfter = true;
     }
     if (batch >= 2) {
       plan.batch = batch;
       plan.lookahead = batch;
       plan.waitEvery = batch;
-      plan.batchAfterUnit = afterUnit;
-      plan.slots = 2 * batch + (inFlight && !afterUnit ? 1 : 0);
+      plan.batchAfterUnit = batchAfter;
+      plan.slots = 2 * batch + (inFlight && !batchAfter ? 1 : 0);
     }
   }
   // Decision 7, the unit's waits: once a round where the unit is in flight
@@ -630,6 +643,7 @@ mlir::triton_musa::pipeline::planLoop(scf::ForOp loop, int numStages,
       !plan.batchAfterUnit)
     plan.unitWaitEvery =
         plan.batch > 1 ? plan.batch : plan.slots - plan.lookahead;
+  plan.copiesAfterUnit = afterUnit;
   plan.sharedBytes = others + ringBytes(plan.slots);
   return plan;
 }

@@ -108,6 +108,11 @@ struct LoopPlan {
   /// iteration does, for the one in flight just before), then a second
   /// barrier and the batch, into the slots the waited-for units read.
   bool batchAfterUnit = false;
+  /// One iteration's copies at a time, issued after the matrix unit's next
+  /// instruction instead of before it: they refill the slot of the unit
+  /// waited for an iteration earlier, as before, and the unit in flight
+  /// runs while they are issued and their addresses computed.
+  bool copiesAfterUnit = false;
   /// The SQMMAs in flight are waited for in every `unitWaitEvery`-th
   /// iteration only, at its head (before its copies are issued); the
   /// SQMMAs of the iterations between chain through the accumulator
@@ -156,6 +161,9 @@ struct PlanSwitches {
   /// The SQMMAs in flight waited for once a round of iterations
   /// (LoopPlan::unitWaitEvery), not once an iteration.
   bool unitWaitsPerRound = false;
+  /// One iteration's copies issued after the unit in flight
+  /// (LoopPlan::copiesAfterUnit).
+  bool copiesAfterUnit = false;
 };
 
 /// The plan for `loop` at `numStages` (`explicitStages`: the loop's own

@@ -376,12 +376,32 @@ FailureOr<scf::ForOp> expand(LoopPlan &plan, const Stages &stages,
   };
   // The copies go before the compute, which they overlap; a batch beside
   // the unit in flight refills the slots of the unit the head waited for,
-  // after the unit's next instruction is issued.
-  if (!plan.batchAfterUnit)
+  // after the unit's next instruction is issued (at the end of the body),
+  // and copiesAfterUnit puts one iteration's copies right after the last
+  // SQMMA and a barrier, so the unit runs while they issue (and before a
+  // tile's epilogue in a flattened persistent loop).
+  Operation *lastUnit = nullptr;
+  if (plan.copiesAfterUnit)
+    for (const CarriedSQMMA &carried : plan.inFlight)
+      if (carried.sqmma->getBlock() == plan.loop.getBody() &&
+          (!lastUnit || lastUnit->isBeforeInBlock(carried.sqmma)))
+        lastUnit = carried.sqmma;
+  // The barrier after every thread's wait for the unit whose slot the
+  // copies refill (each thread waited just before issuing the next).
+  Operation *afterUnitBarrier = nullptr;
+  if (lastUnit) {
+    OpBuilder b(lastUnit->getContext());
+    b.setInsertionPointAfter(lastUnit);
+    afterUnitBarrier = ttg::LocalBarrierOp::create(b, lastUnit->getLoc());
+  }
+  if (!plan.batchAfterUnit && !lastUnit)
     addProducer();
-  for (Operation &op : plan.loop.getBody()->without_terminator())
+  for (Operation &op : plan.loop.getBody()->without_terminator()) {
     if (!stages.producer.contains(&op) && !head.contains(&op))
       schedule.push_back({&op, last});
+    if (&op == afterUnitBarrier)
+      addProducer();
+  }
   if (plan.batchAfterUnit)
     addProducer();
 
@@ -499,6 +519,7 @@ struct MUSAPipelineLoops
     switches.batchBesideMatrixUnit = batchBesideMatrixUnit;
     switches.shallowerForBlock = shallowerForBlock;
     switches.unitWaitsPerRound = unitWaitsPerRound;
+    switches.copiesAfterUnit = copiesAfterUnit;
     PlanSwitches keepingDepth = switches;
     keepingDepth.shallowerForBlock = false;
     auto planOne = [&](scf::ForOp loop, const PlanSwitches &planSwitches,
@@ -670,7 +691,7 @@ private:
            << (plan.lookahead == 1 ? "" : "s") << " ahead";
     if (plan.batch > 1)
       remark << " in batches of " << plan.batch << " iterations' tiles";
-    if (plan.batchAfterUnit)
+    if (plan.batchAfterUnit || plan.copiesAfterUnit)
       remark << " after the matrix unit's next instruction";
     if (numCopies != 0)
       remark << ", a wait every " << plan.waitEvery << " iteration"

@@ -347,6 +347,34 @@ def test_matrix_unit_waited_for_once_a_round_across_tiles(monkeypatch: pytest.Mo
     assert "the matrix unit in flight into the next iteration and waited for every 2 iterations" in remark, remark
 
 
+@pytest.mark.parametrize("BM, BN, BK, warps, stages, slots, ahead",
+                         [(128, 256, 64, 8, 3, 4, 3), (128, 128, 32, 4, 3, 3, 2)])
+def test_copies_after_the_matrix_unit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, BM: int, BN: int,
+                                      BK: int, warps: int, stages: int, slots: int, ahead: int) -> None:
+    """mp_31 with copies-after-unit: each iteration's copies are issued after its sqmma and a barrier, into
+    the slot of the sqmma every thread waited for just before, so the sqmma stays in flight with every slot
+    but the one it reads ahead: 128x256x64 on two squads (the free fourth slot one more iteration ahead) and
+    128x128x32 (3 slots, 2 ahead). Ragged sizes with the last K step masked, against torch, with the race
+    check on (which fails a copy into the operands of an sqmma a thread has not seen waited for)."""
+    enable_pipeline_option(monkeypatch, tmp_path, "copies-after-unit=true")
+    monkeypatch.setenv(RACECHECK_ENV, "1")
+    remark = run_one_tile_matmul(BM - 8, BN - 6, 5 * BK - 16, BM, BN, BK, num_warps=warps, num_stages=stages,
+                                 seed=BK + 1)
+    plural = "s" if ahead > 1 else ""
+    assert (f"rings of {slots} slots, copies issued {ahead} iteration{plural} ahead after the matrix unit's "
+            "next instruction" in remark and "the matrix unit in flight" in remark), remark
+
+
+def test_copies_after_the_matrix_unit_across_tiles(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """mp_31 with copies-after-unit, the flattened persistent loop (the sqmma in flight through each tile's
+    end): the copies of the next tile's first iterations are issued after the sqmma and before the tile's
+    epilogue, which waits for its own sqmma; 6 tiles on 4 programs, against torch, with the race check on."""
+    enable_pipeline_option(monkeypatch, tmp_path, "copies-after-unit=true")
+    monkeypatch.setenv(RACECHECK_ENV, "1")
+    remark = run_flattened_persistent_matmul("mp_31", 100, 64, seed=13)
+    assert "after the matrix unit's next instruction" in remark, remark
+
+
 def enable_pipeline_option(monkeypatch: pytest.MonkeyPatch, cache: Path, option: str) -> None:
     """Compiles with `option` of --musa-pipeline-loops on (a planner switch no compile option reaches),
     afresh and into a cache of its own (`cache`): Triton's cache key does not know the switch, and a kernel
