@@ -255,6 +255,15 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        4), and taking the wait out altogether (`wgmma.wait_group 1` in the
        PTX) changed none of 03's and 09's pointer rows by more than 1%:
        their shortfall is not the SQMMA wait.
+     - the copies after the unit (`copies-after-unit`, off by default):
+       where the SQMMAs stay in flight, an iteration's copies (or TME
+       tiles) are issued after its sqmma and a block barrier, which follows
+       every thread's wait for the previous sqmma, so they may refill that
+       sqmma's slot: the unit stays in flight with no slot of its own, the
+       copies go slots - 1 iterations ahead, one iteration's at a time (no
+       batches), and the unit runs while they issue (Triton's order on
+       Hopper). One barrier more an iteration. The remark adds "after the
+       matrix unit's next instruction". Untimed.
 
     The expansion is MLIR's scf pipelining (scf::pipelineForLoop) with the
     producer in stage 0 and the consumer in stage `lookahead` (the producer
