@@ -263,7 +263,13 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
        copies go slots - 1 iterations ahead, one iteration's at a time (no
        batches), and the unit runs while they issue (Triton's order on
        Hopper). One barrier more an iteration. The remark adds "after the
-       matrix unit's next instruction". Untimed.
+       matrix unit's next instruction". Off: on the proxy (H100, one call)
+       it lost on every pointer loop tried (03's 128x256x64 0.90x -> 0.80x,
+       64x128x64 1.00x -> 0.93x, 09's persistent 128x128x64 at 3 and 4
+       stages 0.83x -> 0.75x and 0.84x -> 0.74x) and gained on 09's TMA
+       kernel (1.10x -> 1.14x, one run). What those pointer loops lose is
+       the copy wait: with it taken out of the PTX (results wrong), 09's
+       persistent kernel at 3 stages runs at 1.04x.
 
     The expansion is MLIR's scf pipelining (scf::pipelineForLoop) with the
     producer in stage 0 and the consumer in stage `lookahead` (the producer
@@ -368,9 +374,10 @@ def MUSAPipelineLoops : Pass<"musa-pipeline-loops", "mlir::ModuleOp"> {
            "batch, or the slots past the lookahead), not before every SQMMA "
            "(see the description)">,
     Option<"copiesAfterUnit", "copies-after-unit", "bool", "false",
-           "Where the SQMMAs stay in flight and one iteration's copies are "
-           "issued at a time, issue them after the iteration's SQMMA instead "
-           "of before it (see the description)">,
+           "Where the SQMMAs stay in flight, issue an iteration's copies "
+           "after its SQMMA and a barrier, into the slot of the SQMMA waited "
+           "for just before, one iteration's at a time (see the "
+           "description)">,
     Option<"warpSpecializeAll", "warp-specialize-all", "bool", "false",
            "Warp-specialize every loop the warp-specialized form takes, not "
            "only those that ask for it (`tl.range(..., "
