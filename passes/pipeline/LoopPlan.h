@@ -109,9 +109,10 @@ struct LoopPlan {
   /// barrier and the batch, into the slots the waited-for units read.
   bool batchAfterUnit = false;
   /// One iteration's copies at a time, issued after the matrix unit's next
-  /// instruction instead of before it: they refill the slot of the unit
-  /// waited for an iteration earlier, as before, and the unit in flight
-  /// runs while they are issued and their addresses computed.
+  /// instruction and a barrier instead of before it: they refill the slot
+  /// of the unit every thread waited for just before (no slot of its own
+  /// for the unit in flight), and the unit runs while they are issued and
+  /// their addresses computed.
   bool copiesAfterUnit = false;
   /// The SQMMAs in flight are waited for in every `unitWaitEvery`-th
   /// iteration only, at its head (before its copies are issued); the
