@@ -380,21 +380,20 @@ FailureOr<scf::ForOp> expand(LoopPlan &plan, const Stages &stages,
   // and copiesAfterUnit puts one iteration's copies right after the last
   // SQMMA and a barrier, so the unit runs while they issue (and before a
   // tile's epilogue in a flattened persistent loop).
-  Operation *lastUnit = nullptr;
-  if (plan.copiesAfterUnit)
-    for (const CarriedSQMMA &carried : plan.inFlight)
-      if (carried.sqmma->getBlock() == plan.loop.getBody() &&
-          (!lastUnit || lastUnit->isBeforeInBlock(carried.sqmma)))
-        lastUnit = carried.sqmma;
-  // The barrier after every thread's wait for the unit whose slot the
-  // copies refill (each thread waited just before issuing the next).
+  // (The planner takes copiesAfterUnit only for SQMMAs in the body.) The
+  // barrier follows every thread's wait for the unit whose slot the copies
+  // refill (each thread waited just before issuing the next).
   Operation *afterUnitBarrier = nullptr;
-  if (lastUnit) {
+  if (plan.copiesAfterUnit) {
+    Operation *lastUnit = plan.inFlight.front().sqmma;
+    for (const CarriedSQMMA &carried : plan.inFlight)
+      if (lastUnit->isBeforeInBlock(carried.sqmma))
+        lastUnit = carried.sqmma;
     OpBuilder b(lastUnit->getContext());
     b.setInsertionPointAfter(lastUnit);
     afterUnitBarrier = ttg::LocalBarrierOp::create(b, lastUnit->getLoc());
   }
-  if (!plan.batchAfterUnit && !lastUnit)
+  if (!plan.batchAfterUnit && !plan.copiesAfterUnit)
     addProducer();
   for (Operation &op : plan.loop.getBody()->without_terminator()) {
     if (!stages.producer.contains(&op) && !head.contains(&op))
